@@ -1,0 +1,215 @@
+//! The command line: `serve` (MCP over stdio, or HTTP with `--http`; the default with no
+//! subcommand) and `read` (one call of the tool, for people and scripts). Parses flags, builds
+//! the [`Reader`], and hands over; nothing else.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Args, Parser, Subcommand};
+use rmcp::ServiceExt;
+use serde_json::{Map, Value, json};
+
+use crate::config::{GitlabArgs, GitlabConfig};
+use crate::gitlab::source::GitlabSource;
+use crate::gitlab::transport::Transport;
+use crate::http::HttpArgs;
+use crate::reader::{Backend, Reader};
+use crate::source::local::LocalRepo;
+use crate::tool::{FileServer, Tokens};
+
+/// Exit code for a tool error (`read`).
+pub const EXIT_TOOL_ERROR: u8 = 1;
+/// Exit code for bad usage or configuration.
+pub const EXIT_USAGE: u8 = 2;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "gitlab-file-mcp",
+    version,
+    about = "MCP server that reads GitLab repository files in line windows (tool: get_repository_file).",
+    long_about = "MCP server that reads GitLab repository files in line windows (tool: get_repository_file).\n\nWith no subcommand it serves MCP on stdio, which is what MCP clients launch.\nThe token comes from GITLAB_TOKEN (or GITLAB_PERSONAL_ACCESS_TOKEN); it is never taken as a flag."
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub gitlab: GitlabArgs,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve MCP on stdio (default), or on HTTP with --http.
+    Serve(ServeArgs),
+    /// Run the tool once and print the window (content on stdout, hint on stderr).
+    Read(ReadArgs),
+}
+
+#[derive(Debug, Clone, Args, Default)]
+pub struct ServeArgs {
+    /// Read from this local git repository instead of GitLab (no network at all).
+    #[arg(long, value_name = "PATH")]
+    pub repo: Option<PathBuf>,
+    #[command(flatten)]
+    pub http: HttpArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ReadArgs {
+    /// Read from this local git repository instead of GitLab.
+    #[arg(long, value_name = "PATH")]
+    pub repo: Option<PathBuf>,
+    /// GitLab file URL (…/-/blob/<ref>/<path>); instead of --project/--path/--ref.
+    #[arg(long)]
+    pub url: Option<String>,
+    /// Project numeric id or full path (optional with --repo).
+    #[arg(long)]
+    pub project: Option<String>,
+    /// File path from the repository root.
+    #[arg(long)]
+    pub path: Option<String>,
+    /// Branch, tag or commit SHA (HEAD = default branch; the default with --repo).
+    #[arg(long = "ref", value_name = "REF")]
+    pub git_ref: Option<String>,
+    /// Zero-indexed first line.
+    #[arg(long)]
+    pub offset: Option<u64>,
+    /// Number of lines (1..2000, default 500).
+    #[arg(long)]
+    pub limit: Option<u64>,
+    /// First line, 1-indexed (instead of --offset/--limit).
+    #[arg(long)]
+    pub start_line: Option<u64>,
+    /// Last line, 1-indexed, inclusive.
+    #[arg(long)]
+    pub end_line: Option<u64>,
+    /// Print the whole tool result as JSON instead of the content.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl ReadArgs {
+    /// The tool arguments these flags stand for.
+    pub fn tool_arguments(&self) -> Map<String, Value> {
+        let mut map = Map::new();
+        let mut put = |k: &str, v: Option<Value>| {
+            if let Some(v) = v {
+                map.insert(k.to_string(), v);
+            }
+        };
+        put("url", self.url.clone().map(Value::from));
+        put("project_id", self.project.clone().map(Value::from));
+        put("file_path", self.path.clone().map(Value::from));
+        put("ref", self.git_ref.clone().map(Value::from));
+        put("offset", self.offset.map(Value::from));
+        put("limit", self.limit.map(Value::from));
+        put("start_line", self.start_line.map(Value::from));
+        put("end_line", self.end_line.map(Value::from));
+        map
+    }
+}
+
+/// Builds the reader for a local repository or for the configured GitLab.
+pub fn build_reader(repo: Option<&PathBuf>, config: &GitlabConfig) -> Result<Reader, String> {
+    let backend = match repo {
+        Some(path) => Backend::Local(Arc::new(
+            LocalRepo::open(path).map_err(|e| crate::response::source_error(&e))?,
+        )),
+        None => Backend::Gitlab {
+            source: GitlabSource::new(Transport::new(config)?),
+            base: config.base_url.clone(),
+        },
+    };
+    Ok(Reader::new(backend))
+}
+
+/// Runs the command line; returns the process exit code.
+pub async fn run(cli: Cli) -> ExitCode {
+    let config = match GitlabConfig::from_args(&cli.gitlab) {
+        Ok(c) => c,
+        Err(e) => return usage_error(&e),
+    };
+    match cli.command.unwrap_or(Command::Serve(ServeArgs::default())) {
+        Command::Serve(args) => serve(args, config).await,
+        Command::Read(args) => read(args, config).await,
+    }
+}
+
+fn usage_error(message: &str) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::from(EXIT_USAGE)
+}
+
+async fn serve(args: ServeArgs, config: GitlabConfig) -> ExitCode {
+    let reader = match build_reader(args.repo.as_ref(), &config) {
+        Ok(r) => r,
+        Err(e) => return usage_error(&e),
+    };
+    if args.http.http.is_some() {
+        return match crate::http::serve(args.http, reader, config.credential.clone()).await {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => usage_error(&e),
+        };
+    }
+    let where_from = match &args.repo {
+        Some(p) => format!("local repository {}", p.display()),
+        None => config.base_url.to_string(),
+    };
+    tracing::info!(source = %where_from, "serving MCP on stdio");
+    let server = FileServer::new(reader, Tokens::Configured(config.credential.clone()));
+    let running = match server.serve(rmcp::transport::stdio()).await {
+        Ok(r) => r,
+        Err(e) => {
+            tracing::error!("MCP handshake failed: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match running.waiting().await {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!("MCP server stopped: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn read(args: ReadArgs, config: GitlabConfig) -> ExitCode {
+    let reader = match build_reader(args.repo.as_ref(), &config) {
+        Ok(r) => r,
+        Err(e) => return usage_error(&e),
+    };
+    let server = FileServer::new(reader, Tokens::Configured(config.credential.clone()));
+    let arguments = args.tool_arguments();
+    let result = server.call(Some(&arguments), config.credential.as_ref()).await;
+    let text: String = result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect::<Vec<_>>()
+        .join("\n");
+    if result.is_error == Some(true) {
+        eprintln!("error: {text}");
+        return ExitCode::from(EXIT_TOOL_ERROR);
+    }
+    let value = result.structured_content.unwrap_or_else(|| json!({}));
+    let mut stdout = std::io::stdout().lock();
+    let written = if args.json {
+        writeln!(stdout, "{value}")
+    } else {
+        if let Some(hint) = value.get("system_instruction").and_then(Value::as_str) {
+            eprintln!("{hint}");
+        }
+        let content = value.get("content").and_then(Value::as_str).unwrap_or_default();
+        stdout.write_all(content.as_bytes())
+    };
+    match written.and_then(|()| stdout.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        // A closed pipe (`| head`) is not an error worth a message.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot write the output: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

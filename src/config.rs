@@ -1,0 +1,217 @@
+//! Settings shared by every command: which GitLab, which token, how long to wait.
+//!
+//! Parsed by clap from flags and environment variables (a flag overrides its variable). The
+//! token is held as a [`Secret`], whose `Debug` never shows it, so it cannot reach a log line.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+
+/// The default instance when neither `GITLAB_URL` nor `GITLAB_API_URL` is set.
+pub const DEFAULT_GITLAB_URL: &str = "https://gitlab.com";
+
+/// A GitLab token. `Debug` and `Display` print `[redacted]`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    /// Wraps a token; `None` for an empty or all-whitespace string.
+    pub fn new(token: impl Into<String>) -> Option<Self> {
+        let token = token.into().trim().to_string();
+        (!token.is_empty()).then_some(Self(token))
+    }
+
+    /// The token itself, for the one place that builds the `Authorization` header.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("[redacted]")
+    }
+}
+
+/// Where the token came from, so an error can name the variable to check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokenOrigin {
+    /// `GITLAB_TOKEN`.
+    GitlabToken,
+    /// `GITLAB_PERSONAL_ACCESS_TOKEN`.
+    PersonalAccessToken,
+    /// The HTTP request's own `Authorization` / `PRIVATE-TOKEN` header.
+    Request,
+}
+
+impl TokenOrigin {
+    /// What the agent or operator should check when GitLab rejects the token.
+    pub fn what_to_check(self) -> &'static str {
+        match self {
+            TokenOrigin::GitlabToken => "the GITLAB_TOKEN environment variable",
+            TokenOrigin::PersonalAccessToken => {
+                "the GITLAB_PERSONAL_ACCESS_TOKEN environment variable"
+            }
+            TokenOrigin::Request => "the token sent with this request (Authorization or PRIVATE-TOKEN header)",
+        }
+    }
+}
+
+/// A token together with where it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Credential {
+    pub token: Secret,
+    pub origin: TokenOrigin,
+}
+
+/// GitLab connection flags, shared by `serve` and `read`.
+#[derive(Debug, Clone, Args)]
+pub struct GitlabArgs {
+    /// Base URL of the GitLab instance, with its relative root if any (https://host/gitlab).
+    /// Default: https://gitlab.com, or GITLAB_API_URL without its /api/v4.
+    #[arg(long, global = true, env = "GITLAB_URL", value_name = "URL")]
+    pub gitlab_url: Option<String>,
+
+    /// Seconds to wait for a TCP/TLS connection to GitLab.
+    #[arg(long, global = true, env = "GITLAB_CONNECT_TIMEOUT", value_name = "SECONDS", default_value_t = 10)]
+    pub connect_timeout: u64,
+
+    /// Seconds to wait for a whole GitLab request.
+    #[arg(long, global = true, env = "GITLAB_REQUEST_TIMEOUT", value_name = "SECONDS", default_value_t = 30)]
+    pub request_timeout: u64,
+
+    /// A PEM bundle of extra CA certificates for a GitLab with a private certificate.
+    #[arg(long, global = true, env = "GITLAB_CA_FILE", value_name = "PATH")]
+    pub ca_file: Option<PathBuf>,
+}
+
+/// Everything needed to talk to one GitLab instance.
+#[derive(Debug, Clone)]
+pub struct GitlabConfig {
+    /// The instance's base URL, normalised to end without a `/`.
+    pub base_url: url::Url,
+    /// The configured token, if any (public projects need none).
+    pub credential: Option<Credential>,
+    pub connect_timeout: Duration,
+    pub request_timeout: Duration,
+    pub ca_file: Option<PathBuf>,
+}
+
+impl GitlabConfig {
+    /// Builds the configuration from parsed flags and the process environment.
+    pub fn from_args(args: &GitlabArgs) -> Result<Self, String> {
+        Self::from_parts(args, |name| std::env::var(name).ok())
+    }
+
+    /// Builds the configuration with `env` standing in for the environment (testable).
+    pub fn from_parts(
+        args: &GitlabArgs,
+        env: impl Fn(&str) -> Option<String>,
+    ) -> Result<Self, String> {
+        let raw = match (&args.gitlab_url, env("GITLAB_API_URL")) {
+            (Some(url), _) if !url.trim().is_empty() => url.trim().to_string(),
+            (_, Some(api)) if !api.trim().is_empty() => strip_api_suffix(api.trim()).to_string(),
+            _ => DEFAULT_GITLAB_URL.to_string(),
+        };
+        let base_url = parse_base_url(&raw)?;
+        let credential = if let Some(token) = env("GITLAB_TOKEN").and_then(Secret::new) {
+            Some(Credential { token, origin: TokenOrigin::GitlabToken })
+        } else {
+            env("GITLAB_PERSONAL_ACCESS_TOKEN")
+                .and_then(Secret::new)
+                .map(|token| Credential { token, origin: TokenOrigin::PersonalAccessToken })
+        };
+        if args.connect_timeout == 0 || args.request_timeout == 0 {
+            return Err("timeouts must be at least 1 second".to_string());
+        }
+        Ok(Self {
+            base_url,
+            credential,
+            connect_timeout: Duration::from_secs(args.connect_timeout),
+            request_timeout: Duration::from_secs(args.request_timeout),
+            ca_file: args.ca_file.clone(),
+        })
+    }
+
+    /// The GraphQL endpoint: `<base>/api/graphql`.
+    pub fn graphql_url(&self) -> String {
+        format!("{}/api/graphql", self.base_url.as_str().trim_end_matches('/'))
+    }
+}
+
+/// `https://h/api/v4` and `https://h/api/v4/` → `https://h`; anything else unchanged.
+pub fn strip_api_suffix(url: &str) -> &str {
+    let trimmed = url.trim_end_matches('/');
+    trimmed.strip_suffix("/api/v4").unwrap_or(trimmed)
+}
+
+/// Parses a base URL: http or https, a host, no query or fragment; a trailing `/` is dropped.
+pub fn parse_base_url(raw: &str) -> Result<url::Url, String> {
+    let url = url::Url::parse(raw.trim_end_matches('/')).map_err(|e| {
+        format!("GITLAB_URL '{raw}' is not a URL ({e}); expected e.g. https://gitlab.example.com")
+    })?;
+    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
+        return Err(format!(
+            "GITLAB_URL '{raw}' must be an http(s) URL with a host, e.g. https://gitlab.example.com"
+        ));
+    }
+    if url.query().is_some() || url.fragment().is_some() || !url.username().is_empty() {
+        return Err(format!(
+            "GITLAB_URL '{raw}' must not carry credentials, a query or a fragment"
+        ));
+    }
+    Ok(url)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(url: Option<&str>) -> GitlabArgs {
+        GitlabArgs {
+            gitlab_url: url.map(str::to_string),
+            connect_timeout: 10,
+            request_timeout: 30,
+            ca_file: None,
+        }
+    }
+
+    #[test]
+    fn default_is_gitlab_com() {
+        let c = GitlabConfig::from_parts(&args(None), |_| None).unwrap();
+        assert_eq!(c.graphql_url(), "https://gitlab.com/api/graphql");
+        assert!(c.credential.is_none());
+    }
+
+    #[test]
+    fn api_url_loses_api_v4_and_gitlab_url_wins() {
+        let env = |k: &str| (k == "GITLAB_API_URL").then(|| "https://h/gitlab/api/v4/".to_string());
+        let c = GitlabConfig::from_parts(&args(None), env).unwrap();
+        assert_eq!(c.graphql_url(), "https://h/gitlab/api/graphql");
+        let c = GitlabConfig::from_parts(&args(Some("https://other/")), env).unwrap();
+        assert_eq!(c.graphql_url(), "https://other/api/graphql");
+    }
+
+    #[test]
+    fn token_variables_in_order_and_redacted() {
+        let env = |k: &str| match k {
+            "GITLAB_TOKEN" => Some("  ".to_string()),
+            "GITLAB_PERSONAL_ACCESS_TOKEN" => Some("glpat-secret".to_string()),
+            _ => None,
+        };
+        let c = GitlabConfig::from_parts(&args(None), env).unwrap();
+        let cred = c.credential.unwrap();
+        assert_eq!(cred.origin, TokenOrigin::PersonalAccessToken);
+        assert_eq!(cred.token.expose(), "glpat-secret");
+        assert!(!format!("{cred:?}").contains("glpat"));
+    }
+
+    #[test]
+    fn bad_urls_are_explained() {
+        for bad in ["ftp://h", "not a url", "https://u:p@h", "https://h/?x=1"] {
+            let e = GitlabConfig::from_parts(&args(Some(bad)), |_| None).unwrap_err();
+            assert!(e.contains("GITLAB_URL"), "{bad}: {e}");
+        }
+    }
+}

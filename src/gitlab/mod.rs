@@ -1,0 +1,7 @@
+//! The GitLab blob source: GraphQL operations, the HTTP transport, and the logic that turns
+//! GitLab's answers into a [`Blob`](crate::source::Blob) or a [`SourceError`](crate::source::SourceError).
+pub mod operations;
+pub mod scalars;
+pub mod transport;
+pub mod source;
+pub mod splits;

@@ -1,0 +1,1016 @@
+//! The local-repository blob source: reads a file at a ref from a git repository on disk.
+//!
+//! This module owns three things, and only these:
+//! - checking a ref string the way git (and GitLab) would before it touches the repository
+//!   (`check_rev`, pure);
+//! - turning a blob's bytes into a [`Blob`]'s size and kind — text, binary, or Git LFS pointer
+//!   (`classify`, pure);
+//! - the gix I/O in between: open the repository, resolve the ref to a commit, walk its tree one
+//!   path component at a time, load the blob ([`LocalRepo`]).
+//!
+//! It mirrors the GitLab source's contract (same [`Blob`], same [`SourceError`]s), so the
+//! windowing and wording built on top do not care where a file came from.
+//!
+//! The ref and the path are resolved separately, never as one `"<rev>:<path>"` rev-spec: the ref
+//! must pass `check_rev` (a git ref name, optionally followed by `~N` / `^N` ancestry steps),
+//! which rules out every rev-spec operator that could reach outside "a commit" (`:`, `@{`, `^{`,
+//! `..`, …), and the path is looked up entry by entry in the commit's tree, where `..`, `.` and
+//! empty components simply do not exist.
+
+use std::path::Path;
+
+use gix::hash::ObjectId;
+use gix::object::Kind;
+use gix::object::tree::EntryKind;
+
+use super::{Blob, BlobKind, SourceError};
+
+/// Bytes at the start of a blob searched for a NUL byte (git's and GitLab's binary heuristic).
+const BINARY_SNIFF_LEN: usize = 8_000;
+
+/// A Git LFS pointer file is smaller than this (git-lfs spec).
+const LFS_POINTER_MAX_LEN: usize = 1024;
+
+/// How a Git LFS pointer starts (GitLab checks this prefix; the spec's version line is
+/// `version https://git-lfs.github.com/spec/v1`).
+const LFS_VERSION_PREFIX: &str = "version https://git-lfs.github.com/spec/";
+
+/// Tag objects followed before giving up (a tag of a tag of … a commit).
+const MAX_TAG_DEPTH: usize = 32;
+
+/// What to pass instead of a bad ref, appended to reasons.
+const PASS_INSTEAD: &str = "pass a branch, tag or commit SHA";
+
+/// A local git repository to read files from. `Send + Sync`; clone it or share it behind an
+/// `Arc` (cloning shares the underlying object and ref stores).
+#[derive(Clone)]
+pub struct LocalRepo {
+    repo: gix::ThreadSafeRepository,
+}
+
+impl std::fmt::Debug for LocalRepo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LocalRepo")
+            .field("git_dir", &self.repo.git_dir())
+            .finish()
+    }
+}
+
+impl LocalRepo {
+    /// Open the repository at `path`: a work tree (or any directory inside one, found by
+    /// searching upward like `git` does) or a bare repository. `GIT_DIR` and similar
+    /// environment variables are ignored.
+    ///
+    /// Error: [`SourceError::Local`] with a sentence naming the path and what to pass instead.
+    pub fn open(path: &Path) -> Result<Self, SourceError> {
+        if !path.exists() {
+            return Err(SourceError::Local(format!(
+                "'{}' does not exist; pass the path of a local git repository \
+                 (a work tree or a bare repository)",
+                path.display()
+            )));
+        }
+        gix::ThreadSafeRepository::discover(path)
+            .map(|repo| Self { repo })
+            .map_err(|err| {
+                SourceError::Local(format!(
+                    "no git repository found at or above '{}' ({err}); pass the path of a \
+                     git work tree or a bare repository",
+                    path.display()
+                ))
+            })
+    }
+
+    /// True when `name` is an existing branch (`refs/heads/<name>`) or tag (`refs/tags/<name>`),
+    /// exactly: no other ref namespace, no SHA, no `HEAD`, no revision syntax. Used to split URL
+    /// `"ref/path"` strings the way GitLab does. Any lookup failure counts as "no".
+    pub fn is_branch_or_tag(&self, name: &str) -> bool {
+        if check_ref_name(name).is_err() {
+            return false;
+        }
+        let repo = self.repo.to_thread_local();
+        ["refs/heads/", "refs/tags/"]
+            .iter()
+            .any(|namespace| ref_exists(&repo, &format!("{namespace}{name}")))
+    }
+
+    /// Read `path` at `rev`.
+    ///
+    /// `rev` is a branch, a tag, a full or abbreviated commit SHA, `HEAD`, or a fully qualified
+    /// ref (`refs/heads/x`, `refs/tags/x`), optionally followed by ancestry steps `~N` / `^N`
+    /// (`HEAD~1`, `main^2`), as Gitaly accepts for GitLab's `blobs(ref:)`. Names resolve in
+    /// git's order (so a tag wins over a branch of the same name). Anything else — `rev:path`,
+    /// ranges, `@{…}`, `^{…}` — is [`SourceError::InvalidRef`]. A tag is peeled to its commit; a
+    /// rev naming a tree or a blob is [`SourceError::InvalidRef`] saying so.
+    ///
+    /// The result: the blob's bytes, byte-for-byte (no CRLF or other filter is applied); its
+    /// `git_ref` is `rev` as given and its `path` is `path` as given. Never cut
+    /// (`cut_by_read_limit` is always false): the whole blob is loaded.
+    ///
+    /// Special tree entries:
+    /// - a symlink reads as its target text (what GitLab returns as the blob content; the
+    ///   link is not followed);
+    /// - a submodule (a commit entry) is [`SourceError::FileNotFound`]: its files live in
+    ///   another repository;
+    /// - a tree is [`SourceError::IsDirectory`].
+    ///
+    /// Errors, in the order they are checked: [`SourceError::InvalidRef`] (bad ref syntax,
+    /// ambiguous short SHA, not a commit), [`SourceError::RefNotFound`],
+    /// [`SourceError::FileNotFound`] (also for an empty path or `.`, `..` or empty components),
+    /// [`SourceError::IsDirectory`], [`SourceError::Local`] (the repository could not be read).
+    pub fn read(&self, rev: &str, path: &str) -> Result<Blob, SourceError> {
+        check_rev(rev).map_err(|reason| invalid_ref(rev, reason))?;
+        let repo = self.repo.to_thread_local();
+        let tree_id = resolve_commit_tree(&repo, rev)?;
+        let not_found = || SourceError::FileNotFound {
+            path: path.to_owned(),
+            git_ref: rev.to_owned(),
+        };
+        let components = path_components(path).ok_or_else(not_found)?;
+        let blob_id = match find_path(&repo, tree_id, &components).map_err(read_error)? {
+            TreeEntry::Blob(id) => id,
+            TreeEntry::Missing | TreeEntry::Submodule => return Err(not_found()),
+            TreeEntry::Tree => {
+                return Err(SourceError::IsDirectory {
+                    path: path.to_owned(),
+                    git_ref: rev.to_owned(),
+                });
+            }
+        };
+        let data = repo.find_blob(blob_id).map_err(read_error)?.take_data();
+        let (size_bytes, kind) = classify(data);
+        Ok(Blob {
+            path: path.to_owned(),
+            git_ref: rev.to_owned(),
+            size_bytes,
+            kind,
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// gix I/O
+// ---------------------------------------------------------------------------------------------
+
+/// True when the exact full ref name `full_name` exists (loose or packed).
+fn ref_exists(repo: &gix::Repository, full_name: &str) -> bool {
+    // `try_find_reference` also tries other namespaces for a partial name; compare the name
+    // it found so only `full_name` itself counts.
+    match repo.try_find_reference(full_name) {
+        Ok(Some(reference)) => reference.name().as_bstr() == full_name,
+        Ok(None) | Err(_) => false,
+    }
+}
+
+/// Resolve a checked `rev` to a commit and return that commit's root tree.
+fn resolve_commit_tree(repo: &gix::Repository, rev: &str) -> Result<ObjectId, SourceError> {
+    let id = repo
+        .rev_parse_single(rev)
+        .map_err(|err| rev_parse_error(rev, &err))?
+        .detach();
+    let commit_id = peel_to_commit(repo, rev, id)?;
+    let commit = repo
+        .find_commit(commit_id)
+        .map_err(|err| lookup_error(rev, &err))?;
+    let tree_id = commit.tree_id().map_err(read_error)?;
+    Ok(tree_id.detach())
+}
+
+/// Follow tag objects from `id` to a commit. Trees and blobs are refused: a file is read at a
+/// commit.
+fn peel_to_commit(
+    repo: &gix::Repository,
+    rev: &str,
+    mut id: ObjectId,
+) -> Result<ObjectId, SourceError> {
+    for _ in 0..MAX_TAG_DEPTH {
+        let object = repo
+            .find_object(id)
+            .map_err(|err| lookup_error(rev, &err))?;
+        match object.kind {
+            Kind::Commit => return Ok(id),
+            Kind::Tag => {
+                id = object
+                    .try_into_tag()
+                    .and_then(|tag| tag.target_id())
+                    .map_err(read_error)?
+                    .detach();
+            }
+            kind @ (Kind::Tree | Kind::Blob) => {
+                return Err(invalid_ref(
+                    rev,
+                    format!("it names a {kind} object, not a commit; {PASS_INSTEAD}"),
+                ));
+            }
+        }
+    }
+    Err(invalid_ref(
+        rev,
+        format!("it names a chain of more than {MAX_TAG_DEPTH} tags; {PASS_INSTEAD}"),
+    ))
+}
+
+/// What a path names in a tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TreeEntry {
+    /// A file or a symlink (whose blob is the link target).
+    Blob(ObjectId),
+    /// A directory.
+    Tree,
+    /// A gitlink: a commit of another repository.
+    Submodule,
+    /// Nothing at that path (or a component before the last is not a directory).
+    Missing,
+}
+
+/// Look `components` up in the tree `root`, one entry at a time. An empty list is `Missing`.
+fn find_path(
+    repo: &gix::Repository,
+    root: ObjectId,
+    components: &[&str],
+) -> gix::Result<TreeEntry> {
+    let Some((last, parents)) = components.split_last() else {
+        return Ok(TreeEntry::Missing);
+    };
+    let mut tree_id = root;
+    for name in parents {
+        let tree = repo.find_tree(tree_id)?;
+        match tree.find_entry(*name) {
+            Some(entry) if entry.kind() == EntryKind::Tree => tree_id = entry.object_id(),
+            Some(_) | None => return Ok(TreeEntry::Missing),
+        }
+    }
+    let tree = repo.find_tree(tree_id)?;
+    let Some(entry) = tree.find_entry(*last) else {
+        return Ok(TreeEntry::Missing);
+    };
+    Ok(match entry.kind() {
+        EntryKind::Tree => TreeEntry::Tree,
+        EntryKind::Commit => TreeEntry::Submodule,
+        EntryKind::Blob | EntryKind::BlobExecutable | EntryKind::Link => {
+            TreeEntry::Blob(entry.object_id())
+        }
+    })
+}
+
+/// Map a rev-parse failure: ambiguous short SHAs are invalid, everything that was simply not
+/// there is "not found", anything else is a repository problem.
+fn rev_parse_error(rev: &str, err: &gix::Error) -> SourceError {
+    use gix::revision::spec::parse::Error as ParseError;
+    match err.downcast_any_ref::<ParseError>() {
+        Some(ParseError::AmbiguousPrefix { .. } | ParseError::AmbiguousRefAndObject { .. }) => {
+            invalid_ref(
+                rev,
+                "it is ambiguous (an abbreviated SHA matching several objects); use more hex \
+                 digits or the full SHA"
+                    .to_owned(),
+            )
+        }
+        Some(ParseError::MissingReference { .. }) => not_found_ref(rev),
+        _ if err.is_not_found() => not_found_ref(rev),
+        // Syntax gix refuses although `check_rev` allowed it (e.g. a `~N` count that does not
+        // fit, or an ancestor past the root commit): no such revision.
+        _ if err.is_validation() => not_found_ref(rev),
+        _ => read_error(err),
+    }
+}
+
+/// Map an object lookup failure while resolving `rev`.
+fn lookup_error(rev: &str, err: &gix::Error) -> SourceError {
+    if err.is_not_found() {
+        not_found_ref(rev)
+    } else {
+        read_error(err)
+    }
+}
+
+fn not_found_ref(rev: &str) -> SourceError {
+    SourceError::RefNotFound {
+        git_ref: rev.to_owned(),
+    }
+}
+
+fn invalid_ref(rev: &str, reason: String) -> SourceError {
+    SourceError::InvalidRef {
+        git_ref: rev.to_owned(),
+        reason,
+    }
+}
+
+fn read_error(err: impl std::fmt::Display) -> SourceError {
+    SourceError::Local(format!("could not read the local repository: {err}"))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pure logic: refs, paths, bytes
+// ---------------------------------------------------------------------------------------------
+
+/// Check a revision: a ref name ([`check_ref_name`]) followed by zero or more ancestry steps,
+/// each `~` or `^` with optional decimal digits (`HEAD~1`, `main^2`, `v1.0~`). Returns the
+/// reason it is not valid, worded to follow "is not valid: ".
+pub(crate) fn check_rev(rev: &str) -> Result<(), String> {
+    // `find` returns the index of an ASCII char, always a char boundary: `split_at` cannot panic.
+    let (name, steps) = rev.split_at(rev.find(['~', '^']).unwrap_or(rev.len()));
+    if let (true, Some(first)) = (name.is_empty(), steps.chars().next()) {
+        return Err(format!(
+            "it starts with '{first}'; {PASS_INSTEAD}, optionally followed by ~N or ^N"
+        ));
+    }
+    check_ref_name(name)?;
+    let steps_ok = steps
+        .split(['~', '^'])
+        .skip(1) // the (empty) text before the first '~' or '^'
+        .all(|count| count.bytes().all(|b| b.is_ascii_digit()));
+    if !steps_ok {
+        return Err(
+            "'~' and '^' may only be followed by a number (as in HEAD~1 or main^2); \
+             name the file with the path, not in the ref"
+                .to_owned(),
+        );
+    }
+    Ok(())
+}
+
+/// Check a ref name with `git check-ref-format --allow-onelevel` rules, plus GitLab's "does not
+/// start with '-'". Returns the reason it is not valid.
+pub(crate) fn check_ref_name(name: &str) -> Result<(), String> {
+    let fail = |reason: &str| Err(reason.to_owned());
+    if name.is_empty() {
+        return fail("it is empty");
+    }
+    if let Some(c) = name.chars().find(|c| c.is_ascii_control()) {
+        return Err(format!("it contains the control character {:?}", c));
+    }
+    if name.contains(' ') {
+        return fail("it contains a space");
+    }
+    if name.contains(':') {
+        return fail("it contains ':' (name the file with the path, not as 'ref:path')");
+    }
+    if let Some(c) = name.chars().find(|c| "~^?*[\\".contains(*c)) {
+        return Err(format!("it contains '{c}'"));
+    }
+    if name.contains("..") {
+        return fail("it contains '..'");
+    }
+    if name.contains("@{") {
+        return fail("it contains '@{'");
+    }
+    if name == "@" {
+        return fail("it is '@'");
+    }
+    if name.starts_with('-') {
+        return fail("it starts with '-'");
+    }
+    if name.starts_with('/') || name.ends_with('/') || name.contains("//") {
+        return fail("it starts or ends with '/' or contains '//'");
+    }
+    if name.ends_with('.') {
+        return fail("it ends with '.'");
+    }
+    for component in name.split('/') {
+        if component.starts_with('.') {
+            return fail("a '/'-separated part of it starts with '.'");
+        }
+        if component.ends_with(".lock") {
+            return fail("a '/'-separated part of it ends with '.lock'");
+        }
+    }
+    Ok(())
+}
+
+/// Split a repository path into its components, or `None` when it is empty or has an empty,
+/// `.` or `..` component (such paths name nothing inside a tree).
+pub(crate) fn path_components(path: &str) -> Option<Vec<&str>> {
+    let components: Vec<&str> = path.split('/').collect();
+    let all_plain = components
+        .iter()
+        .all(|c| !c.is_empty() && *c != "." && *c != "..");
+    all_plain.then_some(components)
+}
+
+/// Size and kind of a blob from its bytes (taken by value: text becomes the `String` without a
+/// copy).
+///
+/// - A Git LFS pointer → [`BlobKind::Lfs`] with the size the pointer names; the pointer text is
+///   dropped.
+/// - A NUL in the first 8,000 bytes, or not valid UTF-8 → [`BlobKind::Binary`].
+/// - Otherwise → [`BlobKind::Text`], never cut.
+pub(crate) fn classify(data: Vec<u8>) -> (u64, BlobKind) {
+    if let Some(lfs_size) = lfs_pointer_size(&data) {
+        let kind = BlobKind::Lfs {
+            storage: "lfs".to_owned(),
+        };
+        return (lfs_size, kind);
+    }
+    // usize is at most 64 bits on every target Rust supports, so this never truncates.
+    let size = data.len() as u64;
+    if has_nul_prefix(&data) {
+        return (size, BlobKind::Binary);
+    }
+    let kind = match String::from_utf8(data) {
+        Ok(content) => BlobKind::Text {
+            content,
+            cut_by_read_limit: false,
+        },
+        Err(_) => BlobKind::Binary,
+    };
+    (size, kind)
+}
+
+/// True when a NUL byte occurs in the first [`BINARY_SNIFF_LEN`] bytes.
+fn has_nul_prefix(data: &[u8]) -> bool {
+    data[..data.len().min(BINARY_SNIFF_LEN)].contains(&0)
+}
+
+/// The LFS object size named by `data` if it is a Git LFS pointer: smaller than 1024 bytes,
+/// UTF-8, first line `version https://git-lfs.github.com/spec/…`, and lines
+/// `oid sha256:<64 lowercase hex>` and `size <decimal>`.
+pub(crate) fn lfs_pointer_size(data: &[u8]) -> Option<u64> {
+    if data.len() >= LFS_POINTER_MAX_LEN {
+        return None;
+    }
+    let text = std::str::from_utf8(data).ok()?;
+    let mut lines = text.lines();
+    if !lines.next()?.starts_with(LFS_VERSION_PREFIX) {
+        return None;
+    }
+    let mut has_oid = false;
+    let mut size = None;
+    for line in lines {
+        if let Some(hex) = line.strip_prefix("oid sha256:") {
+            has_oid =
+                hex.len() == 64 && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+        } else if let Some(digits) = line.strip_prefix("size ") {
+            size = digits
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+                .then(|| digits.parse::<u64>().ok())
+                .flatten();
+        }
+    }
+    if has_oid { size } else { None }
+}
+
+#[cfg(test)]
+#[path = "../../tests/support/git_fixture.rs"]
+mod git_fixture;
+
+#[cfg(test)]
+mod tests {
+    use super::git_fixture::{self as fx, Fixture};
+    use super::*;
+
+    // ---- pure logic ----
+
+    #[test]
+    fn check_rev_accepts_names_shas_and_ancestry() {
+        for rev in [
+            "main",
+            "HEAD",
+            "v1.0",
+            "release/2026/q4",
+            "refs/heads/main",
+            "refs/tags/v1.0",
+            "0123abcd",
+            "HEAD~1",
+            "HEAD^",
+            "main^2~3",
+            "v1.0~",
+            "feature@x",
+            "ünïcode",
+        ] {
+            assert_eq!(check_rev(rev), Ok(()), "{rev}");
+        }
+    }
+
+    #[test]
+    fn check_rev_rejects_git_invalid_and_revspec_syntax() {
+        for (rev, reason_has) in [
+            ("", "empty"),
+            ("a..b", "'..'"),
+            ("main:README.md", "':'"),
+            (":README.md", "':'"),
+            ("HEAD:", "':'"),
+            ("main^{tree}", "followed by a number"),
+            ("main^{/fix}", "followed by a number"),
+            ("main~x", "followed by a number"),
+            ("main^!", "followed by a number"),
+            ("^main", "starts with '^'"),
+            ("~1", "starts with '~'"),
+            ("main@{1}", "'@{'"),
+            ("@{-1}", "'@{'"),
+            ("@", "'@'"),
+            ("has space", "space"),
+            ("tab\there", "control"),
+            ("nul\0x", "control"),
+            ("del\u{7f}", "control"),
+            ("what?", "'?'"),
+            ("glob*", "'*'"),
+            ("br[ack", "'['"),
+            ("back\\slash", "'\\'"),
+            ("-main", "'-'"),
+            ("/main", "'/'"),
+            ("main/", "'/'"),
+            ("a//b", "'//'"),
+            ("main.", "ends with '.'"),
+            (".hidden", "starts with '.'"),
+            ("a/.b", "starts with '.'"),
+            ("main.lock", "'.lock'"),
+            ("a.lock/b", "'.lock'"),
+            ("main..", "'..'"),
+        ] {
+            let reason = check_rev(rev).expect_err(rev);
+            assert!(reason.contains(reason_has), "{rev:?}: {reason}");
+        }
+    }
+
+    #[test]
+    fn path_components_refuse_empty_dot_and_dotdot() {
+        assert_eq!(path_components("a/b.txt"), Some(vec!["a", "b.txt"]));
+        assert_eq!(path_components("README.md"), Some(vec!["README.md"]));
+        for bad in [
+            "", "/", "/a", "a/", "a//b", ".", "./a", "a/./b", "..", "../a", "a/../b",
+        ] {
+            assert_eq!(path_components(bad), None, "{bad:?}");
+        }
+    }
+
+    fn text(s: &str) -> BlobKind {
+        BlobKind::Text {
+            content: s.to_owned(),
+            cut_by_read_limit: false,
+        }
+    }
+
+    #[test]
+    fn classify_text_binary_and_invalid_utf8() {
+        assert_eq!(classify(b"a\r\nb".to_vec()), (4, text("a\r\nb")));
+        assert_eq!(classify(Vec::new()), (0, text("")));
+        assert_eq!(classify("é🦀".as_bytes().to_vec()), (6, text("é🦀")));
+        assert_eq!(classify(b"a\0b".to_vec()), (3, BlobKind::Binary));
+        assert_eq!(classify(b"caf\xe9".to_vec()), (4, BlobKind::Binary));
+        // A NUL at byte 7,999 counts; a NUL after the first 8,000 bytes does not (still text).
+        let mut early = vec![b'a'; 9_000];
+        early[7_999] = 0;
+        assert_eq!(classify(early).1, BlobKind::Binary);
+        let mut late = vec![b'a'; 9_000];
+        late[8_000] = 0;
+        assert!(matches!(classify(late).1, BlobKind::Text { .. }));
+    }
+
+    #[test]
+    fn classify_text_reuses_the_buffer() {
+        let data = b"no copy".to_vec();
+        let ptr = data.as_ptr();
+        match classify(data).1 {
+            BlobKind::Text { content, .. } => assert_eq!(content.as_ptr(), ptr),
+            other => panic!("expected text, got {other:?}"),
+        }
+    }
+
+    const OID: &str = "91eff75a492a3ed0dfcb544d7f31326bc4014c8551849c192fd1e48d4dd2c897";
+
+    #[test]
+    fn lfs_pointer_detection() {
+        let pointer = fx::LFS_POINTER.as_bytes();
+        assert_eq!(lfs_pointer_size(pointer), Some(1_575_078));
+        let kind = BlobKind::Lfs {
+            storage: "lfs".to_owned(),
+        };
+        assert_eq!(classify(pointer.to_vec()), (1_575_078, kind));
+        // Extension lines and no trailing newline are fine.
+        let ext = format!(
+            "version https://git-lfs.github.com/spec/v1\next-0-foo sha256:{OID}\noid sha256:{OID}\nsize 12"
+        );
+        assert_eq!(lfs_pointer_size(ext.as_bytes()), Some(12));
+    }
+
+    #[test]
+    fn lfs_lookalikes_are_not_pointers() {
+        let v = "version https://git-lfs.github.com/spec/v1";
+        let cases = [
+            format!("{v}\nsize 12\n"),                                        // no oid
+            format!("{v}\noid sha256:{OID}\n"),                               // no size
+            format!("{v}\noid sha256:{}\nsize 12\n", &OID[..63]),             // short oid
+            format!("{v}\noid sha256:{}\nsize 12\n", OID.to_uppercase()),     // not lowercase
+            format!("{v}\noid sha256:{OID}\nsize +12\n"),                     // not digits
+            format!("{v}\noid sha256:{OID}\nsize 99999999999999999999999\n"), // overflow
+            format!("hello\n{v}\noid sha256:{OID}\nsize 12\n"),               // not first line
+            format!("{v}\noid sha256:{OID}\nsize 12\n{}", "x".repeat(1024)),  // too big
+        ];
+        for case in &cases {
+            assert_eq!(lfs_pointer_size(case.as_bytes()), None, "{case:?}");
+        }
+        // Too-big look-alikes are ordinary text.
+        assert!(matches!(
+            classify(cases[7].clone().into_bytes()).1,
+            BlobKind::Text { .. }
+        ));
+    }
+
+    // ---- against a real repository ----
+
+    fn fixture() -> (Fixture, LocalRepo) {
+        let fixture = fx::build();
+        let repo = LocalRepo::open(fixture.path()).expect("open fixture");
+        (fixture, repo)
+    }
+
+    fn read_text(repo: &LocalRepo, rev: &str, path: &str) -> String {
+        match repo.read(rev, path) {
+            Ok(Blob {
+                kind:
+                    BlobKind::Text {
+                        content,
+                        cut_by_read_limit: false,
+                    },
+                ..
+            }) => content,
+            other => panic!("{rev} {path}: expected text, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn local_repo_is_send_sync() {
+        fn assert_send_sync<T: Send + Sync + Clone + std::fmt::Debug>() {}
+        assert_send_sync::<LocalRepo>();
+    }
+
+    #[test]
+    fn reads_text_at_every_kind_of_ref() {
+        let (fix, repo) = fixture();
+        let blob = repo.read("HEAD", "README.md").expect("read");
+        assert_eq!(
+            blob,
+            Blob {
+                path: "README.md".to_owned(),
+                git_ref: "HEAD".to_owned(),
+                size_bytes: fx::README_MAIN.len() as u64,
+                kind: text(fx::README_MAIN),
+            }
+        );
+        assert_eq!(read_text(&repo, "main", "README.md"), fx::README_MAIN);
+        assert_eq!(
+            read_text(&repo, "refs/heads/main", "README.md"),
+            fx::README_MAIN
+        );
+        assert_eq!(read_text(&repo, "main", "src/lib.rs"), fx::LIB_MAIN);
+        assert_eq!(
+            read_text(&repo, "release/2026/q4", "src/lib.rs"),
+            fx::LIB_RELEASE
+        );
+        assert_eq!(
+            read_text(&repo, "release/2026/q4", "notes.md"),
+            fx::NOTES_RELEASE
+        );
+        assert_eq!(read_text(&repo, "v1.0", "README.md"), fx::README_V1);
+        assert_eq!(
+            read_text(&repo, "refs/tags/v1.0", "README.md"),
+            fx::README_V1
+        );
+        assert_eq!(
+            read_text(&repo, &fix.main_sha, "README.md"),
+            fx::README_MAIN
+        );
+        assert_eq!(read_text(&repo, &fix.v1_sha, "README.md"), fx::README_V1);
+        assert_eq!(
+            read_text(&repo, &fix.main_sha[..8], "README.md"),
+            fx::README_MAIN
+        );
+        assert_eq!(
+            read_text(&repo, &fix.v1_sha[..7], "README.md"),
+            fx::README_V1
+        );
+        assert_eq!(
+            read_text(&repo, &fix.v1_tag_object_sha, "README.md"),
+            fx::README_V1
+        );
+    }
+
+    #[test]
+    fn ancestry_steps_are_allowed() {
+        let (_fix, repo) = fixture();
+        assert_eq!(read_text(&repo, "HEAD~1", "README.md"), fx::README_V1);
+        assert_eq!(read_text(&repo, "main^", "README.md"), fx::README_V1);
+        assert_eq!(
+            read_text(&repo, "release/2026/q4~2", "README.md"),
+            fx::README_V1
+        );
+        assert_eq!(read_text(&repo, "v1.0~0", "README.md"), fx::README_V1);
+        // Past the root commit: no such revision.
+        assert_eq!(
+            repo.read("HEAD~5", "README.md"),
+            Err(not_found_ref("HEAD~5"))
+        );
+        let huge = "HEAD~99999999999999999999999";
+        assert_eq!(repo.read(huge, "README.md"), Err(not_found_ref(huge)));
+        assert_eq!(
+            repo.read("main^3", "README.md"),
+            Err(not_found_ref("main^3"))
+        );
+    }
+
+    #[test]
+    fn reads_bytes_exactly() {
+        let (_fx, repo) = fixture();
+        assert_eq!(read_text(&repo, "main", "crlf.txt"), fx::CRLF);
+        assert_eq!(read_text(&repo, "main", "no-newline.txt"), fx::NO_NEWLINE);
+        assert_eq!(read_text(&repo, "main", "utf8.txt"), fx::UTF8);
+        assert_eq!(read_text(&repo, "main", "big.txt"), fx::big_txt());
+        assert_eq!(read_text(&repo, "main", "docs/guide.md"), fx::DOCS_GUIDE);
+        let empty = repo.read("main", "empty.txt").expect("read");
+        assert_eq!((empty.size_bytes, empty.kind), (0, text("")));
+        let crlf = repo.read("main", "crlf.txt").expect("read");
+        assert_eq!(crlf.size_bytes, fx::CRLF.len() as u64);
+    }
+
+    #[test]
+    fn binary_latin1_and_lfs() {
+        let (_fx, repo) = fixture();
+        let png = repo.read("main", "files/images/logo.png").expect("read");
+        assert_eq!(
+            (png.size_bytes, png.kind),
+            (fx::LOGO_PNG.len() as u64, BlobKind::Binary)
+        );
+        let latin1 = repo.read("main", "latin1.txt").expect("read");
+        assert_eq!(
+            (latin1.size_bytes, latin1.kind),
+            (fx::LATIN1.len() as u64, BlobKind::Binary)
+        );
+        let lfs = repo.read("main", "files/lfs/lfs_object.iso").expect("read");
+        assert_eq!(
+            lfs,
+            Blob {
+                path: "files/lfs/lfs_object.iso".to_owned(),
+                git_ref: "main".to_owned(),
+                size_bytes: fx::LFS_SIZE,
+                kind: BlobKind::Lfs {
+                    storage: "lfs".to_owned()
+                },
+            }
+        );
+        let debug = format!("{lfs:?}");
+        assert!(
+            !debug.contains("sha256") && !debug.contains("git-lfs"),
+            "{debug}"
+        );
+    }
+
+    #[test]
+    fn missing_refs_files_and_directories() {
+        let (fix, repo) = fixture();
+        let file_not_found = |path: &str, git_ref: &str| SourceError::FileNotFound {
+            path: path.to_owned(),
+            git_ref: git_ref.to_owned(),
+        };
+        for rev in [
+            "nope",
+            "release",
+            "release/2026",
+            "refs/heads/v1.0",
+            "deadbeef",
+            "0000000",
+        ] {
+            assert_eq!(
+                repo.read(rev, "README.md"),
+                Err(not_found_ref(rev)),
+                "{rev}"
+            );
+        }
+        let zero = "0".repeat(40);
+        assert_eq!(repo.read(&zero, "README.md"), Err(not_found_ref(&zero)));
+        for path in [
+            "nope.md",
+            "notes.md",
+            "README.md/x",
+            "src/nope.rs",
+            "docs/guide.md/",
+            "../README.md",
+            "./README.md",
+            "src/../README.md",
+            "/README.md",
+            "",
+            ".",
+            "..",
+        ] {
+            assert_eq!(
+                repo.read("main", path),
+                Err(file_not_found(path, "main")),
+                "{path:?}"
+            );
+        }
+        // The ref is checked before the path.
+        assert_eq!(repo.read("nope", "../x"), Err(not_found_ref("nope")));
+        for dir in ["docs", "files/images", "src"] {
+            assert_eq!(
+                repo.read("main", dir),
+                Err(SourceError::IsDirectory {
+                    path: dir.to_owned(),
+                    git_ref: "main".to_owned()
+                })
+            );
+        }
+        assert_eq!(
+            repo.read(&fix.v1_sha, "docs"),
+            Err(file_not_found("docs", &fix.v1_sha))
+        );
+    }
+
+    #[test]
+    fn invalid_refs_and_non_commits() {
+        let (fix, repo) = fixture();
+        for rev in [
+            "a..b",
+            "main:README.md",
+            "HEAD:README.md",
+            ":README.md",
+            "main^{tree}",
+            "main@{0}",
+            "@",
+            "has space",
+            "main..release/2026/q4",
+            "-main",
+            "",
+        ] {
+            assert!(
+                matches!(repo.read(rev, "README.md"), Err(SourceError::InvalidRef { ref git_ref, .. }) if git_ref == rev),
+                "{rev:?}"
+            );
+        }
+        for (sha, kind) in [(&fix.main_tree_sha, "tree"), (&fix.readme_blob_sha, "blob")] {
+            match repo.read(sha, "README.md") {
+                Err(SourceError::InvalidRef { git_ref, reason }) => {
+                    assert_eq!(&git_ref, sha);
+                    assert!(
+                        reason.contains(kind) && reason.contains("not a commit"),
+                        "{reason}"
+                    );
+                }
+                other => panic!("{kind}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn ambiguous_short_shas_and_tags_of_trees() {
+        let (fix, repo) = fixture();
+        // Two blobs whose SHAs share the prefix 1e7ba (precomputed).
+        let scratch = tempfile::tempdir().expect("tempdir");
+        let mut paths = Vec::new();
+        for n in [690, 783] {
+            let path = scratch.path().join(format!("b{n}"));
+            std::fs::write(&path, format!("ambiguous {n}\n")).expect("write");
+            paths.push(path.to_str().expect("utf-8 temp path").to_owned());
+        }
+        let mut args = vec!["hash-object", "-w"];
+        args.extend(paths.iter().map(String::as_str));
+        let shas = fix.git(&args);
+        assert!(shas.lines().all(|sha| sha.starts_with("1e7ba")), "{shas}");
+        match repo.read("1e7ba", "README.md") {
+            Err(SourceError::InvalidRef { reason, .. }) => {
+                assert!(reason.contains("ambiguous"), "{reason}")
+            }
+            other => panic!("{other:?}"),
+        }
+
+        fix.git(&["tag", "tree-tag", &fix.main_tree_sha]);
+        fix.git(&["tag", "-a", "-m", "blob", "blob-tag", &fix.readme_blob_sha]);
+        for (rev, kind) in [("tree-tag", "tree"), ("blob-tag", "blob")] {
+            match repo.read(rev, "README.md") {
+                Err(SourceError::InvalidRef { reason, .. }) => {
+                    assert!(reason.contains(kind), "{reason}")
+                }
+                other => panic!("{rev}: {other:?}"),
+            }
+            assert!(repo.read(&format!("{rev}~1"), "README.md").is_err());
+            assert!(repo.read(&format!("{rev}^"), "README.md").is_err());
+        }
+        assert!(repo.is_branch_or_tag("tree-tag"));
+    }
+
+    #[test]
+    fn symlinks_read_as_their_target_and_submodules_are_not_files() {
+        let (_fx, repo) = fixture();
+        let link = repo
+            .read("special-entries", "link-to-readme")
+            .expect("read");
+        assert_eq!(
+            (link.size_bytes, link.kind),
+            (fx::LINK_TARGET.len() as u64, text(fx::LINK_TARGET))
+        );
+        for path in ["vendor/sub", "vendor/sub/README.md"] {
+            assert_eq!(
+                repo.read("special-entries", path),
+                Err(SourceError::FileNotFound {
+                    path: path.to_owned(),
+                    git_ref: "special-entries".to_owned()
+                })
+            );
+        }
+        assert_eq!(
+            repo.read("special-entries", "vendor"),
+            Err(SourceError::IsDirectory {
+                path: "vendor".to_owned(),
+                git_ref: "special-entries".to_owned()
+            })
+        );
+    }
+
+    #[test]
+    fn is_branch_or_tag_is_exact() {
+        let (fix, repo) = fixture();
+        for yes in ["main", "release/2026/q4", "v1.0", "special-entries"] {
+            assert!(repo.is_branch_or_tag(yes), "{yes}");
+        }
+        for no in [
+            "release",
+            "release/2026",
+            "release/2026/q4/x",
+            "HEAD",
+            "refs/heads/main",
+            "heads/main",
+            "tags/v1.0",
+            "v1",
+            "main~1",
+            "main:README.md",
+            "../HEAD",
+            "",
+            &fix.main_sha,
+            &fix.main_sha[..8],
+        ] {
+            assert!(!repo.is_branch_or_tag(no), "{no}");
+        }
+    }
+
+    #[test]
+    fn open_bare_subdirectory_and_errors() {
+        let (fix, _repo) = fixture();
+        let sub = LocalRepo::open(&fix.path().join("docs")).expect("open from a subdirectory");
+        assert_eq!(read_text(&sub, "main", "docs/guide.md"), fx::DOCS_GUIDE);
+
+        let bare_parent = tempfile::tempdir().expect("tempdir");
+        let bare = bare_parent.path().join("bare.git");
+        let bare_str = bare.to_str().expect("utf-8 temp path");
+        fix.git(&["clone", "--quiet", "--bare", ".", bare_str]);
+        let bare_repo = LocalRepo::open(&bare).expect("open bare");
+        assert_eq!(read_text(&bare_repo, "v1.0", "README.md"), fx::README_V1);
+        assert!(bare_repo.is_branch_or_tag("release/2026/q4"));
+
+        let missing = bare_parent.path().join("missing");
+        match LocalRepo::open(&missing) {
+            Err(SourceError::Local(msg)) => {
+                assert!(
+                    msg.contains(&missing.display().to_string()) && msg.contains("pass"),
+                    "{msg}"
+                )
+            }
+            other => panic!("{other:?}"),
+        }
+        let not_repo = tempfile::tempdir().expect("tempdir");
+        match LocalRepo::open(not_repo.path()) {
+            Err(SourceError::Local(msg)) => {
+                assert!(
+                    msg.contains(&not_repo.path().display().to_string()) && msg.contains("pass"),
+                    "{msg}"
+                )
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn hostile_inputs_do_not_panic() {
+        let (_fx, repo) = fixture();
+        let long = "a".repeat(5_000);
+        let revs = [
+            "main@",
+            "@main",
+            "main-g1234567",
+            "v1.0-1-gdeadbee",
+            "HEAD^0~0^^",
+            "FETCH_HEAD",
+            "ORIG_HEAD",
+            "refs/heads",
+            "refs",
+            "refs/",
+            "HEAD/x",
+            "a/b/c/d/e",
+            "é",
+            "ff",
+            "f",
+            "main~",
+            "main~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
+            "{}",
+            "main}",
+            "%00",
+            &long,
+        ];
+        for rev in revs {
+            for path in ["README.md", "", "/", "\0", "a\0b", &long] {
+                let _ = repo.read(rev, path);
+            }
+            let _ = repo.is_branch_or_tag(rev);
+        }
+    }
+}

@@ -1,0 +1,239 @@
+//! The MCP face: the `get_repository_file` tool's published definition (its input and output
+//! schemas are the public contract, snapshotted in `tests/snapshots/`), and the rmcp server
+//! handler that turns a `tools/call` into a [`Reader`] call and its result into an MCP result.
+//! No GitLab or git knowledge lives here.
+
+use std::sync::{Arc, OnceLock};
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    ToolAnnotations,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+use serde_json::{Value, json};
+
+use crate::config::{Credential, Secret, TokenOrigin};
+use crate::reader::Reader;
+
+/// The tool's name, as GitLab's own tool calls it.
+pub const TOOL_NAME: &str = "get_repository_file";
+
+const DESCRIPTION: &str = "Read a file from a GitLab repository at a branch, tag or commit. \
+It reads what is committed in GitLab, not your local working copy: use it for projects you have \
+not checked out, or for another ref. Pass a file URL, or project_id + file_path + ref (HEAD = the \
+default branch). Large files come in line windows (offset/limit, zero-indexed, up to 2000 lines, \
+or start_line/end_line, 1-indexed inclusive); when the window is not the whole file, \
+system_instruction names the exact arguments of the next call. Content is returned byte-for-byte, \
+so consecutive windows join back into the file.";
+
+/// The tool's input schema. No property is required by the schema (url, or project_id +
+/// file_path + ref); unknown properties are rejected.
+pub fn input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "url": {
+                "type": "string",
+                "description": "GitLab URL of the file, e.g. https://gitlab.com/gitlab-org/gitlab/-/blob/master/app/models/user.rb (also /-/raw/ and /-/blame/; a #L10-20 anchor selects those lines). Provide this, or project_id, file_path and ref."
+            },
+            "project_id": {
+                "type": "string",
+                "description": "Numeric id or full path of the project, e.g. \"42\" or \"gitlab-org/gitlab\". Required if url is not provided; if url is also provided, both must name the same project."
+            },
+            "file_path": {
+                "type": "string",
+                "description": "Path of the file from the repository root, e.g. app/models/user.rb. Required if url is not provided."
+            },
+            "ref": {
+                "type": "string",
+                "description": "Branch name, tag name, or commit SHA. Use HEAD for the default branch. Required if url is not provided."
+            },
+            "offset": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Zero-indexed line to start reading from. Default 0."
+            },
+            "limit": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 2000,
+                "description": "Maximum number of lines to return. Default 500, maximum 2000."
+            },
+            "start_line": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "Alternative to offset/limit: first line to return, 1-indexed. Values outside the file are clamped to it."
+            },
+            "end_line": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "Alternative to offset/limit: last line to return, 1-indexed, inclusive. Defaults to the last line (at most 2000 lines are returned)."
+            }
+        },
+        "additionalProperties": false
+    })
+}
+
+/// The tool's output schema.
+pub fn output_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "path": { "type": "string", "description": "Path of the file read." },
+            "ref": { "type": "string", "description": "Ref the file was read at." },
+            "metadata": {
+                "type": "object",
+                "properties": {
+                    "total_lines": { "type": "integer", "minimum": 0, "description": "Lines in the file (in the part retrieved, if the file exceeded the read limit)." },
+                    "returned_lines": {
+                        "description": "1-indexed inclusive range of the lines in content; null when content is empty.",
+                        "anyOf": [
+                            {
+                                "type": "object",
+                                "properties": {
+                                    "start": { "type": "integer", "minimum": 1 },
+                                    "end": { "type": "integer", "minimum": 1 }
+                                },
+                                "required": ["start", "end"]
+                            },
+                            { "type": "null" }
+                        ]
+                    },
+                    "truncated": { "type": "boolean", "description": "True when content is not the whole file." },
+                    "size_bytes": { "type": "integer", "minimum": 0, "description": "Size of the whole file in bytes." }
+                },
+                "required": ["total_lines", "returned_lines", "truncated", "size_bytes"]
+            },
+            "content": { "type": "string", "description": "The lines, byte-for-byte, with their line terminators." },
+            "system_instruction": { "type": "string", "description": "What to do next: the next window's arguments, or why the window was shortened. Absent when there is nothing to say." }
+        },
+        "required": ["path", "ref", "metadata", "content"]
+    })
+}
+
+/// The published tool definition.
+pub fn tool() -> Tool {
+    let object = |v: Value| match v {
+        Value::Object(map) => Arc::new(map),
+        _ => Arc::new(serde_json::Map::new()),
+    };
+    Tool::new(TOOL_NAME, DESCRIPTION, object(input_schema()))
+        .with_title("Get repository file")
+        .with_raw_output_schema(object(output_schema()))
+        .with_annotations(
+            ToolAnnotations::with_title("Get repository file")
+                .read_only(true)
+                .open_world(true),
+        )
+}
+
+/// Whose token a call uses.
+#[derive(Debug, Clone)]
+pub enum Tokens {
+    /// The server's configured token (or none) for every call.
+    Configured(Option<Credential>),
+    /// The token of the HTTP request carrying the call (`Authorization: Bearer …` or
+    /// `PRIVATE-TOKEN: …`); the HTTP layer has already refused requests without one.
+    FromRequest,
+}
+
+/// The MCP server: one tool, backed by a [`Reader`].
+#[derive(Debug, Clone)]
+pub struct FileServer {
+    reader: Reader,
+    tokens: Tokens,
+}
+
+impl FileServer {
+    pub fn new(reader: Reader, tokens: Tokens) -> Self {
+        Self { reader, tokens }
+    }
+
+    /// Runs the tool with explicit arguments and credential (used by the `read` command too).
+    pub async fn call(
+        &self,
+        arguments: Option<&serde_json::Map<String, Value>>,
+        credential: Option<&Credential>,
+    ) -> CallToolResult {
+        match self.reader.read(arguments, credential).await {
+            Ok(value) => CallToolResult::structured(value),
+            Err(message) => CallToolResult::error(vec![ContentBlock::text(message)]),
+        }
+    }
+}
+
+/// The caller's token from an HTTP request's headers: `Authorization: Bearer <t>` first, then
+/// `PRIVATE-TOKEN: <t>`.
+pub fn request_token(headers: &http::HeaderMap) -> Option<Credential> {
+    let bearer = headers
+        .get(http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| {
+            let (scheme, token) = v.trim().split_once(' ')?;
+            scheme.eq_ignore_ascii_case("bearer").then_some(token)
+        });
+    let private = headers.get("private-token").and_then(|v| v.to_str().ok());
+    bearer
+        .or(private)
+        .and_then(Secret::new)
+        .map(|token| Credential { token, origin: TokenOrigin::Request })
+}
+
+fn server_info() -> &'static ServerConfig {
+    static INFO: OnceLock<ServerConfig> = OnceLock::new();
+    INFO.get_or_init(|| {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("gitlab-file-mcp", env!("CARGO_PKG_VERSION")))
+            .with_instructions(
+                "Reads files from GitLab repositories in line windows with get_repository_file. \
+                 Follow system_instruction to fetch the next window.",
+            )
+    })
+}
+
+impl ServerHandler for FileServer {
+    fn get_info(&self) -> ServerConfig {
+        server_info().clone()
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        Ok(ListToolsResult::with_all_items(vec![tool()]))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        (name == TOOL_NAME).then(tool)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        if request.name != TOOL_NAME {
+            return Err(McpError::invalid_params(
+                format!("Unknown tool '{}'. This server has one tool: {TOOL_NAME}.", request.name),
+                None,
+            ));
+        }
+        let credential = match &self.tokens {
+            Tokens::Configured(c) => c.clone(),
+            Tokens::FromRequest => context
+                .extensions
+                .get::<http::request::Parts>()
+                .and_then(|parts| request_token(&parts.headers)),
+        };
+        if matches!(self.tokens, Tokens::FromRequest) && credential.is_none() {
+            return Ok(CallToolResult::error(vec![ContentBlock::text(
+                "This server reads with each caller's own GitLab token: send it as 'Authorization: Bearer <token>' or 'PRIVATE-TOKEN: <token>'.",
+            )])
+            .into());
+        }
+        Ok(self.call(request.arguments.as_ref(), credential.as_ref()).await.into())
+    }
+}

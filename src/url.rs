@@ -1,0 +1,1810 @@
+//! Parsing GitLab file URLs and splitting "ref/path" strings.
+//!
+//! An agent may name a file by its GitLab web URL, for example
+//! `https://gitlab.example.com/group/sub/proj/-/blob/release/2026/q4/src/main.rs#L10-20`.
+//! This module turns such a URL into its parts in two pure steps (no I/O):
+//!
+//! 1. [`parse_file_url`] checks the URL against the configured instance and
+//!    cuts it into the project path, the percent-decoded "ref/path" string,
+//!    the `?ref_type=` hint and the `#L…` line anchor ([`FileUrl`]).
+//! 2. [`splits`] lists the ways "ref/path" can be cut into a ref and a file
+//!    path, because a ref may itself contain slashes (`release/2026/q4`). The
+//!    caller asks the repository about each candidate and [`choose`] picks the
+//!    one GitLab's own `ExtractsRef::RefExtractor` would pick, with a fallback
+//!    when GitLab's pick has no such file but another candidate does.
+//!
+//! The rules follow GitLab's MCP URL parser (`Mcp::Tools::Concerns::UrlParser`)
+//! and `ExtractsRef::RefExtractor`. Where this module differs from them on
+//! purpose, the function's documentation says so.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use ::url::Url;
+use percent_encoding::percent_decode_str;
+
+/// The kind of ref named by `?ref_type=` in a GitLab URL.
+///
+/// GitLab's web UI adds `ref_type=heads` or `ref_type=tags` when a branch and
+/// a tag share a name; the GraphQL `RefType` enum then turns the ref into
+/// `refs/heads/<ref>` or `refs/tags/<ref>`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefType {
+    /// A branch (`refs/heads/…`); GraphQL `HEADS`.
+    Heads,
+    /// A tag (`refs/tags/…`); GraphQL `TAGS`.
+    Tags,
+}
+
+/// `refs/heads/<ref>` / `refs/tags/<ref>` when the ref type is known, the bare ref otherwise
+/// (GitLab's `RefExtractor.qualify_ref`).
+pub fn qualify_ref(git_ref: &str, ref_type: Option<RefType>) -> String {
+    match ref_type {
+        Some(RefType::Heads) => format!("refs/heads/{git_ref}"),
+        Some(RefType::Tags) => format!("refs/tags/{git_ref}"),
+        None => git_ref.to_string(),
+    }
+}
+
+impl RefType {
+    /// The GraphQL `RefType` enum value: `"HEADS"` or `"TAGS"`.
+    pub fn as_graphql(self) -> &'static str {
+        match self {
+            RefType::Heads => "HEADS",
+            RefType::Tags => "TAGS",
+        }
+    }
+
+    /// Reads a `ref_type` query value as GitLab does
+    /// (`ExtractsRef::RefExtractor.ref_type`): `heads` or `tags`, compared
+    /// ASCII case-insensitively (`HEADS`, `Tags` are accepted). Any other
+    /// value, including the empty string and values with surrounding spaces,
+    /// is `None`.
+    fn from_query_value(value: &str) -> Option<RefType> {
+        if value.eq_ignore_ascii_case("heads") {
+            Some(RefType::Heads)
+        } else if value.eq_ignore_ascii_case("tags") {
+            Some(RefType::Tags)
+        } else {
+            None
+        }
+    }
+}
+
+/// A line range from a URL fragment such as `#L10` or `#L10-20`.
+///
+/// Lines are 1-indexed and the range is inclusive. `start` is at least 1.
+/// `end`, when present, is at least 1 but is NOT checked against `start`:
+/// `#L20-10` gives `start: 20, end: Some(10)` and the caller reports the
+/// inversion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineAnchor {
+    /// First line, 1-indexed.
+    pub start: u64,
+    /// Last line, 1-indexed and inclusive; `None` for a single-line anchor
+    /// (`#L10`).
+    pub end: Option<u64>,
+}
+
+impl LineAnchor {
+    /// Parses a URL fragment (without the `#`) as a GitLab line anchor.
+    ///
+    /// Accepted forms, exactly: `L<n>`, `L<n>-<m>` and `L<n>-L<m>`, where
+    /// `<n>` and `<m>` are ASCII decimal numbers (leading zeros allowed) that
+    /// fit in a `u64` and are not zero. The `L` is upper case only, as
+    /// GitLab's UI writes it.
+    ///
+    /// Anything else returns `None`, so the anchor is ignored rather than
+    /// failing the whole URL: `#foo`, `#L`, `#L0`, `#L10-`, `#L10-0`,
+    /// `#L-5`, `#l10`, `#L10,20`, `#L+5`, `#L 5`, and numbers too large for
+    /// a `u64`.
+    fn from_fragment(fragment: &str) -> Option<LineAnchor> {
+        let body = fragment.strip_prefix('L')?;
+        let (start, end) = match body.split_once('-') {
+            None => (body, None),
+            Some((start, end)) => (start, Some(end.strip_prefix('L').unwrap_or(end))),
+        };
+        let start = parse_line_number(start)?;
+        let end = match end {
+            None => None,
+            Some(end) => Some(parse_line_number(end)?),
+        };
+        Some(LineAnchor { start, end })
+    }
+}
+
+/// Parses a 1-indexed line number: one or more ASCII digits, value in
+/// `1..=u64::MAX`. Signs, spaces, the empty string and zero give `None`.
+fn parse_line_number(digits: &str) -> Option<u64> {
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse::<u64>().ok().filter(|&n| n > 0)
+}
+
+/// The parts of a GitLab file URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileUrl {
+    /// Full path of the project, percent-decoded, without leading or
+    /// trailing `/`, e.g. `group/sub/proj`. Never empty.
+    pub project_path: String,
+    /// Everything after the `/-/blob/` (or other) marker, percent-decoded,
+    /// e.g. `release/2026/q4/src/main.rs`. May be empty, may lack a `/` and
+    /// may end in `/`: [`splits`] reports those cases.
+    pub ref_and_path: String,
+    /// From `?ref_type=heads|tags`; `None` when absent or another value.
+    pub ref_type: Option<RefType>,
+    /// From a `#L10`, `#L10-20` or `#L10-L20` fragment; `None` otherwise.
+    pub lines: Option<LineAnchor>,
+}
+
+/// Why a URL could not be used to name a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UrlError {
+    /// The URL's scheme, host or port differ from the configured GitLab base
+    /// URL. Nothing else about the URL was looked at.
+    ForeignHost {
+        /// The configured instance, e.g. `https://gitlab.example.com/gitlab`.
+        configured: String,
+        /// The URL's origin, e.g. `https://gitlab.other.com:8443`.
+        got: String,
+    },
+    /// Anything else that makes the URL unusable.
+    Invalid {
+        /// The URL as the caller gave it.
+        url: String,
+        /// One or more sentences saying what is wrong, each ending in `.`.
+        reason: String,
+    },
+}
+
+impl UrlError {
+    /// Builds an [`UrlError::Invalid`] for `input` with `reason`.
+    fn invalid(input: &str, reason: impl Into<String>) -> UrlError {
+        UrlError::Invalid {
+            url: input.to_string(),
+            reason: reason.into(),
+        }
+    }
+}
+
+impl fmt::Display for UrlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UrlError::ForeignHost { configured, got } => write!(
+                f,
+                "URL host '{got}' is not the configured GitLab instance '{configured}'; \
+                 this server only reads from {configured}. Pass a URL on {configured}, \
+                 or project_id/file_path/ref."
+            ),
+            UrlError::Invalid { url, reason } => write!(
+                f,
+                "Invalid file URL '{}': {reason} Expected .../-/blob/<ref>/<file_path> \
+                 (/-/raw/ and /-/blame/ also work), for example \
+                 https://gitlab.example.com/group/project/-/blob/main/README.md; \
+                 or pass project_id, file_path and ref instead of url.",
+                shorten(url)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for UrlError {}
+
+/// Shortens `s` for an error message: at most 200 characters, with `…`
+/// appended when something was cut. Cuts on a character boundary.
+fn shorten(s: &str) -> Cow<'_, str> {
+    const MAX_CHARS: usize = 200;
+    match s.char_indices().nth(MAX_CHARS) {
+        None => Cow::Borrowed(s),
+        Some((cut, _)) => Cow::Owned(format!("{}…", &s[..cut])),
+    }
+}
+
+/// Parses a GitLab file URL on the instance configured as `base`.
+///
+/// `base` is the instance URL, possibly with a relative URL root
+/// (`https://host/gitlab`, with or without a trailing `/`); its query and
+/// fragment are ignored. Steps, in order:
+///
+/// 1. `input` must parse as an absolute `http` or `https` URL, else
+///    [`UrlError::Invalid`]. Parsing follows the WHATWG URL standard, as a
+///    browser would: surrounding spaces are trimmed, `\` counts as `/`, and
+///    `.`/`..` path segments (also `%2e`) are resolved before anything else.
+/// 2. Scheme, host and port must equal those of `base`, else
+///    [`UrlError::ForeignHost`] and nothing else is looked at. Hosts are
+///    compared after the URL parser normalises them (lower case, IPv6
+///    literals in canonical form, IDNA to punycode); ports are compared
+///    with default ports filled in, so `https://h` and `https://h:443` are
+///    the same. A trailing dot makes a different host (`h.` is not `h`).
+///    User name and password in `input` are ignored.
+/// 3. The path must start with the base's relative root followed by `/` or
+///    the end of the path: root `/gitlab` accepts `/gitlab/g/p/…` but not
+///    `/gitlab-org/p/…` (that is [`UrlError::Invalid`]). The comparison is
+///    on the still-encoded path and is case-sensitive.
+/// 4. The rest is cut at its file marker. The first `-` segment decides:
+///    `/-/blob/`, `/-/raw/` or `/-/blame/` is the marker, while `/-/tree/`
+///    (a directory) or any other `/-/<page>/` is [`UrlError::Invalid`].
+///    Only when the path has no `-` segment, the older `/blob/`, `/raw/` or
+///    `/blame/` is looked for, after at least two project segments. The
+///    project path and the remainder are percent-decoded: `%20` is a space,
+///    `+` stays `+`, `%2F` is `/`, invalid UTF-8 becomes U+FFFD and NUL
+///    characters are removed.
+/// 5. The last `ref_type` query parameter gives [`FileUrl::ref_type`]
+///    (`heads` or `tags`, any ASCII case); other values and other query
+///    parameters are ignored. A `#L…` fragment gives [`FileUrl::lines`]
+///    (see [`LineAnchor`]); other fragments are ignored.
+pub fn parse_file_url(input: &str, base: &Url) -> Result<FileUrl, UrlError> {
+    let url = parse_http_url(input)?;
+    if !same_origin(&url, base) {
+        return Err(UrlError::ForeignHost {
+            configured: base_display(base),
+            got: origin_display(&url),
+        });
+    }
+    let root = relative_root(base);
+    let Some(path) = strip_relative_root(url.path(), root) else {
+        return Err(UrlError::invalid(
+            input,
+            format!(
+                "Its path is not under the GitLab instance's relative URL root '{root}' \
+                 (configured as {}).",
+                base_display(base)
+            ),
+        ));
+    };
+    file_url_from_parts(input, &url, path)
+}
+
+/// Parses a GitLab file URL on any host.
+///
+/// Used for a local repository, where the URL's host does not matter. The
+/// same as [`parse_file_url`] without steps 2 and 3: no host check and no
+/// relative root, so the project path is everything before the marker
+/// (`https://h/gitlab/g/p/-/blob/main/x` gives project `gitlab/g/p`). The
+/// URL must still be `http` or `https`.
+pub fn parse_file_url_any_host(input: &str) -> Result<FileUrl, UrlError> {
+    let url = parse_http_url(input)?;
+    file_url_from_parts(input, &url, url.path())
+}
+
+/// Parses `input` as an absolute URL whose scheme is `http` or `https`.
+///
+/// Empty or all-space input, input without a scheme (`gitlab.com/g/p`),
+/// input the URL parser rejects, and any other scheme (`ftp:`, `file:`,
+/// `ssh:`, `git@host:g/p.git`) are [`UrlError::Invalid`] with a reason that
+/// says which.
+fn parse_http_url(input: &str) -> Result<Url, UrlError> {
+    if input.trim().is_empty() {
+        return Err(UrlError::invalid(input, "The URL is empty."));
+    }
+    let url = Url::parse(input).map_err(|err| {
+        let reason = match err {
+            ::url::ParseError::RelativeUrlWithoutBase => {
+                "It has no scheme; a file URL starts with https:// or http://.".to_string()
+            }
+            ::url::ParseError::EmptyHost => "It has no host name.".to_string(),
+            ::url::ParseError::InvalidPort => {
+                "Its port is not a number from 0 to 65535.".to_string()
+            }
+            other => format!("It is not a valid URL ({other})."),
+        };
+        UrlError::invalid(input, reason)
+    })?;
+    match url.scheme() {
+        "http" | "https" => Ok(url),
+        other => Err(UrlError::invalid(
+            input,
+            format!("Only http and https URLs are supported, not '{other}:'."),
+        )),
+    }
+}
+
+/// Whether `a` and `b` have the same scheme, host and port, with default
+/// ports filled in. Hosts compare as the URL parser normalised them.
+fn same_origin(a: &Url, b: &Url) -> bool {
+    a.scheme() == b.scheme()
+        && a.host() == b.host()
+        && a.port_or_known_default() == b.port_or_known_default()
+}
+
+/// `scheme://host[:port]` of `url`, without user info; the port is shown only
+/// when it is not the scheme's default. IPv6 hosts keep their brackets.
+fn origin_display(url: &Url) -> String {
+    let mut out = format!("{}://{}", url.scheme(), url.host_str().unwrap_or(""));
+    if let Some(port) = url.port() {
+        out.push_str(&format!(":{port}"));
+    }
+    out
+}
+
+/// The configured instance for messages: its origin followed by its
+/// relative root, e.g. `https://h/gitlab` (no trailing `/`).
+fn base_display(base: &Url) -> String {
+    format!("{}{}", origin_display(base), relative_root(base))
+}
+
+/// The relative URL root of `base`: its path without trailing `/`s, so `""`
+/// for `https://h` and `https://h/`, and `/gitlab` for `https://h/gitlab` and
+/// `https://h/gitlab/`. Still percent-encoded.
+fn relative_root(base: &Url) -> &str {
+    base.path().trim_end_matches('/')
+}
+
+/// Removes the relative root `root` from the start of `path`.
+///
+/// `root` is `""` (no root: `path` is returned as is) or starts with `/` and
+/// does not end with `/`. The root must be followed in `path` by `/` or the
+/// end of `path`: with root `/gitlab`, `/gitlab/g/p` gives `/g/p`, `/gitlab`
+/// gives `""`, and `/gitlab-org/p` and `/other` give `None`. Case-sensitive.
+fn strip_relative_root<'p>(path: &'p str, root: &str) -> Option<&'p str> {
+    if root.is_empty() {
+        return Some(path);
+    }
+    let rest = path.strip_prefix(root)?;
+    (rest.is_empty() || rest.starts_with('/')).then_some(rest)
+}
+
+/// Builds the [`FileUrl`] from the parsed `url` and its `path` with any
+/// relative root already removed.
+fn file_url_from_parts(input: &str, url: &Url, path: &str) -> Result<FileUrl, UrlError> {
+    let parts = split_at_marker(path).map_err(|reason| UrlError::invalid(input, reason))?;
+    let project_path = decode_component(parts.project);
+    let project_path = project_path.trim_matches('/');
+    if project_path.is_empty() {
+        return Err(UrlError::invalid(
+            input,
+            "It has no project path before the file marker.",
+        ));
+    }
+    Ok(FileUrl {
+        project_path: project_path.to_string(),
+        ref_and_path: decode_component(parts.rest),
+        ref_type: ref_type_of(url),
+        lines: url.fragment().and_then(LineAnchor::from_fragment),
+    })
+}
+
+/// A URL path cut at its file marker; both parts still percent-encoded.
+#[derive(Debug, PartialEq, Eq)]
+struct MarkerSplit<'a> {
+    /// The path before the marker, without leading or trailing `/`.
+    project: &'a str,
+    /// The path after the marker and its following `/`; may be empty.
+    rest: &'a str,
+}
+
+/// The path segments that mark a file URL: `blob`, `raw` and `blame`.
+const FILE_MARKERS: [&str; 3] = ["blob", "raw", "blame"];
+
+/// Cuts a still-encoded URL path (relative root removed) at its file marker.
+///
+/// Leading `/`s are ignored. Segments are compared still encoded and
+/// case-sensitively, as GitLab's router does (`%2D` is not `-`, `BLOB` is
+/// not `blob`).
+///
+/// The current form, `<project>/-/blob|raw|blame/<rest>`: the first segment
+/// that is exactly `-` decides. GitLab reserves `-` as a path name, so no
+/// group or project is called `-` and the project path is exactly the
+/// segments before it. If the segment after `-` is `blob`, `raw` or `blame`,
+/// the project is what precedes the `-` and the rest is what follows the
+/// marker's `/` (empty when the path ends at the marker, e.g. `g/p/-/blob` or
+/// `g/p/-/blob/`). Any other segment after `-` is an error: `tree` (a
+/// directory), `commits`, `merge_requests`, … . A `-` as the first segment
+/// (no project) is an error too. Unlike GitLab's regex, a later
+/// `/-/blob/` is never searched for past an earlier `/-/<other>/`.
+///
+/// The older form without `/-/`, `<project>/blob|raw|blame/<rest>`, still
+/// served by GitLab, is tried only when the path has no `-` segment. It is
+/// ambiguous, because groups and projects may be called `blob`, `raw` or
+/// `blame`. The project must have at least two non-empty segments
+/// (namespace and project), so the marker is the first `blob`, `raw` or
+/// `blame` segment after at least two non-empty segments, and it must be
+/// followed by a non-empty rest: `blob/proj/blob/main/x` is project
+/// `blob/proj`, and `g/p/blob/main/raw/x` is project `g/p` with rest
+/// `main/raw/x`. Taking the first marker keeps directories named `blob` or
+/// `raw` inside the file path working; the cost is that a subgroup named
+/// `blob`, `raw` or `blame` at depth three or more (`g/sub/raw/p/blob/…`)
+/// is cut too early. The `/-/` form has no such ambiguity.
+///
+/// The error is a reason sentence for [`UrlError::Invalid`].
+fn split_at_marker(path: &str) -> Result<MarkerSplit<'_>, String> {
+    let path = path.trim_start_matches('/');
+    let segments = segment_spans(path);
+    if let Some(dash) = segments.iter().position(|&(_, seg)| seg == "-") {
+        return split_at_dash(path, &segments, dash);
+    }
+    let mut named = 0usize;
+    for (i, &(start, seg)) in segments.iter().enumerate() {
+        let rest = segments
+            .get(i + 1)
+            .map_or("", |&(rest_start, _)| &path[rest_start..]);
+        if named >= 2 && FILE_MARKERS.contains(&seg) && !rest.is_empty() {
+            return Ok(MarkerSplit {
+                project: path[..start].trim_end_matches('/'),
+                rest,
+            });
+        }
+        if !seg.is_empty() {
+            named += 1;
+        }
+    }
+    let legacy_tree = segments.iter().skip(2).any(|&(_, seg)| seg == "tree");
+    Err(if legacy_tree {
+        "It points at a directory (tree), not a file; open a file in that directory and \
+         pass its /-/blob/ URL."
+            .to_string()
+    } else {
+        "It does not point at a file: its path has no /-/blob/, /-/raw/ or /-/blame/ part."
+            .to_string()
+    })
+}
+
+/// The `/-/` half of `split_at_marker`: `segments[dash]` is the first `-`
+/// segment of `path`.
+fn split_at_dash<'p>(
+    path: &'p str,
+    segments: &[(usize, &'p str)],
+    dash: usize,
+) -> Result<MarkerSplit<'p>, String> {
+    // `dash` is an index into `segments` (the caller found it there), so
+    // this cannot panic.
+    let (dash_start, _) = segments[dash];
+    let project = path[..dash_start].trim_end_matches('/');
+    match segments.get(dash + 1).map(|&(_, seg)| seg) {
+        Some(marker) if FILE_MARKERS.contains(&marker) => {
+            if project.is_empty() {
+                return Err(format!("It has no project path before /-/{marker}/."));
+            }
+            let rest = segments
+                .get(dash + 2)
+                .map_or("", |&(start, _)| &path[start..]);
+            Ok(MarkerSplit { project, rest })
+        }
+        Some("tree") => Err(
+            "It points at a directory (/-/tree/), not a file; open a file in that \
+             directory and pass its /-/blob/ URL."
+                .to_string(),
+        ),
+        Some(other) if !other.is_empty() => Err(format!(
+            "'/-/{}/' URLs do not name a file; only /-/blob/, /-/raw/ and /-/blame/ URLs do.",
+            shorten(other)
+        )),
+        _ => Err(
+            "It does not point at a file: its path has no /-/blob/, /-/raw/ or /-/blame/ part."
+                .to_string(),
+        ),
+    }
+}
+
+/// The `/`-separated segments of `path` with their byte offsets: `"a//b"`
+/// gives `[(0, "a"), (2, ""), (3, "b")]`, `""` gives `[(0, "")]`, and
+/// `"a/"` gives `[(0, "a"), (2, "")]`.
+fn segment_spans(path: &str) -> Vec<(usize, &str)> {
+    let mut start = 0;
+    path.split('/')
+        .map(|seg| {
+            let span = (start, seg);
+            start += seg.len() + 1;
+            span
+        })
+        .collect()
+}
+
+/// Percent-decodes one still-encoded URL component the way GitLab does
+/// (`Addressable::URI.unescape(s).scrub.delete("\0")`).
+///
+/// `%XX` becomes byte `XX` (`%20` is a space, `%2F` a `/`, `%C3%A9` is
+/// `é`); `+` stays `+`; a `%` not followed by two hex digits stays as is.
+/// Byte sequences that are not UTF-8 after decoding become U+FFFD, and NUL
+/// characters (`%00`) are removed.
+fn decode_component(raw: &str) -> String {
+    let decoded = percent_decode_str(raw).decode_utf8_lossy();
+    if decoded.contains('\0') {
+        decoded.chars().filter(|&c| c != '\0').collect()
+    } else {
+        decoded.into_owned()
+    }
+}
+
+/// The `ref_type` query parameter of `url`, read as GitLab does.
+///
+/// The query is form-decoded (`+` is a space, `%XX` decoded). The key must
+/// be exactly `ref_type` (`ref_type[]` and `REF_TYPE` do not count); when it
+/// appears more than once the last one wins, as in Rack. The value is read
+/// by [`RefType::from_query_value`].
+fn ref_type_of(url: &Url) -> Option<RefType> {
+    url.query_pairs()
+        .filter(|(key, _)| key == "ref_type")
+        .last()
+        .and_then(|(_, value)| RefType::from_query_value(&value))
+}
+
+/// One way to cut a "ref/path" string.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Split {
+    /// The ref: branch, tag or commit SHA. Never empty.
+    pub git_ref: String,
+    /// The file path inside the repository. Never empty.
+    pub path: String,
+}
+
+/// The most candidate splits [`splits`] returns; each costs the caller a
+/// repository lookup.
+pub const MAX_SPLITS: usize = 32;
+
+/// The ways a "ref/path" string can be cut.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Splits {
+    /// A leading 40- or 64-hex SHA: the only split (ref = the SHA, path =
+    /// the rest minus one leading and one trailing `/`).
+    Sha(Split),
+    /// Candidate splits in order of increasing ref length: ref = the first k
+    /// segments, path = the rest (non-empty), k = 1, 2, …; see [`splits`]
+    /// for the candidates left out. Never empty, at most [`MAX_SPLITS`].
+    Candidates(Vec<Split>),
+}
+
+/// Why a "ref/path" string has no usable split.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SplitError {
+    /// There is a ref at most, and no file path after it.
+    NoPath {
+        /// The string that was split, as given.
+        ref_and_path: String,
+    },
+    /// More than [`MAX_SPLITS`] candidate splits.
+    TooManySegments {
+        /// How many candidates there would be.
+        count: usize,
+        /// [`MAX_SPLITS`].
+        max: usize,
+    },
+}
+
+impl fmt::Display for SplitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SplitError::NoPath { ref_and_path } if ref_and_path.trim_matches('/').is_empty() => {
+                write!(
+                    f,
+                    "The URL names no ref and no file after /-/blob/. Expected \
+                     .../-/blob/<ref>/<file_path>, or pass project_id, file_path and ref."
+                )
+            }
+            SplitError::NoPath { ref_and_path } => write!(
+                f,
+                "The URL names '{}' after /-/blob/ but no file path after the ref; a URL \
+                 ending in a ref or a directory does not name a file. Expected \
+                 .../-/blob/<ref>/<file_path>, or pass project_id, file_path and ref.",
+                shorten(ref_and_path)
+            ),
+            SplitError::TooManySegments { count, max } => write!(
+                f,
+                "The ref and file path in the URL can be split into a ref and a path in \
+                 {count} ways, more than the {max} this server tries. Pass project_id, \
+                 file_path and ref separately instead of url."
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SplitError {}
+
+/// Lists the ways to cut `ref_and_path` into a ref and a file path, following
+/// GitLab's `ExtractsRef::RefExtractor#extract_ref`.
+///
+/// Leading `/`s of `ref_and_path` are ignored. (GitLab never finds a ref for
+/// such a string and falls back to its first non-empty segment; ignoring
+/// them gives the same ref in that case and lets longer refs be found.)
+///
+/// * SHA: when the string starts with exactly 40 or exactly 64 ASCII hex
+///   digits (either case) followed by `/` or the end, that SHA is the ref and
+///   the only split: [`Splits::Sha`]. The path is the rest with one leading
+///   and one trailing `/` removed. GitLab also takes the first 40 hex digits
+///   of a longer hex run (`<41 hex>/x` gives ref `<40 hex>`, path `<1
+///   hex>/x`); here such a segment is not a SHA and goes to the candidates,
+///   because it is far more likely a branch name.
+/// * Otherwise [`Splits::Candidates`]: one candidate per `/` in the string,
+///   in order, with the ref = the text before that `/` and the path = the
+///   text after it with one leading and one trailing `/` removed (GitLab's
+///   `delete_prefix('/').delete_suffix('/')`: `main//x/` gives path `x`,
+///   `main/x//` gives `x/`). The ref has Ruby `strip`'s whitespace (space,
+///   `\t`, `\n`, `\v`, `\f`, `\r`, NUL) removed from both ends. A
+///   candidate is left out when its path is empty (`main/`), its ref is empty
+///   after stripping, or its ref ends in `/` (`main/` from `main//x`: git
+///   ref names cannot end in `/`). So index 0 is the first segment whenever
+///   that segment can be a ref.
+///
+/// Errors: no candidate (the empty string, no `/` at all as in `main`, or
+/// only trailing `/`s as in `main/`) or a SHA with an empty path is
+/// [`SplitError::NoPath`]; more than [`MAX_SPLITS`] candidates is
+/// [`SplitError::TooManySegments`]. Runs in time linear in the input.
+pub fn splits(ref_and_path: &str) -> Result<Splits, SplitError> {
+    let no_path = || SplitError::NoPath {
+        ref_and_path: ref_and_path.to_string(),
+    };
+    let s = ref_and_path.trim_start_matches('/');
+    if let Some(sha_len) = sha_prefix_len(s) {
+        let path = trim_one_slash_each_end(&s[sha_len..]);
+        if path.is_empty() {
+            return Err(no_path());
+        }
+        return Ok(Splits::Sha(Split {
+            git_ref: s[..sha_len].to_string(),
+            path: path.to_string(),
+        }));
+    }
+    let points = candidate_points(s);
+    if points.is_empty() {
+        return Err(no_path());
+    }
+    if points.len() > MAX_SPLITS {
+        return Err(SplitError::TooManySegments {
+            count: points.len(),
+            max: MAX_SPLITS,
+        });
+    }
+    let candidates = points
+        .into_iter()
+        .map(|slash| Split {
+            git_ref: s[..slash].trim_matches(is_ruby_space).to_string(),
+            path: trim_one_slash_each_end(&s[slash + 1..]).to_string(),
+        })
+        .collect();
+    Ok(Splits::Candidates(candidates))
+}
+
+/// The length of the SHA at the start of `s`: `Some(40)` or `Some(64)` when
+/// `s` starts with exactly that many ASCII hex digits (either case) followed
+/// by `/` or the end of `s`; `None` otherwise (39, 41, 63, 65 hex digits, or
+/// 40 followed by `g`).
+fn sha_prefix_len(s: &str) -> Option<usize> {
+    let hex = s.bytes().take_while(u8::is_ascii_hexdigit).count();
+    let bounded = matches!(s.as_bytes().get(hex), None | Some(b'/'));
+    (bounded && (hex == 40 || hex == 64)).then_some(hex)
+}
+
+/// The byte offsets of the `/`s in `s` that give a [`splits`] candidate:
+/// the ref before it is non-empty after Ruby `strip` and does not end in
+/// `/`, and the path after it is non-empty once one leading and one trailing
+/// `/` are removed. Linear time.
+fn candidate_points(s: &str) -> Vec<usize> {
+    // The ref `s[..slash]` strips to "" exactly when no non-space character
+    // comes before `slash`.
+    let first_non_space = s.find(|c: char| !is_ruby_space(c)).unwrap_or(s.len());
+    s.match_indices('/')
+        .map(|(slash, _)| slash)
+        .filter(|&slash| {
+            first_non_space < slash
+                && !s[..slash].ends_with('/')
+                && !trim_one_slash_each_end(&s[slash + 1..]).is_empty()
+        })
+        .collect()
+}
+
+/// Removes at most one `/` from the start and then at most one from the end:
+/// `/x/` → `x`, `//x//` → `/x/`, `/` → ``, `//` → ``, `x` → `x`.
+fn trim_one_slash_each_end(s: &str) -> &str {
+    let s = s.strip_prefix('/').unwrap_or(s);
+    s.strip_suffix('/').unwrap_or(s)
+}
+
+/// The characters Ruby's `String#strip` removes: NUL, `\t`, `\n`, `\v`,
+/// `\f`, `\r` and space.
+fn is_ruby_space(c: char) -> bool {
+    matches!(c, '\0' | '\t' | '\n' | '\u{0B}' | '\u{0C}' | '\r' | ' ')
+}
+
+/// What the repository says about one candidate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Evidence {
+    /// The candidate's ref is the exact name of an existing branch or tag.
+    pub ref_is_branch_or_tag: bool,
+    /// A file exists at the candidate's path when the candidate's ref is
+    /// resolved (by any means: branch, tag, commit SHA, …).
+    pub blob_found: bool,
+}
+
+/// Which candidate to read, from [`choose`]. Indexes are into the evidence
+/// slice (the same order as [`Splits::Candidates`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Choice {
+    /// GitLab's own pick, and the file exists there.
+    Gitlab(usize),
+    /// GitLab's pick (`gitlab`) has no such file but candidate `used` does.
+    Fallback {
+        /// GitLab's pick.
+        gitlab: usize,
+        /// The candidate used instead.
+        used: usize,
+    },
+    /// No candidate has the file; report about GitLab's pick.
+    NotFound {
+        /// GitLab's pick.
+        gitlab: usize,
+    },
+}
+
+/// Picks the candidate to read, given evidence for each candidate in the
+/// order of [`Splits::Candidates`].
+///
+/// GitLab's own pick `g` (`gitlab_pick`): index 0 (the first segment) when
+/// its ref is an existing branch or tag; else the longest candidate whose ref
+/// is an existing branch or tag; else index 0 (split at the first `/`). Then:
+///
+/// 1. `evidence[g].blob_found` → `Gitlab(g)`.
+/// 2. Else the highest index `i != g` with both `ref_is_branch_or_tag` and
+///    `blob_found` → `Fallback { gitlab: g, used: i }`.
+/// 3. Else the highest index `i != g` with `blob_found` (its ref resolves
+///    some other way, e.g. a short SHA) → `Fallback { gitlab: g, used: i }`.
+/// 4. Else `NotFound { gitlab: g }`.
+///
+/// GitLab picks by the longest existing ref among all refs that prefix the
+/// string followed by `/`; the candidates are exactly the prefixes that end
+/// at a `/`, so the two agree.
+///
+/// One GitLab rule is not modelled: GitLab skips the first-segment rule when
+/// the repository has "ambiguous refs" (`Repository#has_ambiguous_refs?`:
+/// some slash-free branch or tag name followed by `/` starts another ref,
+/// as tag `foo` and branch `foo/bar`), and then uses the longest-ref rule
+/// alone. The evidence does not say whether the repository is in that
+/// state, so the first-segment rule always applies here; when the first
+/// segment has no such file, step 2 still finds it under the longer ref.
+///
+/// An empty slice gives `NotFound { gitlab: 0 }`, which the caller cannot
+/// index: [`splits`] never returns an empty candidate list.
+pub fn choose(evidence: &[Evidence]) -> Choice {
+    let gitlab = gitlab_pick(evidence);
+    if evidence.get(gitlab).is_some_and(|e| e.blob_found) {
+        return Choice::Gitlab(gitlab);
+    }
+    let with_blob = || {
+        evidence
+            .iter()
+            .enumerate()
+            .rev()
+            .filter(move |&(i, e)| i != gitlab && e.blob_found)
+    };
+    let used = with_blob()
+        .find(|(_, e)| e.ref_is_branch_or_tag)
+        .or_else(|| with_blob().next());
+    match used {
+        Some((used, _)) => Choice::Fallback { gitlab, used },
+        None => Choice::NotFound { gitlab },
+    }
+}
+
+/// The candidate GitLab's `extract_raw_ref` picks: 0 when candidate 0 (the
+/// first segment) is an existing branch or tag; else the highest index
+/// whose ref is an existing branch or tag (the longest ref, since
+/// candidates come in order of increasing ref length); else 0 (split at the
+/// first `/`). 0 for an empty slice.
+fn gitlab_pick(evidence: &[Evidence]) -> usize {
+    match evidence.first() {
+        Some(first) if first.ref_is_branch_or_tag => 0,
+        _ => evidence
+            .iter()
+            .rposition(|e| e.ref_is_branch_or_tag)
+            .unwrap_or(0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const GITLAB: &str = "https://gitlab.example.com";
+
+    fn base(s: &str) -> Url {
+        Url::parse(s).unwrap()
+    }
+
+    /// Expected successful parse: (project_path, ref_and_path, ref_type, lines).
+    type Expect = (
+        &'static str,
+        &'static str,
+        Option<RefType>,
+        Option<LineAnchor>,
+    );
+
+    fn expect(e: Expect) -> FileUrl {
+        FileUrl {
+            project_path: e.0.to_string(),
+            ref_and_path: e.1.to_string(),
+            ref_type: e.2,
+            lines: e.3,
+        }
+    }
+
+    fn lines(start: u64, end: Option<u64>) -> Option<LineAnchor> {
+        Some(LineAnchor { start, end })
+    }
+
+    fn check_ok(base_url: &str, cases: &[(&str, Expect)]) {
+        let b = base(base_url);
+        for &(input, e) in cases {
+            assert_eq!(
+                parse_file_url(input, &b),
+                Ok(expect(e)),
+                "input {input:?}, base {base_url:?}"
+            );
+        }
+    }
+
+    /// Asserts `Invalid` whose reason contains `needle`.
+    fn check_invalid(base_url: &str, cases: &[(&str, &str)]) {
+        let b = base(base_url);
+        for &(input, needle) in cases {
+            match parse_file_url(input, &b) {
+                Err(UrlError::Invalid { url, reason }) => {
+                    assert_eq!(url, input);
+                    assert!(
+                        reason.contains(needle),
+                        "input {input:?}: reason {reason:?} lacks {needle:?}"
+                    );
+                }
+                other => panic!("input {input:?}, base {base_url:?}: got {other:?}"),
+            }
+        }
+    }
+
+    // ---- parse_file_url: markers and project paths ----
+
+    #[test]
+    fn markers() {
+        check_ok(
+            GITLAB,
+            &[
+                (
+                    "https://gitlab.example.com/g/p/-/blob/main/README.md",
+                    ("g/p", "main/README.md", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/g/p/-/raw/main/README.md",
+                    ("g/p", "main/README.md", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/g/p/-/blame/main/README.md",
+                    ("g/p", "main/README.md", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/a/b/c/proj/-/blob/v1.0/src/lib.rs",
+                    ("a/b/c/proj", "v1.0/src/lib.rs", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/g/p/-/blob/release/2026/q4/src/main.rs",
+                    ("g/p", "release/2026/q4/src/main.rs", None, None),
+                ),
+                // One-segment project: accepted like GitLab's regex; lookup fails later.
+                (
+                    "https://gitlab.example.com/p/-/blob/main/x",
+                    ("p", "main/x", None, None),
+                ),
+                // Only the first /-/ counts; later markers belong to the path.
+                (
+                    "https://gitlab.example.com/g/p/-/blob/main/-/raw/x",
+                    ("g/p", "main/-/raw/x", None, None),
+                ),
+                // Groups named like markers in the /-/ form.
+                (
+                    "https://gitlab.example.com/blob/raw/-/blob/main/x",
+                    ("blob/raw", "main/x", None, None),
+                ),
+                // Empty rest and no path after the ref: splits() reports them.
+                (
+                    "https://gitlab.example.com/g/p/-/blob/",
+                    ("g/p", "", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/g/p/-/blob",
+                    ("g/p", "", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/g/p/-/blob/main",
+                    ("g/p", "main", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/g/p/-/blob/main/",
+                    ("g/p", "main/", None, None),
+                ),
+                // Trailing slashes kept.
+                (
+                    "https://gitlab.example.com/g/p/-/blob/main/dir/",
+                    ("g/p", "main/dir/", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/g/p/-/blob/main/dir//",
+                    ("g/p", "main/dir//", None, None),
+                ),
+                // Extra slashes around the project are dropped.
+                (
+                    "https://gitlab.example.com//g/p/-/blob/main/x",
+                    ("g/p", "main/x", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/g/p//-/blob/main/x",
+                    ("g/p", "main/x", None, None),
+                ),
+                // Dot segments are resolved as a browser would.
+                (
+                    "https://gitlab.example.com/g/p/-/blob/main/a/../b",
+                    ("g/p", "main/b", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/g/p/-/blob/main/./b",
+                    ("g/p", "main/b", None, None),
+                ),
+                // Backslashes count as slashes in http(s) URLs.
+                (
+                    "https://gitlab.example.com\\g\\p\\-\\blob\\main\\x",
+                    ("g/p", "main/x", None, None),
+                ),
+                // Surrounding spaces trimmed.
+                (
+                    "  https://gitlab.example.com/g/p/-/blob/main/x \n",
+                    ("g/p", "main/x", None, None),
+                ),
+                // User info ignored.
+                (
+                    "https://user:tok@gitlab.example.com/g/p/-/blob/main/x",
+                    ("g/p", "main/x", None, None),
+                ),
+            ],
+        );
+    }
+
+    #[test]
+    fn legacy_markers() {
+        check_ok(
+            GITLAB,
+            &[
+                (
+                    "https://gitlab.example.com/g/p/blob/main/README.md",
+                    ("g/p", "main/README.md", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/g/p/raw/main/README.md",
+                    ("g/p", "main/README.md", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/g/p/blame/main/README.md",
+                    ("g/p", "main/README.md", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/a/b/c/proj/blob/main/x",
+                    ("a/b/c/proj", "main/x", None, None),
+                ),
+                // A group called blob: the project needs two segments.
+                (
+                    "https://gitlab.example.com/blob/proj/blob/main/x",
+                    ("blob/proj", "main/x", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/g/blob/blob/main/x",
+                    ("g/blob", "main/x", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/raw/blame/raw/main/x",
+                    ("raw/blame", "main/x", None, None),
+                ),
+                // The first marker wins: directories named raw/blob stay in the path.
+                (
+                    "https://gitlab.example.com/g/p/blob/main/raw/blob/x",
+                    ("g/p", "main/raw/blob/x", None, None),
+                ),
+                // Empty segments do not count as project segments.
+                (
+                    "https://gitlab.example.com/g//blob/p/blob/main/x",
+                    ("g//blob/p", "main/x", None, None),
+                ),
+                // An encoded '-' is not the /-/ marker; the legacy cut then gives a
+                // project path no project has, and the project lookup fails.
+                (
+                    "https://gitlab.example.com/g/p/%2D/blob/main/x",
+                    ("g/p/-", "main/x", None, None),
+                ),
+                // Legacy form with a ref but no path: splits() reports it.
+                (
+                    "https://gitlab.example.com/g/p/blob/main",
+                    ("g/p", "main", None, None),
+                ),
+            ],
+        );
+        check_invalid(
+            GITLAB,
+            &[
+                ("https://gitlab.example.com/g/blob", "no /-/blob/"),
+                ("https://gitlab.example.com/g/p/blob", "no /-/blob/"),
+                ("https://gitlab.example.com/g/p/blob/", "no /-/blob/"),
+                ("https://gitlab.example.com/g/p/tree/main/dir", "directory"),
+            ],
+        );
+    }
+
+    #[test]
+    fn not_file_urls() {
+        check_invalid(
+            GITLAB,
+            &[
+                (
+                    "https://gitlab.example.com/g/p/-/tree/main/src",
+                    "directory (/-/tree/)",
+                ),
+                (
+                    "https://gitlab.example.com/g/p/-/tree/main",
+                    "directory (/-/tree/)",
+                ),
+                (
+                    "https://gitlab.example.com/g/p/-/commits/main",
+                    "'/-/commits/' URLs do not name a file",
+                ),
+                (
+                    "https://gitlab.example.com/g/p/-/merge_requests/1",
+                    "'/-/merge_requests/'",
+                ),
+                // A /-/blob/ after another /-/ kind does not count.
+                (
+                    "https://gitlab.example.com/g/p/-/tree/main/-/blob/x",
+                    "/-/tree/",
+                ),
+                ("https://gitlab.example.com/g/p", "no /-/blob/"),
+                ("https://gitlab.example.com/g/p/", "no /-/blob/"),
+                ("https://gitlab.example.com/", "no /-/blob/"),
+                ("https://gitlab.example.com", "no /-/blob/"),
+                ("https://gitlab.example.com/g/p/-/", "no /-/blob/"),
+                ("https://gitlab.example.com/g/p/-", "no /-/blob/"),
+                ("https://gitlab.example.com/g/p/-/BLOB/main/x", "'/-/BLOB/'"),
+                (
+                    "https://gitlab.example.com/-/blob/main/x",
+                    "no project path",
+                ),
+                (
+                    "https://gitlab.example.com//-/raw/main/x",
+                    "no project path",
+                ),
+                // Only NUL before the marker: nothing left after decoding.
+                (
+                    "https://gitlab.example.com/%00/-/blob/main/x",
+                    "no project path",
+                ),
+            ],
+        );
+    }
+
+    #[test]
+    fn bad_urls() {
+        check_invalid(
+            GITLAB,
+            &[
+                ("", "empty"),
+                ("   ", "empty"),
+                ("gitlab.example.com/g/p/-/blob/main/x", "no scheme"),
+                ("/g/p/-/blob/main/x", "no scheme"),
+                ("ftp://gitlab.example.com/g/p/-/blob/main/x", "not 'ftp:'"),
+                ("file:///g/p/-/blob/main/x", "not 'file:'"),
+                ("ssh://git@gitlab.example.com/g/p.git", "not 'ssh:'"),
+                ("git@gitlab.example.com:g/p.git", "no scheme"),
+                ("mailto:a@b", "not 'mailto:'"),
+                ("https://", "no host"),
+                ("https://gitlab.example.com:99999/g/p/-/blob/main/x", "port"),
+                ("http://[::1/g/p/-/blob/main/x", "not a valid URL"),
+            ],
+        );
+    }
+
+    // ---- parse_file_url: host check ----
+
+    #[test]
+    fn foreign_hosts() {
+        let cases: &[(&str, &str, &str, &str)] = &[
+            // (base, input, configured, got)
+            (
+                GITLAB,
+                "https://gitlab.other.com/g/p/-/blob/main/x",
+                GITLAB,
+                "https://gitlab.other.com",
+            ),
+            (
+                GITLAB,
+                "http://gitlab.example.com/g/p/-/blob/main/x",
+                GITLAB,
+                "http://gitlab.example.com",
+            ),
+            (
+                GITLAB,
+                "https://gitlab.example.com:8443/g/p/-/blob/main/x",
+                GITLAB,
+                "https://gitlab.example.com:8443",
+            ),
+            (
+                GITLAB,
+                "https://gitlab.example.com./g/p/-/blob/main/x",
+                GITLAB,
+                "https://gitlab.example.com.",
+            ),
+            (
+                GITLAB,
+                "https://sub.gitlab.example.com/g/p/-/blob/main/x",
+                GITLAB,
+                "https://sub.gitlab.example.com",
+            ),
+            (
+                "https://gitlab.example.com:8443",
+                "https://gitlab.example.com/g/p/-/blob/main/x",
+                "https://gitlab.example.com:8443",
+                GITLAB,
+            ),
+            (
+                "https://gitlab.example.com/gitlab/",
+                "https://evil.example/gitlab/g/p/-/blob/main/x",
+                "https://gitlab.example.com/gitlab",
+                "https://evil.example",
+            ),
+            (
+                "http://[::1]:8080",
+                "http://[::2]:8080/g/p/-/blob/main/x",
+                "http://[::1]:8080",
+                "http://[::2]:8080",
+            ),
+            (
+                "http://[::1]:8080",
+                "http://[::1]/g/p/-/blob/main/x",
+                "http://[::1]:8080",
+                "http://[::1]",
+            ),
+            // Host check comes before anything else: a tree URL elsewhere is foreign.
+            (
+                GITLAB,
+                "https://gitlab.com/g/p/-/tree/main",
+                GITLAB,
+                "https://gitlab.com",
+            ),
+            // Credentials are not echoed.
+            (
+                GITLAB,
+                "https://u:secret@gitlab.com/g/p/-/blob/main/x",
+                GITLAB,
+                "https://gitlab.com",
+            ),
+        ];
+        for &(b, input, configured, got) in cases {
+            assert_eq!(
+                parse_file_url(input, &base(b)),
+                Err(UrlError::ForeignHost {
+                    configured: configured.to_string(),
+                    got: got.to_string(),
+                }),
+                "input {input:?}, base {b:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn same_hosts() {
+        let cases: &[(&str, &str)] = &[
+            // (base, input)
+            (GITLAB, "https://GitLab.Example.COM/g/p/-/blob/main/x"),
+            (GITLAB, "https://gitlab.example.com:443/g/p/-/blob/main/x"),
+            (
+                "https://gitlab.example.com:443/",
+                "https://gitlab.example.com/g/p/-/blob/main/x",
+            ),
+            (
+                "http://gitlab.example.com",
+                "http://gitlab.example.com:80/g/p/-/blob/main/x",
+            ),
+            (
+                "http://[::1]:8080",
+                "http://[0:0:0:0:0:0:0:1]:8080/g/p/-/blob/main/x",
+            ),
+            ("http://[::1]:8080/", "http://[::1]:8080/g/p/-/blob/main/x"),
+            (
+                "http://127.0.0.1:3000",
+                "http://127.0.0.1:3000/g/p/-/blob/main/x",
+            ),
+            (
+                "http://localhost:3000",
+                "http://LOCALHOST:3000/g/p/-/blob/main/x",
+            ),
+            // Base query and fragment ignored.
+            (
+                "https://gitlab.example.com/?x=1#y",
+                "https://gitlab.example.com/g/p/-/blob/main/x",
+            ),
+        ];
+        for &(b, input) in cases {
+            assert_eq!(
+                parse_file_url(input, &base(b)),
+                Ok(expect(("g/p", "main/x", None, None))),
+                "input {input:?}, base {b:?}"
+            );
+        }
+    }
+
+    // ---- parse_file_url: relative roots ----
+
+    #[test]
+    fn relative_roots() {
+        for b in [
+            "https://h.example/gitlab",
+            "https://h.example/gitlab/",
+            "https://h.example/gitlab//",
+        ] {
+            check_ok(
+                b,
+                &[
+                    (
+                        "https://h.example/gitlab/g/p/-/blob/main/x",
+                        ("g/p", "main/x", None, None),
+                    ),
+                    (
+                        "https://h.example/gitlab/gitlab-org/p/-/raw/main/x",
+                        ("gitlab-org/p", "main/x", None, None),
+                    ),
+                    (
+                        "https://h.example/gitlab/gitlab/p/-/blob/main/x",
+                        ("gitlab/p", "main/x", None, None),
+                    ),
+                    (
+                        "https://h.example/gitlab/g/p/blob/main/x",
+                        ("g/p", "main/x", None, None),
+                    ),
+                ],
+            );
+            check_invalid(
+                b,
+                &[
+                    (
+                        "https://h.example/gitlab-org/p/-/blob/main/x",
+                        "not under the GitLab instance's relative URL root '/gitlab'",
+                    ),
+                    ("https://h.example/g/p/-/blob/main/x", "relative URL root"),
+                    (
+                        "https://h.example/GITLAB/g/p/-/blob/main/x",
+                        "relative URL root",
+                    ),
+                    ("https://h.example/", "relative URL root"),
+                    ("https://h.example/gitlab", "no /-/blob/"),
+                    ("https://h.example/gitlab/", "no /-/blob/"),
+                ],
+            );
+        }
+        // No root: a group called gitlab-org is just a group.
+        check_ok(
+            "https://h.example",
+            &[(
+                "https://h.example/gitlab-org/p/-/blob/main/x",
+                ("gitlab-org/p", "main/x", None, None),
+            )],
+        );
+        // Nested root.
+        check_ok(
+            "https://h.example/a/b",
+            &[(
+                "https://h.example/a/b/g/p/-/blob/main/x",
+                ("g/p", "main/x", None, None),
+            )],
+        );
+        check_invalid(
+            "https://h.example/a/b",
+            &[("https://h.example/a/bc/g/p/-/blob/main/x", "'/a/b'")],
+        );
+    }
+
+    // ---- parse_file_url: decoding ----
+
+    #[test]
+    fn decoding() {
+        check_ok(
+            GITLAB,
+            &[
+                (
+                    "https://gitlab.example.com/g/p/-/blob/main/my%20file.txt",
+                    ("g/p", "main/my file.txt", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/g/p/-/blob/main/my file.txt",
+                    ("g/p", "main/my file.txt", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/g/p/-/blob/main/a+b.txt",
+                    ("g/p", "main/a+b.txt", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/g/p/-/blob/main/a%2Bb.txt",
+                    ("g/p", "main/a+b.txt", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/g/p/-/blob/release%2F2026/x",
+                    ("g/p", "release/2026/x", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/g/p/-/blob/main/a%2fb",
+                    ("g/p", "main/a/b", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/g/p/-/blob/main/caf%C3%A9.md",
+                    ("g/p", "main/café.md", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/g/p/-/blob/main/café.md",
+                    ("g/p", "main/café.md", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/g/p/-/blob/main/%E6%97%A5%E6%9C%AC.txt",
+                    ("g/p", "main/日本.txt", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/g/p/-/blob/main/a%00b",
+                    ("g/p", "main/ab", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/g/p/-/blob/main/a%FFb",
+                    ("g/p", "main/a\u{FFFD}b", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/g/p/-/blob/main/%C3",
+                    ("g/p", "main/\u{FFFD}", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/g/p/-/blob/main/100%",
+                    ("g/p", "main/100%", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/g/p/-/blob/main/%zz",
+                    ("g/p", "main/%zz", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/g/p/-/blob/main/%23x",
+                    ("g/p", "main/#x", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/g/p/-/blob/main/%3Fx",
+                    ("g/p", "main/?x", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/g/my%20proj/-/blob/main/x",
+                    ("g/my proj", "main/x", None, None),
+                ),
+                (
+                    "https://gitlab.example.com/gr%C3%BCn/p/-/blob/main/x",
+                    ("grün/p", "main/x", None, None),
+                ),
+            ],
+        );
+    }
+
+    // ---- parse_file_url: query and fragment ----
+
+    #[test]
+    fn query_and_fragment() {
+        let u = "https://gitlab.example.com/g/p/-/blob/v1/x";
+        let cases: &[(&str, Option<RefType>, Option<LineAnchor>)] = &[
+            ("?ref_type=heads", Some(RefType::Heads), None),
+            ("?ref_type=tags", Some(RefType::Tags), None),
+            ("?ref_type=TAGS", Some(RefType::Tags), None),
+            ("?ref_type=Heads", Some(RefType::Heads), None),
+            ("?ref_type=bogus", None, None),
+            ("?ref_type=", None, None),
+            ("?ref_type", None, None),
+            ("?ref_type=+heads", None, None),
+            ("?ref_type[]=heads", None, None),
+            ("?REF_TYPE=heads", None, None),
+            ("?ref_type=heads&ref_type=tags", Some(RefType::Tags), None),
+            ("?plain=1&ref_type=tags&x=y", Some(RefType::Tags), None),
+            ("?plain=1", None, None),
+            ("?", None, None),
+            ("?ref_type=%68eads", Some(RefType::Heads), None),
+            ("#L10", None, lines(10, None)),
+            ("#L10-20", None, lines(10, Some(20))),
+            ("#L10-L20", None, lines(10, Some(20))),
+            ("#L20-10", None, lines(20, Some(10))),
+            ("#L7-7", None, lines(7, Some(7))),
+            ("#L007", None, lines(7, None)),
+            ("#L18446744073709551615", None, lines(u64::MAX, None)),
+            ("#L18446744073709551616", None, None),
+            ("#L0", None, None),
+            ("#L0-5", None, None),
+            ("#L5-0", None, None),
+            ("#L", None, None),
+            ("#L-5", None, None),
+            ("#L10-", None, None),
+            ("#L10-L", None, None),
+            ("#L10-20-30", None, None),
+            ("#l10", None, None),
+            ("#L+5", None, None),
+            ("#L%205", None, None),
+            ("#foo", None, None),
+            ("#", None, None),
+            (
+                "?ref_type=tags#L3-4",
+                Some(RefType::Tags),
+                lines(3, Some(4)),
+            ),
+            // A '#' inside the query belongs to the fragment.
+            ("?x=1#L2", None, lines(2, None)),
+        ];
+        let b = base(GITLAB);
+        for &(suffix, ref_type, anchor) in cases {
+            let input = format!("{u}{suffix}");
+            assert_eq!(
+                parse_file_url(&input, &b),
+                Ok(expect(("g/p", "v1/x", ref_type, anchor))),
+                "input {input:?}"
+            );
+        }
+    }
+
+    // ---- parse_file_url_any_host ----
+
+    #[test]
+    fn any_host() {
+        let cases: &[(&str, Expect)] = &[
+            (
+                "https://gitlab.other.com/g/p/-/blob/main/x",
+                ("g/p", "main/x", None, None),
+            ),
+            (
+                "http://[::1]:8080/g/p/-/raw/main/x#L3",
+                ("g/p", "main/x", None, lines(3, None)),
+            ),
+            (
+                "http://localhost:3000/g/p/blob/main/x?ref_type=heads",
+                ("g/p", "main/x", Some(RefType::Heads), None),
+            ),
+            // No relative root is stripped.
+            (
+                "https://h.example/gitlab/g/p/-/blob/main/x",
+                ("gitlab/g/p", "main/x", None, None),
+            ),
+        ];
+        for &(input, e) in cases {
+            assert_eq!(
+                parse_file_url_any_host(input),
+                Ok(expect(e)),
+                "input {input:?}"
+            );
+        }
+        for input in [
+            "",
+            "ftp://h/g/p/-/blob/main/x",
+            "https://h/g/p/-/tree/main",
+            "h/g/p/-/blob/main/x",
+        ] {
+            assert!(
+                matches!(
+                    parse_file_url_any_host(input),
+                    Err(UrlError::Invalid { .. })
+                ),
+                "input {input:?}"
+            );
+        }
+    }
+
+    // ---- UrlError display ----
+
+    #[test]
+    fn url_error_display() {
+        let b = base("https://gitlab.example.com/gitlab");
+        let err = parse_file_url("https://gitlab.com/g/p/-/blob/main/x", &b).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "URL host 'https://gitlab.com' is not the configured GitLab instance \
+             'https://gitlab.example.com/gitlab'; this server only reads from \
+             https://gitlab.example.com/gitlab. Pass a URL on \
+             https://gitlab.example.com/gitlab, or project_id/file_path/ref."
+        );
+        let err = parse_file_url("https://gitlab.example.com/gitlab/g/p/-/tree/main", &b)
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with(
+            "Invalid file URL 'https://gitlab.example.com/gitlab/g/p/-/tree/main': It points at a directory"
+        ));
+        assert!(err.contains(".../-/blob/<ref>/<file_path>"), "{err}");
+        // Long URLs are shortened in the message.
+        let long = format!("https://gitlab.example.com/{}", "é".repeat(1000));
+        let err = parse_file_url_any_host(&long).unwrap_err().to_string();
+        assert!(err.starts_with("Invalid file URL"));
+        assert!(err.len() < 1000, "{err}");
+        assert!(err.contains('…'));
+    }
+
+    #[test]
+    fn ref_type_graphql() {
+        assert_eq!(RefType::Heads.as_graphql(), "HEADS");
+        assert_eq!(RefType::Tags.as_graphql(), "TAGS");
+    }
+
+    // ---- splits ----
+
+    fn split(git_ref: &str, path: &str) -> Split {
+        Split {
+            git_ref: git_ref.to_string(),
+            path: path.to_string(),
+        }
+    }
+
+    fn candidates(pairs: &[(&str, &str)]) -> Result<Splits, SplitError> {
+        Ok(Splits::Candidates(
+            pairs.iter().map(|&(r, p)| split(r, p)).collect(),
+        ))
+    }
+
+    fn no_path(s: &str) -> Result<Splits, SplitError> {
+        Err(SplitError::NoPath {
+            ref_and_path: s.to_string(),
+        })
+    }
+
+    #[test]
+    fn splits_sha() {
+        let sha1 = "f4b14494ef6abf3d144c28e4af0c20143383e062";
+        let sha256 = "f4b14494ef6abf3d144c28e4af0c20143383e062f4b14494ef6abf3d144c2801";
+        let upper = "F4B14494EF6ABF3D144C28E4AF0C20143383E062";
+        let cases: Vec<(String, Result<Splits, SplitError>)> = vec![
+            (
+                format!("{sha1}/CHANGELOG"),
+                Ok(Splits::Sha(split(sha1, "CHANGELOG"))),
+            ),
+            (
+                format!("{sha1}/a/b/c.rs"),
+                Ok(Splits::Sha(split(sha1, "a/b/c.rs"))),
+            ),
+            (format!("{sha1}/dir/"), Ok(Splits::Sha(split(sha1, "dir")))),
+            (format!("{sha1}//x"), Ok(Splits::Sha(split(sha1, "/x")))),
+            (format!("/{sha1}/x"), Ok(Splits::Sha(split(sha1, "x")))),
+            (format!("{sha256}/x"), Ok(Splits::Sha(split(sha256, "x")))),
+            (format!("{upper}/x"), Ok(Splits::Sha(split(upper, "x")))),
+            (sha1.to_string(), no_path(sha1)),
+            (format!("{sha1}/"), no_path(&format!("{sha1}/"))),
+            (sha256.to_string(), no_path(sha256)),
+            // Not a SHA: wrong length or not bounded by '/'.
+            (
+                format!("{sha1}a/x"),
+                candidates(&[(&format!("{sha1}a"), "x")]),
+            ),
+            (
+                format!("{}/x", &sha1[..39]),
+                candidates(&[(&sha1[..39], "x")]),
+            ),
+            (
+                format!("{sha1}g/x"),
+                candidates(&[(&format!("{sha1}g"), "x")]),
+            ),
+            (
+                format!("{}/x", &sha256[..63]),
+                candidates(&[(&sha256[..63], "x")]),
+            ),
+        ];
+        for (input, want) in cases {
+            assert_eq!(splits(&input), want, "input {input:?}");
+        }
+    }
+
+    #[test]
+    fn splits_candidates() {
+        let cases: &[(&str, Result<Splits, SplitError>)] = &[
+            ("main/README.md", candidates(&[("main", "README.md")])),
+            (
+                "release/2026/q4/src/main.rs",
+                candidates(&[
+                    ("release", "2026/q4/src/main.rs"),
+                    ("release/2026", "q4/src/main.rs"),
+                    ("release/2026/q4", "src/main.rs"),
+                    ("release/2026/q4/src", "main.rs"),
+                ]),
+            ),
+            // Trailing slash: one removed from the path; empty paths omitted.
+            ("main/dir/", candidates(&[("main", "dir")])),
+            ("main/a/b/", candidates(&[("main", "a/b"), ("main/a", "b")])),
+            ("main/dir//", candidates(&[("main", "dir/")])),
+            // Leading slashes of the whole string ignored.
+            ("/main/x", candidates(&[("main", "x")])),
+            ("//main/x", candidates(&[("main", "x")])),
+            // Double slash: one extra leading '/' removed; ref ending in '/' omitted.
+            ("main//x", candidates(&[("main", "x")])),
+            (
+                "main//x/y",
+                candidates(&[("main", "x/y"), ("main//x", "y")]),
+            ),
+            // Ref whitespace stripped as Ruby's strip; whitespace-only refs omitted.
+            (" main /x", candidates(&[("main", "x")])),
+            ("\tv1\r\n/x", candidates(&[("v1", "x")])),
+            (" /x/y", candidates(&[("/x", "y")])),
+            // The path is not stripped.
+            ("main/ x ", candidates(&[("main", " x ")])),
+            // Unicode.
+            (
+                "fé/日本/x",
+                candidates(&[("fé", "日本/x"), ("fé/日本", "x")]),
+            ),
+        ];
+        for (input, want) in cases {
+            assert_eq!(&splits(input), want, "input {input:?}");
+        }
+    }
+
+    #[test]
+    fn splits_no_path() {
+        for input in [
+            "", "/", "//", "main", "main/", "main//", "/main", "/main/", " /x", "   /", "\u{0B}/a",
+        ] {
+            assert_eq!(splits(input), no_path(input), "input {input:?}");
+        }
+    }
+
+    #[test]
+    fn splits_too_many() {
+        // 32 separators → 32 candidates exactly: allowed.
+        let ok = format!("{}x", "a/".repeat(MAX_SPLITS));
+        match splits(&ok) {
+            Ok(Splits::Candidates(c)) => {
+                assert_eq!(c.len(), MAX_SPLITS);
+                assert_eq!(c[0], split("a", &ok[2..]));
+                assert_eq!(c[MAX_SPLITS - 1].path, "x");
+            }
+            other => panic!("{other:?}"),
+        }
+        let too_many = format!("{}x", "a/".repeat(MAX_SPLITS + 1));
+        assert_eq!(
+            splits(&too_many),
+            Err(SplitError::TooManySegments {
+                count: MAX_SPLITS + 1,
+                max: MAX_SPLITS
+            })
+        );
+        // Omitted candidates do not count: slashes alone are not segments.
+        let slashes = format!("main{}x", "/".repeat(100));
+        assert!(matches!(splits(&slashes), Ok(Splits::Candidates(c)) if c.len() == 1));
+        // Large input stays linear.
+        let huge = "a/".repeat(200_000);
+        assert_eq!(
+            splits(&huge),
+            Err(SplitError::TooManySegments {
+                count: 199_999,
+                max: MAX_SPLITS
+            })
+        );
+    }
+
+    #[test]
+    fn split_error_display() {
+        let msg = SplitError::NoPath {
+            ref_and_path: "main".into(),
+        }
+        .to_string();
+        assert!(
+            msg.contains("'main'") && msg.contains("no file path"),
+            "{msg}"
+        );
+        let msg = SplitError::NoPath {
+            ref_and_path: String::new(),
+        }
+        .to_string();
+        assert!(msg.contains("no ref and no file"), "{msg}");
+        let msg = SplitError::TooManySegments { count: 40, max: 32 }.to_string();
+        assert!(msg.contains("40 ways") && msg.contains("32"), "{msg}");
+    }
+
+    // ---- choose ----
+
+    fn ev(pairs: &[(bool, bool)]) -> Vec<Evidence> {
+        pairs
+            .iter()
+            .map(|&(ref_is_branch_or_tag, blob_found)| Evidence {
+                ref_is_branch_or_tag,
+                blob_found,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn choose_rules() {
+        const T: bool = true;
+        const F: bool = false;
+        let cases: &[(&[(bool, bool)], Choice)] = &[
+            // (ref exists, blob found) per candidate
+            (&[(T, T)], Choice::Gitlab(0)),
+            (&[(F, T)], Choice::Gitlab(0)),
+            (&[(F, F)], Choice::NotFound { gitlab: 0 }),
+            (&[(T, F)], Choice::NotFound { gitlab: 0 }),
+            // First segment wins even when a longer ref exists.
+            (&[(T, T), (T, T)], Choice::Gitlab(0)),
+            (&[(T, T), (F, F), (T, T)], Choice::Gitlab(0)),
+            // Longest existing ref.
+            (&[(F, F), (T, T), (F, F)], Choice::Gitlab(1)),
+            (&[(F, F), (T, T), (T, T)], Choice::Gitlab(2)),
+            (&[(F, F), (T, F), (F, F), (T, T)], Choice::Gitlab(3)),
+            // No ref exists: split at the first slash.
+            (&[(F, T), (F, F), (F, F)], Choice::Gitlab(0)),
+            // Fallbacks: an existing ref with the file, longest first.
+            (&[(T, F), (T, T)], Choice::Fallback { gitlab: 0, used: 1 }),
+            (
+                &[(T, F), (T, T), (T, T)],
+                Choice::Fallback { gitlab: 0, used: 2 },
+            ),
+            (
+                &[(F, F), (T, T), (T, F)],
+                Choice::Fallback { gitlab: 2, used: 1 },
+            ),
+            (&[(F, T), (T, F)], Choice::Fallback { gitlab: 1, used: 0 }),
+            // ... before a non-ref candidate with the file, even a longer one.
+            (
+                &[(T, F), (T, T), (F, T)],
+                Choice::Fallback { gitlab: 0, used: 1 },
+            ),
+            // Then any candidate with the file, longest first.
+            (
+                &[(T, F), (F, T), (F, T)],
+                Choice::Fallback { gitlab: 0, used: 2 },
+            ),
+            (&[(F, F), (F, T)], Choice::Fallback { gitlab: 0, used: 1 }),
+            // Nothing found anywhere.
+            (&[(F, F), (F, F), (F, F)], Choice::NotFound { gitlab: 0 }),
+            (&[(F, F), (T, F), (F, F)], Choice::NotFound { gitlab: 1 }),
+            (&[(T, F), (T, F)], Choice::NotFound { gitlab: 0 }),
+            // Empty evidence.
+            (&[], Choice::NotFound { gitlab: 0 }),
+        ];
+        for &(evidence, want) in cases {
+            assert_eq!(choose(&ev(evidence)), want, "evidence {evidence:?}");
+        }
+    }
+
+    // ---- never panic ----
+
+    proptest! {
+        #[test]
+        fn never_panics_on_any_string(s in "\\PC*") {
+            let b = base("https://gitlab.example.com/gitlab");
+            let _ = parse_file_url(&s, &b);
+            let _ = parse_file_url_any_host(&s);
+            let _ = splits(&s);
+        }
+
+        #[test]
+        fn never_panics_after_host(s in ".*", t in "[-/a-z%0-9#?=LF. +\\\\]{0,40}") {
+            for base_url in [GITLAB, "https://gitlab.example.com/gitlab/"] {
+                let b = base(base_url);
+                for tail in [&s, &t] {
+                    let input = format!("https://gitlab.example.com/{tail}");
+                    let _ = parse_file_url(&input, &b).map(|f| splits(&f.ref_and_path));
+                    let _ = parse_file_url_any_host(&input);
+                    let _ = UrlError::invalid(&input, "x").to_string();
+                }
+            }
+        }
+
+        #[test]
+        fn splits_invariants(s in "[g-i/ ]{0,40}") {
+            match splits(&s) {
+                Ok(Splits::Candidates(c)) => {
+                    prop_assert!(!c.is_empty() && c.len() <= MAX_SPLITS);
+                    for w in c.windows(2) {
+                        prop_assert!(w[0].git_ref.len() < w[1].git_ref.len());
+                    }
+                    for split in &c {
+                        prop_assert!(!split.git_ref.is_empty() && !split.path.is_empty());
+                        prop_assert!(s.contains(&split.path));
+                    }
+                }
+                Ok(Splits::Sha(_)) => prop_assert!(false, "no hex in the alphabet"),
+                Err(SplitError::NoPath { ref_and_path }) => prop_assert_eq!(ref_and_path, s),
+                Err(SplitError::TooManySegments { .. }) => prop_assert!(false, "at most 20 slashes"),
+            }
+        }
+
+        #[test]
+        fn choose_index_in_range(evidence in prop::collection::vec(any::<(bool, bool)>(), 1..8)) {
+            let evidence = ev(&evidence);
+            let (Choice::Gitlab(g) | Choice::Fallback { gitlab: g, .. } | Choice::NotFound { gitlab: g }) =
+                choose(&evidence);
+            prop_assert!(g < evidence.len());
+            if let Choice::Fallback { used, .. } = choose(&evidence) {
+                prop_assert!(used < evidence.len() && evidence[used].blob_found);
+            }
+        }
+    }
+}
