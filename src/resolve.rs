@@ -416,7 +416,7 @@ mod tests {
         assert!(e.contains("gitlab.example.com"), "{e}");
         let e = resolve(&url("https://gitlab.example.com/g/p/-/blob/main"), m).unwrap_err().0;
         assert!(!e.is_empty());
-        let e = resolve(&url("https://gitlab.example.com/g/p/-/blob/main/../x"), m).unwrap_err().0;
+        let e = resolve(&url("https://gitlab.example.com/g/p/-/blob/main/..%2Fx"), m).unwrap_err().0;
         assert!(e.contains("traversal"), "{e}");
     }
 
