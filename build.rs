@@ -34,7 +34,8 @@ fn main() {
         options.set_custom_scalars_module(
             syn::parse_str("crate::gitlab::scalars").unwrap_or_else(|e| panic!("path: {e}")),
         );
-        let absolute = std::fs::canonicalize(op).unwrap_or_else(|e| panic!("{}: {e}", op.display()));
+        let absolute =
+            std::fs::canonicalize(op).unwrap_or_else(|e| panic!("{}: {e}", op.display()));
         options.set_query_file(absolute.clone());
         let tokens = generate_module_token_stream(absolute, &schema, options)
             .unwrap_or_else(|e| panic!("graphql codegen failed for {}: {e}", op.display()));

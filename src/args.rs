@@ -53,7 +53,11 @@ pub fn parse(arguments: Option<&Map<String, Value>>) -> Result<ToolArgs, ArgErro
         return Err(ArgError(format!(
             "Unknown argument{} {}. Accepted arguments: {}.",
             if unknown.len() == 1 { "" } else { "s" },
-            unknown.iter().map(|k| format!("'{k}'")).collect::<Vec<_>>().join(", "),
+            unknown
+                .iter()
+                .map(|k| format!("'{k}'"))
+                .collect::<Vec<_>>()
+                .join(", "),
             ARGUMENTS.join(", ")
         )));
     }
@@ -106,7 +110,12 @@ fn project_id(map: &Map<String, Value>) -> Result<Option<String>, ArgError> {
 }
 
 /// An integer in `min..=max`, sent as a JSON integer or a string of digits.
-fn integer(map: &Map<String, Value>, name: &str, min: u64, max: u64) -> Result<Option<u64>, ArgError> {
+fn integer(
+    map: &Map<String, Value>,
+    name: &str,
+    min: u64,
+    max: u64,
+) -> Result<Option<u64>, ArgError> {
     let Some(value) = present(map, name) else {
         return Ok(None);
     };
@@ -115,7 +124,11 @@ fn integer(map: &Map<String, Value>, name: &str, min: u64, max: u64) -> Result<O
             .as_i64()
             .map(i128::from)
             .or_else(|| n.as_u64().map(i128::from))
-            .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 1e30).map(|f| f as i128)),
+            .or_else(|| {
+                n.as_f64()
+                    .filter(|f| f.fract() == 0.0 && f.abs() < 1e30)
+                    .map(|f| f as i128)
+            }),
         Value::String(s) => s.trim().parse::<i128>().ok(),
         _ => None,
     };
@@ -131,7 +144,9 @@ fn integer(map: &Map<String, Value>, name: &str, min: u64, max: u64) -> Result<O
         } else {
             format!("between {min} and {max}")
         };
-        return Err(ArgError(format!("Argument '{name}' must be {range}, got {n}.")));
+        return Err(ArgError(format!(
+            "Argument '{name}' must be {range}, got {n}."
+        )));
     }
     // In range min..=max, both u64, so the conversion cannot fail.
     Ok(u64::try_from(n).ok())
@@ -174,26 +189,69 @@ mod tests {
     #[test]
     fn unknown_arguments_are_named() {
         let e = p(json!({"path": "x", "branch": "y"})).unwrap_err().0;
-        assert!(e.contains("'branch', 'path'") && e.contains("file_path"), "{e}");
+        assert!(
+            e.contains("'branch', 'path'") && e.contains("file_path"),
+            "{e}"
+        );
     }
 
     #[test]
     fn ranges() {
-        assert!(p(json!({"offset": -1})).unwrap_err().0.contains("at least 0, got -1"));
-        assert!(p(json!({"limit": 2001})).unwrap_err().0.contains("between 1 and 2000, got 2001"));
-        assert!(p(json!({"limit": 0})).unwrap_err().0.contains("between 1 and 2000"));
+        assert!(
+            p(json!({"offset": -1}))
+                .unwrap_err()
+                .0
+                .contains("at least 0, got -1")
+        );
+        assert!(
+            p(json!({"limit": 2001}))
+                .unwrap_err()
+                .0
+                .contains("between 1 and 2000, got 2001")
+        );
+        assert!(
+            p(json!({"limit": 0}))
+                .unwrap_err()
+                .0
+                .contains("between 1 and 2000")
+        );
         assert_eq!(p(json!({"limit": 2000})).unwrap().limit, Some(2000));
-        assert!(p(json!({"start_line": 0})).unwrap_err().0.contains("at least 1"));
+        assert!(
+            p(json!({"start_line": 0}))
+                .unwrap_err()
+                .0
+                .contains("at least 1")
+        );
         assert!(p(json!({"offset": 1.5})).unwrap_err().0.contains("integer"));
         assert_eq!(p(json!({"offset": 2.0})).unwrap().offset, Some(2));
-        assert!(p(json!({"offset": true})).unwrap_err().0.contains("a boolean"));
+        assert!(
+            p(json!({"offset": true}))
+                .unwrap_err()
+                .0
+                .contains("a boolean")
+        );
     }
 
     #[test]
     fn types() {
-        assert!(p(json!({"file_path": 3})).unwrap_err().0.contains("'file_path' must be a string"));
-        assert!(p(json!({"project_id": -3})).unwrap_err().0.contains("project_id"));
-        assert!(p(json!({"project_id": ["a"]})).unwrap_err().0.contains("an array"));
+        assert!(
+            p(json!({"file_path": 3}))
+                .unwrap_err()
+                .0
+                .contains("'file_path' must be a string")
+        );
+        assert!(
+            p(json!({"project_id": -3}))
+                .unwrap_err()
+                .0
+                .contains("project_id")
+        );
+        assert!(
+            p(json!({"project_id": ["a"]}))
+                .unwrap_err()
+                .0
+                .contains("an array")
+        );
     }
 
     #[test]

@@ -181,7 +181,9 @@ async fn read(args: ReadArgs, config: GitlabConfig) -> ExitCode {
     };
     let server = FileServer::new(reader, Tokens::Configured(config.credential.clone()));
     let arguments = args.tool_arguments();
-    let result = server.call(Some(&arguments), config.credential.as_ref()).await;
+    let result = server
+        .call(Some(&arguments), config.credential.as_ref())
+        .await;
     let text: String = result
         .content
         .iter()
@@ -200,7 +202,10 @@ async fn read(args: ReadArgs, config: GitlabConfig) -> ExitCode {
         if let Some(hint) = value.get("system_instruction").and_then(Value::as_str) {
             eprintln!("{hint}");
         }
-        let content = value.get("content").and_then(Value::as_str).unwrap_or_default();
+        let content = value
+            .get("content")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         stdout.write_all(content.as_bytes())
     };
     match written.and_then(|()| stdout.flush()) {

@@ -53,7 +53,9 @@ impl TokenOrigin {
             TokenOrigin::PersonalAccessToken => {
                 "the GITLAB_PERSONAL_ACCESS_TOKEN environment variable"
             }
-            TokenOrigin::Request => "the token sent with this request (Authorization or PRIVATE-TOKEN header)",
+            TokenOrigin::Request => {
+                "the token sent with this request (Authorization or PRIVATE-TOKEN header)"
+            }
         }
     }
 }
@@ -74,11 +76,23 @@ pub struct GitlabArgs {
     pub gitlab_url: Option<String>,
 
     /// Seconds to wait for a TCP/TLS connection to GitLab.
-    #[arg(long, global = true, env = "GITLAB_CONNECT_TIMEOUT", value_name = "SECONDS", default_value_t = 10)]
+    #[arg(
+        long,
+        global = true,
+        env = "GITLAB_CONNECT_TIMEOUT",
+        value_name = "SECONDS",
+        default_value_t = 10
+    )]
     pub connect_timeout: u64,
 
     /// Seconds to wait for a whole GitLab request.
-    #[arg(long, global = true, env = "GITLAB_REQUEST_TIMEOUT", value_name = "SECONDS", default_value_t = 30)]
+    #[arg(
+        long,
+        global = true,
+        env = "GITLAB_REQUEST_TIMEOUT",
+        value_name = "SECONDS",
+        default_value_t = 30
+    )]
     pub request_timeout: u64,
 
     /// A PEM bundle of extra CA certificates for a GitLab with a private certificate.
@@ -116,11 +130,17 @@ impl GitlabConfig {
         };
         let base_url = parse_base_url(&raw)?;
         let credential = if let Some(token) = env("GITLAB_TOKEN").and_then(Secret::new) {
-            Some(Credential { token, origin: TokenOrigin::GitlabToken })
+            Some(Credential {
+                token,
+                origin: TokenOrigin::GitlabToken,
+            })
         } else {
             env("GITLAB_PERSONAL_ACCESS_TOKEN")
                 .and_then(Secret::new)
-                .map(|token| Credential { token, origin: TokenOrigin::PersonalAccessToken })
+                .map(|token| Credential {
+                    token,
+                    origin: TokenOrigin::PersonalAccessToken,
+                })
         };
         if args.connect_timeout == 0 || args.request_timeout == 0 {
             return Err("timeouts must be at least 1 second".to_string());
@@ -136,7 +156,10 @@ impl GitlabConfig {
 
     /// The GraphQL endpoint: `<base>/api/graphql`.
     pub fn graphql_url(&self) -> String {
-        format!("{}/api/graphql", self.base_url.as_str().trim_end_matches('/'))
+        format!(
+            "{}/api/graphql",
+            self.base_url.as_str().trim_end_matches('/')
+        )
     }
 }
 

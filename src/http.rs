@@ -14,6 +14,10 @@ pub struct HttpArgs {
 }
 
 /// Serves until SIGTERM/SIGINT.
-pub async fn serve(_args: HttpArgs, _reader: Reader, _configured: Option<Credential>) -> Result<(), String> {
+pub async fn serve(
+    _args: HttpArgs,
+    _reader: Reader,
+    _configured: Option<Credential>,
+) -> Result<(), String> {
     Err("HTTP serving is not built yet".to_string())
 }

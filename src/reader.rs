@@ -20,7 +20,10 @@ use crate::window;
 #[derive(Debug, Clone)]
 pub enum Backend {
     /// A GitLab instance at `base`.
-    Gitlab { source: GitlabSource, base: ::url::Url },
+    Gitlab {
+        source: GitlabSource,
+        base: ::url::Url,
+    },
     /// A local git repository.
     Local(Arc<LocalRepo>),
 }
@@ -67,7 +70,10 @@ impl Reader {
 pub fn render(target: &Target, fetched: &Fetched) -> Result<Value, String> {
     let blob = &fetched.blob;
     let (content, cut_by_read_limit) = match &blob.kind {
-        BlobKind::Text { content, cut_by_read_limit } => (content.as_str(), *cut_by_read_limit),
+        BlobKind::Text {
+            content,
+            cut_by_read_limit,
+        } => (content.as_str(), *cut_by_read_limit),
         BlobKind::Binary => return Err(response::binary_error(&blob.path, blob.size_bytes)),
         BlobKind::Lfs { storage } => {
             return Err(response::lfs_error(&blob.path, storage, blob.size_bytes));
@@ -95,12 +101,19 @@ pub fn read_local(repo: &LocalRepo, lookup: &Lookup) -> Result<Fetched, SourceEr
         split_fallback_from: fallback,
     };
     match lookup {
-        Lookup::Exact { git_ref, path, ref_type } => {
+        Lookup::Exact {
+            git_ref,
+            path,
+            ref_type,
+        } => {
             let mut blob = repo.read(&qualify_ref(git_ref, *ref_type), path)?;
             blob.git_ref = git_ref.clone();
             Ok(done(blob, None))
         }
-        Lookup::Split { candidates, ref_type } => {
+        Lookup::Split {
+            candidates,
+            ref_type,
+        } => {
             let mut results: Vec<Result<Blob, SourceError>> = Vec::with_capacity(candidates.len());
             let mut evidence: Vec<Evidence> = Vec::with_capacity(candidates.len());
             for c in candidates {
@@ -113,7 +126,9 @@ pub fn read_local(repo: &LocalRepo, lookup: &Lookup) -> Result<Fetched, SourceEr
             }
             let (used, fallback) = match choose(&evidence) {
                 Choice::Gitlab(i) => (i, None),
-                Choice::Fallback { gitlab, used } => (used, Some(candidates[gitlab].git_ref.clone())),
+                Choice::Fallback { gitlab, used } => {
+                    (used, Some(candidates[gitlab].git_ref.clone()))
+                }
                 Choice::NotFound { gitlab } => {
                     return Err(results.swap_remove(gitlab).err().unwrap_or_else(|| {
                         SourceError::Local("internal: no candidate matched".into())
@@ -126,4 +141,3 @@ pub fn read_local(repo: &LocalRepo, lookup: &Lookup) -> Result<Fetched, SourceEr
         }
     }
 }
-

@@ -7,7 +7,10 @@
 //! must agree with it.
 
 use crate::args::ToolArgs;
-use crate::url::{FileUrl, RefType, Split, SplitError, Splits, UrlError, parse_file_url, parse_file_url_any_host, splits};
+use crate::url::{
+    FileUrl, RefType, Split, SplitError, Splits, UrlError, parse_file_url, parse_file_url_any_host,
+    splits,
+};
 use crate::window::{DEFAULT_LIMIT, LineRequest};
 
 /// How the project was named.
@@ -32,10 +35,17 @@ impl std::fmt::Display for ProjectRef {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Lookup {
     /// Exactly this ref and path.
-    Exact { git_ref: String, path: String, ref_type: Option<RefType> },
+    Exact {
+        git_ref: String,
+        path: String,
+        ref_type: Option<RefType>,
+    },
     /// A URL whose "ref/path" splits several ways; the source picks one by GitLab's precedence.
     /// Candidates are in order of increasing ref length (at least two).
-    Split { candidates: Vec<Split>, ref_type: Option<RefType> },
+    Split {
+        candidates: Vec<Split>,
+        ref_type: Option<RefType>,
+    },
 }
 
 /// Which vocabulary the next-window hint should use.
@@ -83,7 +93,8 @@ impl From<SplitError> for ResolveError {
     }
 }
 
-const PROVIDE: &str = "Provide either url, or project_id, file_path, and ref (use HEAD for the default branch).";
+const PROVIDE: &str =
+    "Provide either url, or project_id, file_path, and ref (use HEAD for the default branch).";
 
 /// Resolves arguments into a target.
 pub fn resolve(args: &ToolArgs, mode: Mode<'_>) -> Result<Target, ResolveError> {
@@ -112,7 +123,11 @@ fn resolve_ids(args: &ToolArgs, mode: Mode<'_>) -> Result<Target, ResolveError> 
     let (lines, hint_style) = line_request(args, None);
     Ok(Target {
         project,
-        lookup: Lookup::Exact { git_ref, path, ref_type: None },
+        lookup: Lookup::Exact {
+            git_ref,
+            path,
+            ref_type: None,
+        },
         lines,
         hint_style,
         expect_project_id: None,
@@ -125,7 +140,12 @@ fn resolve_url(args: &ToolArgs, url: &str, mode: Mode<'_>) -> Result<Target, Res
         Mode::Local => parse_file_url_any_host(url)?,
     };
     let mut expect_project_id = None;
-    if let Some(given) = args.project_id.as_deref().map(str::trim).filter(|p| !p.is_empty()) {
+    if let Some(given) = args
+        .project_id
+        .as_deref()
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+    {
         match project_ref(given)? {
             ProjectRef::Id(id) => expect_project_id = Some(id),
             ProjectRef::Path(p) => {
@@ -139,17 +159,23 @@ fn resolve_url(args: &ToolArgs, url: &str, mode: Mode<'_>) -> Result<Target, Res
         }
     }
     let wanted_path = args.file_path.as_deref().map(normalize_path).transpose()?;
-    let wanted_ref = args.git_ref.as_deref().map(str::trim).filter(|r| !r.is_empty());
+    let wanted_ref = args
+        .git_ref
+        .as_deref()
+        .map(str::trim)
+        .filter(|r| !r.is_empty());
     let (candidates, sha) = match splits(&parsed.ref_and_path)? {
         Splits::Sha(s) => (vec![s], true),
         Splits::Candidates(c) => (c, false),
     };
     let mut kept: Vec<Split> = Vec::with_capacity(candidates.len());
     for c in candidates {
-        let path = normalize_path(&c.path).map_err(|e| {
-            ResolveError(format!("Invalid file URL: {e} (from {url})"))
-        })?;
-        kept.push(Split { git_ref: c.git_ref, path });
+        let path = normalize_path(&c.path)
+            .map_err(|e| ResolveError(format!("Invalid file URL: {e} (from {url})")))?;
+        kept.push(Split {
+            git_ref: c.git_ref,
+            path,
+        });
     }
     if let Some(p) = &wanted_path {
         let before = kept.first().map(|s| s.path.clone()).unwrap_or_default();
@@ -175,16 +201,29 @@ fn resolve_url(args: &ToolArgs, url: &str, mode: Mode<'_>) -> Result<Target, Res
     let ref_type = parsed.ref_type;
     let lookup = if kept.len() == 1 || sha {
         let s = kept.swap_remove(0);
-        Lookup::Exact { git_ref: s.git_ref, path: s.path, ref_type }
+        Lookup::Exact {
+            git_ref: s.git_ref,
+            path: s.path,
+            ref_type,
+        }
     } else {
-        Lookup::Split { candidates: kept, ref_type }
+        Lookup::Split {
+            candidates: kept,
+            ref_type,
+        }
     };
     let project = match mode {
         Mode::Local => None,
         Mode::Gitlab { .. } => Some(ProjectRef::Path(parsed.project_path.clone())),
     };
     let (lines, hint_style) = line_request(args, parsed.lines.map(|a| (a.start, a.end)));
-    Ok(Target { project, lookup, lines, hint_style, expect_project_id })
+    Ok(Target {
+        project,
+        lookup,
+        lines,
+        hint_style,
+        expect_project_id,
+    })
 }
 
 /// The requested lines: start_line/end_line, else offset/limit, else a URL's `#L` anchor,
@@ -192,14 +231,20 @@ fn resolve_url(args: &ToolArgs, url: &str, mode: Mode<'_>) -> Result<Target, Res
 fn line_request(args: &ToolArgs, anchor: Option<(u64, Option<u64>)>) -> (LineRequest, HintStyle) {
     if args.start_line.is_some() || args.end_line.is_some() {
         return (
-            LineRequest::StartEnd { start: args.start_line, end: args.end_line },
+            LineRequest::StartEnd {
+                start: args.start_line,
+                end: args.end_line,
+            },
             HintStyle::StartEnd,
         );
     }
     if args.offset.is_none() && args.limit.is_none() {
         if let Some((start, end)) = anchor {
             return (
-                LineRequest::StartEnd { start: Some(start), end: Some(end.unwrap_or(start)) },
+                LineRequest::StartEnd {
+                    start: Some(start),
+                    end: Some(end.unwrap_or(start)),
+                },
                 HintStyle::OffsetLimit,
             );
         }
@@ -218,7 +263,9 @@ pub fn project_ref(raw: &str) -> Result<ProjectRef, ResolveError> {
     let raw = raw.trim();
     if !raw.is_empty() && raw.bytes().all(|b| b.is_ascii_digit()) {
         return raw.parse().map(ProjectRef::Id).map_err(|_| {
-            ResolveError(format!("project_id '{raw}' is too large to be a project id."))
+            ResolveError(format!(
+                "project_id '{raw}' is too large to be a project id."
+            ))
         });
     }
     let path = raw.trim_matches('/');
@@ -265,7 +312,10 @@ pub fn normalize_path(raw: &str) -> Result<String, ResolveError> {
             "file_path must be a file, not a directory: '{path}'."
         )));
     }
-    if path.split(['/', '\\']).any(|c| c == ".." || c.eq_ignore_ascii_case("%2e%2e")) {
+    if path
+        .split(['/', '\\'])
+        .any(|c| c == ".." || c.eq_ignore_ascii_case("%2e%2e"))
+    {
         return Err(ResolveError(format!(
             "file_path must not contain a path traversal sequence: '{path}'."
         )));
@@ -291,7 +341,10 @@ mod tests {
     }
 
     fn url(u: &str) -> ToolArgs {
-        ToolArgs { url: Some(u.into()), ..ToolArgs::default() }
+        ToolArgs {
+            url: Some(u.into()),
+            ..ToolArgs::default()
+        }
     }
 
     #[test]
@@ -331,7 +384,10 @@ mod tests {
     fn project_refs() {
         assert_eq!(project_ref("42").unwrap(), ProjectRef::Id(42));
         assert_eq!(project_ref("0042").unwrap(), ProjectRef::Id(42));
-        assert_eq!(project_ref("/grp/sub/proj/").unwrap(), ProjectRef::Path("grp/sub/proj".into()));
+        assert_eq!(
+            project_ref("/grp/sub/proj/").unwrap(),
+            ProjectRef::Path("grp/sub/proj".into())
+        );
         assert!(project_ref("99999999999999999999999").is_err());
         assert!(project_ref("/").is_err());
         assert!(project_ref("a\0b").is_err());
@@ -342,25 +398,69 @@ mod tests {
         let m = Mode::Gitlab { base: &base() };
         let t = resolve(&ids("grp/proj", "/README.md", "main"), m).unwrap();
         assert_eq!(t.project, Some(ProjectRef::Path("grp/proj".into())));
-        assert_eq!(t.lookup, Lookup::Exact { git_ref: "main".into(), path: "README.md".into(), ref_type: None });
-        assert_eq!(t.lines, LineRequest::OffsetLimit { offset: 0, limit: 500 });
+        assert_eq!(
+            t.lookup,
+            Lookup::Exact {
+                git_ref: "main".into(),
+                path: "README.md".into(),
+                ref_type: None
+            }
+        );
+        assert_eq!(
+            t.lines,
+            LineRequest::OffsetLimit {
+                offset: 0,
+                limit: 500
+            }
+        );
         for (args, missing) in [
-            (ToolArgs { project_id: None, ..ids("p", "f", "r") }, "project_id is missing"),
-            (ToolArgs { file_path: None, ..ids("p", "f", "r") }, "file_path is missing"),
-            (ToolArgs { git_ref: Some(" ".into()), ..ids("p", "f", "r") }, "ref is missing"),
+            (
+                ToolArgs {
+                    project_id: None,
+                    ..ids("p", "f", "r")
+                },
+                "project_id is missing",
+            ),
+            (
+                ToolArgs {
+                    file_path: None,
+                    ..ids("p", "f", "r")
+                },
+                "file_path is missing",
+            ),
+            (
+                ToolArgs {
+                    git_ref: Some(" ".into()),
+                    ..ids("p", "f", "r")
+                },
+                "ref is missing",
+            ),
             (ToolArgs::default(), "project_id is missing"),
         ] {
             let e = resolve(&args, m).unwrap_err().0;
-            assert!(e.contains(missing) && e.contains("Provide either url"), "{e}");
+            assert!(
+                e.contains(missing) && e.contains("Provide either url"),
+                "{e}"
+            );
         }
     }
 
     #[test]
     fn local_mode_defaults() {
-        let args = ToolArgs { file_path: Some("README.md".into()), ..ToolArgs::default() };
+        let args = ToolArgs {
+            file_path: Some("README.md".into()),
+            ..ToolArgs::default()
+        };
         let t = resolve(&args, Mode::Local).unwrap();
         assert_eq!(t.project, None);
-        assert_eq!(t.lookup, Lookup::Exact { git_ref: "HEAD".into(), path: "README.md".into(), ref_type: None });
+        assert_eq!(
+            t.lookup,
+            Lookup::Exact {
+                git_ref: "HEAD".into(),
+                path: "README.md".into(),
+                ref_type: None
+            }
+        );
     }
 
     #[test]
@@ -369,10 +469,25 @@ mod tests {
         let mut a = ids("p/q", "f", "main");
         a.start_line = Some(3);
         let t = resolve(&a, m).unwrap();
-        assert_eq!((t.lines, t.hint_style), (LineRequest::StartEnd { start: Some(3), end: None }, HintStyle::StartEnd));
+        assert_eq!(
+            (t.lines, t.hint_style),
+            (
+                LineRequest::StartEnd {
+                    start: Some(3),
+                    end: None
+                },
+                HintStyle::StartEnd
+            )
+        );
         let mut a = ids("p/q", "f", "main");
         a.limit = Some(10);
-        assert_eq!(resolve(&a, m).unwrap().lines, LineRequest::OffsetLimit { offset: 0, limit: 10 });
+        assert_eq!(
+            resolve(&a, m).unwrap().lines,
+            LineRequest::OffsetLimit {
+                offset: 0,
+                limit: 10
+            }
+        );
     }
 
     #[test]
@@ -381,42 +496,156 @@ mod tests {
         let u = "https://gitlab.example.com/grp/proj/-/blob/main/src/lib.rs#L10-20";
         let t = resolve(&url(u), m).unwrap();
         assert_eq!(t.project, Some(ProjectRef::Path("grp/proj".into())));
-        assert_eq!(t.lines, LineRequest::StartEnd { start: Some(10), end: Some(20) });
+        assert_eq!(
+            t.lines,
+            LineRequest::StartEnd {
+                start: Some(10),
+                end: Some(20)
+            }
+        );
         match &t.lookup {
             Lookup::Split { candidates, .. } => {
-                assert_eq!(candidates[0], Split { git_ref: "main".into(), path: "src/lib.rs".into() });
-                assert_eq!(candidates[1], Split { git_ref: "main/src".into(), path: "lib.rs".into() });
+                assert_eq!(
+                    candidates[0],
+                    Split {
+                        git_ref: "main".into(),
+                        path: "src/lib.rs".into()
+                    }
+                );
+                assert_eq!(
+                    candidates[1],
+                    Split {
+                        git_ref: "main/src".into(),
+                        path: "lib.rs".into()
+                    }
+                );
             }
             other => panic!("{other:?}"),
         }
         // An explicit window beats the anchor.
-        let t = resolve(&ToolArgs { offset: Some(5), ..url(u) }, m).unwrap();
-        assert_eq!(t.lines, LineRequest::OffsetLimit { offset: 5, limit: 500 });
+        let t = resolve(
+            &ToolArgs {
+                offset: Some(5),
+                ..url(u)
+            },
+            m,
+        )
+        .unwrap();
+        assert_eq!(
+            t.lines,
+            LineRequest::OffsetLimit {
+                offset: 5,
+                limit: 500
+            }
+        );
         // Pins narrow the candidates.
-        let t = resolve(&ToolArgs { git_ref: Some("main".into()), ..url(u) }, m).unwrap();
-        assert_eq!(t.lookup, Lookup::Exact { git_ref: "main".into(), path: "src/lib.rs".into(), ref_type: None });
-        let t = resolve(&ToolArgs { file_path: Some("lib.rs".into()), ..url(u) }, m).unwrap();
-        assert_eq!(t.lookup, Lookup::Exact { git_ref: "main/src".into(), path: "lib.rs".into(), ref_type: None });
+        let t = resolve(
+            &ToolArgs {
+                git_ref: Some("main".into()),
+                ..url(u)
+            },
+            m,
+        )
+        .unwrap();
+        assert_eq!(
+            t.lookup,
+            Lookup::Exact {
+                git_ref: "main".into(),
+                path: "src/lib.rs".into(),
+                ref_type: None
+            }
+        );
+        let t = resolve(
+            &ToolArgs {
+                file_path: Some("lib.rs".into()),
+                ..url(u)
+            },
+            m,
+        )
+        .unwrap();
+        assert_eq!(
+            t.lookup,
+            Lookup::Exact {
+                git_ref: "main/src".into(),
+                path: "lib.rs".into(),
+                ref_type: None
+            }
+        );
         // Mismatches.
-        let e = resolve(&ToolArgs { project_id: Some("other/proj".into()), ..url(u) }, m).unwrap_err().0;
-        assert!(e.starts_with("Project mismatch") && e.contains("other/proj") && e.contains("grp/proj"), "{e}");
-        assert!(resolve(&ToolArgs { project_id: Some("GRP/Proj".into()), ..url(u) }, m).is_ok());
-        let e = resolve(&ToolArgs { file_path: Some("x.rs".into()), ..url(u) }, m).unwrap_err().0;
-        assert!(e.starts_with("File path mismatch") && e.contains("'x.rs'"), "{e}");
-        let e = resolve(&ToolArgs { git_ref: Some("dev".into()), ..url(u) }, m).unwrap_err().0;
-        assert!(e.starts_with("Ref mismatch") && e.contains("'dev'") && e.contains("'main'"), "{e}");
-        let t = resolve(&ToolArgs { project_id: Some("42".into()), ..url(u) }, m).unwrap();
+        let e = resolve(
+            &ToolArgs {
+                project_id: Some("other/proj".into()),
+                ..url(u)
+            },
+            m,
+        )
+        .unwrap_err()
+        .0;
+        assert!(
+            e.starts_with("Project mismatch") && e.contains("other/proj") && e.contains("grp/proj"),
+            "{e}"
+        );
+        assert!(
+            resolve(
+                &ToolArgs {
+                    project_id: Some("GRP/Proj".into()),
+                    ..url(u)
+                },
+                m
+            )
+            .is_ok()
+        );
+        let e = resolve(
+            &ToolArgs {
+                file_path: Some("x.rs".into()),
+                ..url(u)
+            },
+            m,
+        )
+        .unwrap_err()
+        .0;
+        assert!(
+            e.starts_with("File path mismatch") && e.contains("'x.rs'"),
+            "{e}"
+        );
+        let e = resolve(
+            &ToolArgs {
+                git_ref: Some("dev".into()),
+                ..url(u)
+            },
+            m,
+        )
+        .unwrap_err()
+        .0;
+        assert!(
+            e.starts_with("Ref mismatch") && e.contains("'dev'") && e.contains("'main'"),
+            "{e}"
+        );
+        let t = resolve(
+            &ToolArgs {
+                project_id: Some("42".into()),
+                ..url(u)
+            },
+            m,
+        )
+        .unwrap();
         assert_eq!(t.expect_project_id, Some(42));
     }
 
     #[test]
     fn url_errors() {
         let m = Mode::Gitlab { base: &base() };
-        let e = resolve(&url("https://evil.example.com/g/p/-/blob/main/a"), m).unwrap_err().0;
+        let e = resolve(&url("https://evil.example.com/g/p/-/blob/main/a"), m)
+            .unwrap_err()
+            .0;
         assert!(e.contains("gitlab.example.com"), "{e}");
-        let e = resolve(&url("https://gitlab.example.com/g/p/-/blob/main"), m).unwrap_err().0;
+        let e = resolve(&url("https://gitlab.example.com/g/p/-/blob/main"), m)
+            .unwrap_err()
+            .0;
         assert!(!e.is_empty());
-        let e = resolve(&url("https://gitlab.example.com/g/p/-/blob/main/..%2Fx"), m).unwrap_err().0;
+        let e = resolve(&url("https://gitlab.example.com/g/p/-/blob/main/..%2Fx"), m)
+            .unwrap_err()
+            .0;
         assert!(e.contains("traversal"), "{e}");
     }
 
@@ -425,6 +654,13 @@ mod tests {
         let sha = "0123456789abcdef0123456789abcdef01234567";
         let u = format!("https://gitlab.example.com/g/p/-/raw/{sha}/a/b.rs");
         let t = resolve(&url(&u), Mode::Gitlab { base: &base() }).unwrap();
-        assert_eq!(t.lookup, Lookup::Exact { git_ref: sha.into(), path: "a/b.rs".into(), ref_type: None });
+        assert_eq!(
+            t.lookup,
+            Lookup::Exact {
+                git_ref: sha.into(),
+                path: "a/b.rs".into(),
+                ref_type: None
+            }
+        );
     }
 }

@@ -60,7 +60,9 @@ pub fn file_output<'a>(facts: ReadFacts<'a>, window: &Window<'a>) -> FileOutput<
         git_ref: facts.git_ref,
         metadata: Metadata {
             total_lines: window.total_lines,
-            returned_lines: window.returned_lines().map(|(start, end)| LineRange { start, end }),
+            returned_lines: window
+                .returned_lines()
+                .map(|(start, end)| LineRange { start, end }),
             truncated: window.is_partial() || facts.cut_by_read_limit,
             size_bytes: facts.size_bytes,
         },
@@ -87,7 +89,9 @@ pub fn system_instruction(facts: &ReadFacts<'_>, w: &Window<'_>) -> Option<Strin
     } else if remaining > 0 {
         let next = w.next_offset();
         let call = match facts.hint_style {
-            HintStyle::OffsetLimit => format!("{{\"offset\": {next}, \"limit\": {}}}", w.limit.max(1)),
+            HintStyle::OffsetLimit => {
+                format!("{{\"offset\": {next}, \"limit\": {}}}", w.limit.max(1))
+            }
             HintStyle::StartEnd => format!(
                 "{{\"start_line\": {}, \"end_line\": {}}}",
                 next + 1,
@@ -184,24 +188,78 @@ mod tests {
 
     #[test]
     fn whole_file_needs_no_hint() {
-        assert_eq!(hint("a\nb\n", LineRequest::OffsetLimit { offset: 0, limit: 500 }, HintStyle::OffsetLimit), None);
-        assert_eq!(hint("", LineRequest::OffsetLimit { offset: 0, limit: 500 }, HintStyle::OffsetLimit), None);
-        assert_eq!(hint("", LineRequest::OffsetLimit { offset: 9, limit: 500 }, HintStyle::OffsetLimit), None);
+        assert_eq!(
+            hint(
+                "a\nb\n",
+                LineRequest::OffsetLimit {
+                    offset: 0,
+                    limit: 500
+                },
+                HintStyle::OffsetLimit
+            ),
+            None
+        );
+        assert_eq!(
+            hint(
+                "",
+                LineRequest::OffsetLimit {
+                    offset: 0,
+                    limit: 500
+                },
+                HintStyle::OffsetLimit
+            ),
+            None
+        );
+        assert_eq!(
+            hint(
+                "",
+                LineRequest::OffsetLimit {
+                    offset: 9,
+                    limit: 500
+                },
+                HintStyle::OffsetLimit
+            ),
+            None
+        );
     }
 
     #[test]
     fn next_window_in_both_vocabularies() {
         let text = "1\n2\n3\n4\n5\n";
         assert_eq!(
-            hint(text, LineRequest::OffsetLimit { offset: 1, limit: 2 }, HintStyle::OffsetLimit).unwrap(),
+            hint(
+                text,
+                LineRequest::OffsetLimit {
+                    offset: 1,
+                    limit: 2
+                },
+                HintStyle::OffsetLimit
+            )
+            .unwrap(),
             "File truncated. Remaining lines: 2. To view more, call again with {\"offset\": 3, \"limit\": 2}."
         );
         assert_eq!(
-            hint(text, LineRequest::StartEnd { start: Some(1), end: Some(2) }, HintStyle::StartEnd).unwrap(),
+            hint(
+                text,
+                LineRequest::StartEnd {
+                    start: Some(1),
+                    end: Some(2)
+                },
+                HintStyle::StartEnd
+            )
+            .unwrap(),
             "File truncated. Remaining lines: 3. To view more, call again with {\"start_line\": 3, \"end_line\": 4}."
         );
         assert_eq!(
-            hint(text, LineRequest::StartEnd { start: Some(2), end: Some(4) }, HintStyle::StartEnd).unwrap(),
+            hint(
+                text,
+                LineRequest::StartEnd {
+                    start: Some(2),
+                    end: Some(4)
+                },
+                HintStyle::StartEnd
+            )
+            .unwrap(),
             "File truncated. Remaining lines: 1. To view more, call again with {\"start_line\": 5, \"end_line\": 5}."
         );
     }
@@ -209,7 +267,15 @@ mod tests {
     #[test]
     fn past_the_end() {
         assert_eq!(
-            hint("a\nb\n", LineRequest::OffsetLimit { offset: 2, limit: 5 }, HintStyle::OffsetLimit).unwrap(),
+            hint(
+                "a\nb\n",
+                LineRequest::OffsetLimit {
+                    offset: 2,
+                    limit: 5
+                },
+                HintStyle::OffsetLimit
+            )
+            .unwrap(),
             "Offset 2 is past the end of the file (2 lines). Call again with an offset below 2."
         );
     }
@@ -217,16 +283,40 @@ mod tests {
     #[test]
     fn output_shape_and_read_limit() {
         let text = "x\ny\n";
-        let w = window(text, LineRequest::OffsetLimit { offset: 0, limit: 1 }).unwrap();
-        let f = ReadFacts { size_bytes: 20_000_000, cut_by_read_limit: true, ..facts(HintStyle::OffsetLimit) };
+        let w = window(
+            text,
+            LineRequest::OffsetLimit {
+                offset: 0,
+                limit: 1,
+            },
+        )
+        .unwrap();
+        let f = ReadFacts {
+            size_bytes: 20_000_000,
+            cut_by_read_limit: true,
+            ..facts(HintStyle::OffsetLimit)
+        };
         let out = serde_json::to_value(file_output(f, &w)).unwrap();
         assert_eq!(out["path"], "a.txt");
         assert_eq!(out["ref"], "main");
         assert_eq!(out["content"], "x\n");
-        assert_eq!(out["metadata"], serde_json::json!({"total_lines": 2, "returned_lines": {"start": 1, "end": 1}, "truncated": true, "size_bytes": 20_000_000}));
+        assert_eq!(
+            out["metadata"],
+            serde_json::json!({"total_lines": 2, "returned_lines": {"start": 1, "end": 1}, "truncated": true, "size_bytes": 20_000_000})
+        );
         let s = out["system_instruction"].as_str().unwrap();
-        assert!(s.contains("Remaining lines: 1") && s.ends_with("size_bytes is the full size."), "{s}");
-        let w = window(text, LineRequest::OffsetLimit { offset: 5, limit: 1 }).unwrap();
+        assert!(
+            s.contains("Remaining lines: 1") && s.ends_with("size_bytes is the full size."),
+            "{s}"
+        );
+        let w = window(
+            text,
+            LineRequest::OffsetLimit {
+                offset: 5,
+                limit: 1,
+            },
+        )
+        .unwrap();
         let out = serde_json::to_value(file_output(facts(HintStyle::OffsetLimit), &w)).unwrap();
         assert_eq!(out["metadata"]["returned_lines"], serde_json::Value::Null);
         assert_eq!(out["content"], "");
@@ -234,9 +324,23 @@ mod tests {
 
     #[test]
     fn split_fallback_is_named() {
-        let w = window("a\n", LineRequest::OffsetLimit { offset: 0, limit: 5 }).unwrap();
-        let f = ReadFacts { split_fallback_from: Some("feature"), git_ref: "feature/x", ..facts(HintStyle::OffsetLimit) };
+        let w = window(
+            "a\n",
+            LineRequest::OffsetLimit {
+                offset: 0,
+                limit: 5,
+            },
+        )
+        .unwrap();
+        let f = ReadFacts {
+            split_fallback_from: Some("feature"),
+            git_ref: "feature/x",
+            ..facts(HintStyle::OffsetLimit)
+        };
         let s = system_instruction(&f, &w).unwrap();
-        assert!(s.contains("ref 'feature/x'") && s.contains("(ref 'feature')"), "{s}");
+        assert!(
+            s.contains("ref 'feature/x'") && s.contains("(ref 'feature')"),
+            "{s}"
+        );
     }
 }

@@ -178,14 +178,20 @@ pub fn request_token(headers: &http::HeaderMap) -> Option<Credential> {
     bearer
         .or(private)
         .and_then(Secret::new)
-        .map(|token| Credential { token, origin: TokenOrigin::Request })
+        .map(|token| Credential {
+            token,
+            origin: TokenOrigin::Request,
+        })
 }
 
 fn server_info() -> &'static ServerConfig {
     static INFO: OnceLock<ServerConfig> = OnceLock::new();
     INFO.get_or_init(|| {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new("gitlab-file-mcp", env!("CARGO_PKG_VERSION")))
+            .with_server_info(Implementation::new(
+                "gitlab-file-mcp",
+                env!("CARGO_PKG_VERSION"),
+            ))
             .with_instructions(
                 "Reads files from GitLab repositories in line windows with get_repository_file. \
                  Follow system_instruction to fetch the next window.",
@@ -217,7 +223,10 @@ impl ServerHandler for FileServer {
     ) -> Result<CallToolResponse, McpError> {
         if request.name != TOOL_NAME {
             return Err(McpError::invalid_params(
-                format!("Unknown tool '{}'. This server has one tool: {TOOL_NAME}.", request.name),
+                format!(
+                    "Unknown tool '{}'. This server has one tool: {TOOL_NAME}.",
+                    request.name
+                ),
                 None,
             ));
         }
@@ -234,6 +243,9 @@ impl ServerHandler for FileServer {
             )])
             .into());
         }
-        Ok(self.call(request.arguments.as_ref(), credential.as_ref()).await.into())
+        Ok(self
+            .call(request.arguments.as_ref(), credential.as_ref())
+            .await
+            .into())
     }
 }

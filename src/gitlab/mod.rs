@@ -2,6 +2,6 @@
 //! GitLab's answers into a [`Blob`](crate::source::Blob) or a [`SourceError`](crate::source::SourceError).
 pub mod operations;
 pub mod scalars;
-pub mod transport;
 pub mod source;
 pub mod splits;
+pub mod transport;

@@ -39,7 +39,10 @@ mod tests {
 
     #[test]
     fn bigint_from_string_or_number() {
-        assert_eq!(serde_json::from_str::<BigInt>("\"15234\"").unwrap(), BigInt(15234));
+        assert_eq!(
+            serde_json::from_str::<BigInt>("\"15234\"").unwrap(),
+            BigInt(15234)
+        );
         assert_eq!(serde_json::from_str::<BigInt>("17").unwrap(), BigInt(17));
         assert!(serde_json::from_str::<BigInt>("\"x\"").is_err());
         assert!(serde_json::from_str::<BigInt>("-1").is_err());

@@ -12,8 +12,8 @@ use graphql_client::GraphQLQuery;
 
 use super::operations::{
     BlobById, BlobByIdWithExclusions, BlobByPath, BlobByPathWithExclusions, RefCommit, RefTree,
-    blob_by_id, blob_by_id_with_exclusions, blob_by_path, blob_by_path_with_exclusions,
-    ref_commit, ref_tree,
+    blob_by_id, blob_by_id_with_exclusions, blob_by_path, blob_by_path_with_exclusions, ref_commit,
+    ref_tree,
 };
 use super::splits::{self, SplitAnswer};
 use super::transport::{GraphqlError, GraphqlResponse, Transport};
@@ -37,7 +37,8 @@ impl Support {
         self.0.load(Ordering::Relaxed) != Self::NO
     }
     fn set(&self, yes: bool) {
-        self.0.store(if yes { Self::YES } else { Self::NO }, Ordering::Relaxed);
+        self.0
+            .store(if yes { Self::YES } else { Self::NO }, Ordering::Relaxed);
     }
 }
 
@@ -127,7 +128,10 @@ macro_rules! project_answer {
 
 impl GitlabSource {
     pub fn new(transport: Transport) -> Self {
-        Self { transport, caps: Arc::new(Capabilities::default()) }
+        Self {
+            transport,
+            caps: Arc::new(Capabilities::default()),
+        }
     }
 
     /// Reads the target's file with the caller's credential.
@@ -143,14 +147,25 @@ impl GitlabSource {
             ));
         };
         let fetched = match &target.lookup {
-            Lookup::Exact { git_ref, path, ref_type } => {
-                self.fetch_exact(project, git_ref, path, *ref_type, credential).await?
+            Lookup::Exact {
+                git_ref,
+                path,
+                ref_type,
+            } => {
+                self.fetch_exact(project, git_ref, path, *ref_type, credential)
+                    .await?
             }
-            Lookup::Split { candidates, ref_type } => {
+            Lookup::Split {
+                candidates,
+                ref_type,
+            } => {
                 let ProjectRef::Path(project_path) = project else {
-                    return Err(SourceError::Upstream("a URL names its project by path".into()));
+                    return Err(SourceError::Upstream(
+                        "a URL names its project by path".into(),
+                    ));
                 };
-                self.fetch_split(project_path, candidates, *ref_type, credential).await?
+                self.fetch_split(project_path, candidates, *ref_type, credential)
+                    .await?
             }
         };
         if let (Some(want), Some(got)) = (target.expect_project_id, fetched.project_id) {
@@ -172,9 +187,13 @@ impl GitlabSource {
         ref_type: Option<RefType>,
         credential: Option<&Credential>,
     ) -> Result<Fetched, SourceError> {
-        let answer = self.blob_query(project, git_ref, path, ref_type, credential).await?;
+        let answer = self
+            .blob_query(project, git_ref, path, ref_type, credential)
+            .await?;
         let Some(answer) = answer else {
-            return Err(SourceError::ProjectNotFound { project: project.to_string() });
+            return Err(SourceError::ProjectNotFound {
+                project: project.to_string(),
+            });
         };
         let node = answer.nodes.into_iter().find(|n| n.path == path);
         let Some(node) = node else {
@@ -184,7 +203,9 @@ impl GitlabSource {
         };
         if let Some(rules) = &answer.rules {
             if is_excluded(rules, path) {
-                return Err(SourceError::Excluded { path: path.to_string() });
+                return Err(SourceError::Excluded {
+                    path: path.to_string(),
+                });
             }
         }
         Ok(Fetched {
@@ -215,8 +236,9 @@ impl GitlabSource {
                         paths: paths.clone(),
                         ref_type: ref_type.map(path_ref_type),
                     };
-                    let r: GraphqlResponse<blob_by_path_with_exclusions::ResponseData> =
-                        self.post(&BlobByPathWithExclusions::build_query(vars), credential).await?;
+                    let r: GraphqlResponse<blob_by_path_with_exclusions::ResponseData> = self
+                        .post(&BlobByPathWithExclusions::build_query(vars), credential)
+                        .await?;
                     self.exclusion_answer(r, |d| {
                         d.project.map(|p| {
                             let rules = p
@@ -234,18 +256,20 @@ impl GitlabSource {
                         paths: paths.clone(),
                         ref_type: ref_type.map(id_ref_type),
                     };
-                    let r: GraphqlResponse<blob_by_id_with_exclusions::ResponseData> =
-                        self.post(&BlobByIdWithExclusions::build_query(vars), credential).await?;
+                    let r: GraphqlResponse<blob_by_id_with_exclusions::ResponseData> = self
+                        .post(&BlobByIdWithExclusions::build_query(vars), credential)
+                        .await?;
                     self.exclusion_answer(r, |d| {
-                        d.projects.and_then(|c| c.nodes).and_then(|n| n.into_iter().flatten().next()).map(
-                            |p| {
+                        d.projects
+                            .and_then(|c| c.nodes)
+                            .and_then(|n| n.into_iter().flatten().next())
+                            .map(|p| {
                                 let rules = p
                                     .duo_context_exclusion_settings
                                     .as_ref()
                                     .and_then(|s| s.exclusion_rules.clone());
                                 project_answer!(p, rules)
-                            },
-                        )
+                            })
                     })?
                 }
             };
@@ -264,8 +288,9 @@ impl GitlabSource {
                         RefType::Tags => blob_by_path::RefType::TAGS,
                     }),
                 };
-                let r: GraphqlResponse<blob_by_path::ResponseData> =
-                    self.post(&BlobByPath::build_query(vars), credential).await?;
+                let r: GraphqlResponse<blob_by_path::ResponseData> = self
+                    .post(&BlobByPath::build_query(vars), credential)
+                    .await?;
                 let data = checked(r)?;
                 Ok(data.project.map(|p| project_answer!(p, None)))
             }
@@ -299,7 +324,10 @@ impl GitlabSource {
         project: impl FnOnce(T) -> Option<ProjectAnswer>,
     ) -> Result<Option<Option<ProjectAnswer>>, SourceError> {
         if let Some(errors) = &r.errors {
-            if errors.iter().any(|e| mentions_unknown_field(e, "duoContextExclusionSettings")) {
+            if errors
+                .iter()
+                .any(|e| mentions_unknown_field(e, "duoContextExclusionSettings"))
+            {
                 tracing::info!("this GitLab has no duoContextExclusionSettings; not asking again");
                 self.caps.exclusions.set(false);
                 return Ok(None);
@@ -308,11 +336,14 @@ impl GitlabSource {
         // Errors confined to the exclusion field (e.g. not permitted for this user) leave the
         // rest of the answer usable: we read no rules then.
         let only_exclusion_errors = r.errors.as_ref().is_some_and(|errors| {
-            errors.iter().all(|e| error_path_has(e, "duoContextExclusionSettings"))
+            errors
+                .iter()
+                .all(|e| error_path_has(e, "duoContextExclusionSettings"))
         });
         let data = if only_exclusion_errors {
             tracing::warn!(errors = ?r.errors, "could not read Duo exclusion rules; none applied");
-            r.data.ok_or_else(|| SourceError::Upstream("GitLab returned no data".into()))?
+            r.data
+                .ok_or_else(|| SourceError::Upstream("GitLab returned no data".into()))?
         } else {
             checked(r)?
         };
@@ -330,13 +361,21 @@ impl GitlabSource {
         credential: Option<&Credential>,
     ) -> SourceError {
         let qualified = qualify_ref(git_ref, ref_type);
-        let probe = self.probe_ref(project_path, &qualified, path, credential).await;
+        let probe = self
+            .probe_ref(project_path, &qualified, path, credential)
+            .await;
         match probe {
-            Ok(RefProbe { exists: false, .. }) => SourceError::RefNotFound { git_ref: git_ref.to_string() },
-            Ok(RefProbe { is_dir: true, .. }) => {
-                SourceError::IsDirectory { path: path.to_string(), git_ref: git_ref.to_string() }
-            }
-            Ok(_) => SourceError::FileNotFound { path: path.to_string(), git_ref: git_ref.to_string() },
+            Ok(RefProbe { exists: false, .. }) => SourceError::RefNotFound {
+                git_ref: git_ref.to_string(),
+            },
+            Ok(RefProbe { is_dir: true, .. }) => SourceError::IsDirectory {
+                path: path.to_string(),
+                git_ref: git_ref.to_string(),
+            },
+            Ok(_) => SourceError::FileNotFound {
+                path: path.to_string(),
+                git_ref: git_ref.to_string(),
+            },
             Err(e) => e,
         }
     }
@@ -368,8 +407,12 @@ impl GitlabSource {
                 let repo = checked(r)?.project.and_then(|p| p.repository);
                 let exists = repo.as_ref().is_some_and(|r| r.commit.is_some());
                 let is_dir = repo.and_then(|r| r.dir).is_some_and(|d| {
-                    d.trees.nodes.is_some_and(|n| n.iter().flatten().next().is_some())
-                        || d.blobs.nodes.is_some_and(|n| n.iter().flatten().next().is_some())
+                    d.trees
+                        .nodes
+                        .is_some_and(|n| n.iter().flatten().next().is_some())
+                        || d.blobs
+                            .nodes
+                            .is_some_and(|n| n.iter().flatten().next().is_some())
                 });
                 return Ok(RefProbe { exists, is_dir });
             }
@@ -387,8 +430,12 @@ impl GitlabSource {
             .and_then(|r| r.tree.as_ref())
             .is_some_and(|t| t.last_commit.is_some());
         let is_dir = repo.and_then(|r| r.dir).is_some_and(|d| {
-            d.trees.nodes.is_some_and(|n| n.iter().flatten().next().is_some())
-                || d.blobs.nodes.is_some_and(|n| n.iter().flatten().next().is_some())
+            d.trees
+                .nodes
+                .is_some_and(|n| n.iter().flatten().next().is_some())
+                || d.blobs
+                    .nodes
+                    .is_some_and(|n| n.iter().flatten().next().is_some())
         });
         Ok(RefProbe { exists, is_dir })
     }
@@ -408,10 +455,19 @@ impl GitlabSource {
             let offset = answers.len();
             let with_exclusions = self.caps.exclusions.maybe() && project.is_none();
             let with_commit = self.caps.commit.maybe();
-            let body = splits::request(project_path, batch, offset, ref_type, with_exclusions, with_commit);
+            let body = splits::request(
+                project_path,
+                batch,
+                offset,
+                ref_type,
+                with_exclusions,
+                with_commit,
+            );
             let r: GraphqlResponse<serde_json::Value> = self.post(&body, credential).await?;
             if let Some(errors) = &r.errors {
-                let no_excl = errors.iter().any(|e| mentions_unknown_field(e, "duoContextExclusionSettings"));
+                let no_excl = errors
+                    .iter()
+                    .any(|e| mentions_unknown_field(e, "duoContextExclusionSettings"));
                 let no_commit = errors.iter().any(|e| mentions_unknown_field(e, "commit"));
                 if no_excl || no_commit {
                     if no_excl {
@@ -420,12 +476,20 @@ impl GitlabSource {
                     if no_commit {
                         self.caps.commit.set(false);
                     }
-                    return Box::pin(self.fetch_split(project_path, candidates, ref_type, credential)).await;
+                    return Box::pin(self.fetch_split(
+                        project_path,
+                        candidates,
+                        ref_type,
+                        credential,
+                    ))
+                    .await;
                 }
             }
             let parsed = splits::parse(r, batch.len(), offset, with_exclusions)?;
             let Some(parsed) = parsed else {
-                return Err(SourceError::ProjectNotFound { project: project_path.to_string() });
+                return Err(SourceError::ProjectNotFound {
+                    project: project_path.to_string(),
+                });
             };
             if with_exclusions {
                 self.caps.exclusions.set(true);
@@ -439,27 +503,33 @@ impl GitlabSource {
             answers.extend(parsed.answers);
         }
         let Some((id, full_path, rules)) = project else {
-            return Err(SourceError::ProjectNotFound { project: project_path.to_string() });
+            return Err(SourceError::ProjectNotFound {
+                project: project_path.to_string(),
+            });
         };
-        let evidence: Vec<crate::url::Evidence> = answers.iter().map(SplitAnswer::evidence).collect();
+        let evidence: Vec<crate::url::Evidence> =
+            answers.iter().map(SplitAnswer::evidence).collect();
         let (used, gitlab) = match crate::url::choose(&evidence) {
             Choice::Gitlab(i) => (i, None),
             Choice::Fallback { gitlab, used } => (used, Some(gitlab)),
             Choice::NotFound { gitlab } => {
                 let c = &candidates[gitlab];
-                return Err(self.missing(&full_path, &c.git_ref, &c.path, ref_type, credential).await);
+                return Err(self
+                    .missing(&full_path, &c.git_ref, &c.path, ref_type, credential)
+                    .await);
             }
         };
         let chosen = &candidates[used];
         if let Some(rules) = &rules {
             if is_excluded(rules, &chosen.path) {
-                return Err(SourceError::Excluded { path: chosen.path.clone() });
+                return Err(SourceError::Excluded {
+                    path: chosen.path.clone(),
+                });
             }
         }
-        let node = answers
-            .swap_remove(used)
-            .node
-            .ok_or_else(|| SourceError::Upstream("internal: chosen candidate has no blob".into()))?;
+        let node = answers.swap_remove(used).node.ok_or_else(|| {
+            SourceError::Upstream("internal: chosen candidate has no blob".into())
+        })?;
         Ok(Fetched {
             blob: to_blob(node, &chosen.git_ref),
             project_id: global_id_number(&id),
@@ -489,11 +559,17 @@ struct RefProbe {
 pub(super) fn checked<T>(r: GraphqlResponse<T>) -> Result<T, SourceError> {
     if let Some(messages) = r.error_messages() {
         if messages.contains("Ref is not valid") {
-            return Err(SourceError::InvalidRef { git_ref: String::new(), reason: messages });
+            return Err(SourceError::InvalidRef {
+                git_ref: String::new(),
+                reason: messages,
+            });
         }
-        return Err(SourceError::Upstream(format!("GitLab reported: {messages}")));
+        return Err(SourceError::Upstream(format!(
+            "GitLab reported: {messages}"
+        )));
     }
-    r.data.ok_or_else(|| SourceError::Upstream("GitLab returned no data and no error".into()))
+    r.data
+        .ok_or_else(|| SourceError::Upstream("GitLab returned no data and no error".into()))
 }
 
 /// graphql-ruby's "Field 'x' doesn't exist on type 'Y'" (code `undefinedField`) for `field`.
@@ -502,7 +578,9 @@ pub(super) fn mentions_unknown_field(e: &GraphqlError, field: &str) -> bool {
         x.get("code").and_then(|c| c.as_str()) == Some("undefinedField")
             && x.get("fieldName").and_then(|f| f.as_str()) == Some(field)
     });
-    by_code || e.message.contains(&format!("Field '{field}' doesn't exist"))
+    by_code
+        || e.message
+            .contains(&format!("Field '{field}' doesn't exist"))
 }
 
 fn error_path_has(e: &GraphqlError, field: &str) -> bool {
@@ -510,7 +588,6 @@ fn error_path_has(e: &GraphqlError, field: &str) -> bool {
         .as_ref()
         .is_some_and(|p| p.iter().any(|s| s.as_str() == Some(field)))
 }
-
 
 fn path_ref_type(t: RefType) -> blob_by_path_with_exclusions::RefType {
     match t {
@@ -540,23 +617,33 @@ pub(super) fn to_blob(node: BlobNode, git_ref: &str) -> Blob {
         .map(|s| s.0)
         .unwrap_or_else(|| node.raw_text_blob.as_ref().map_or(0, |t| t.len() as u64));
     let kind = if node.stored_externally == Some(true) {
-        BlobKind::Lfs { storage: node.external_storage.unwrap_or_else(|| "lfs".to_string()) }
+        BlobKind::Lfs {
+            storage: node.external_storage.unwrap_or_else(|| "lfs".to_string()),
+        }
     } else {
         match node.raw_text_blob {
             None => BlobKind::Binary,
             Some(content) => {
                 let cut_by_read_limit = size_bytes > content.len() as u64;
-                BlobKind::Text { content, cut_by_read_limit }
+                BlobKind::Text {
+                    content,
+                    cut_by_read_limit,
+                }
             }
         }
     };
-    Blob { path: node.path, git_ref: git_ref.to_string(), size_bytes, kind }
+    Blob {
+        path: node.path,
+        git_ref: git_ref.to_string(),
+        size_bytes,
+        kind,
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use super::super::scalars::BigInt;
+    use super::*;
 
     #[test]
     fn gid_numbers() {
@@ -573,10 +660,28 @@ mod tests {
             raw_text_blob: Some("a\nb".into()),
             ..BlobNode::default()
         };
-        assert_eq!(to_blob(text.clone(), "main").kind, BlobKind::Text { content: "a\nb".into(), cut_by_read_limit: false });
-        let cut = BlobNode { raw_size: Some(BigInt(20_000_000)), ..text.clone() };
-        assert!(matches!(to_blob(cut, "main").kind, BlobKind::Text { cut_by_read_limit: true, .. }));
-        let bin = BlobNode { raw_text_blob: None, ..text.clone() };
+        assert_eq!(
+            to_blob(text.clone(), "main").kind,
+            BlobKind::Text {
+                content: "a\nb".into(),
+                cut_by_read_limit: false
+            }
+        );
+        let cut = BlobNode {
+            raw_size: Some(BigInt(20_000_000)),
+            ..text.clone()
+        };
+        assert!(matches!(
+            to_blob(cut, "main").kind,
+            BlobKind::Text {
+                cut_by_read_limit: true,
+                ..
+            }
+        ));
+        let bin = BlobNode {
+            raw_text_blob: None,
+            ..text.clone()
+        };
         assert_eq!(to_blob(bin, "main").kind, BlobKind::Binary);
         let lfs = BlobNode {
             stored_externally: Some(true),
@@ -586,7 +691,15 @@ mod tests {
             ..text
         };
         let b = to_blob(lfs, "main");
-        assert_eq!((b.kind, b.size_bytes), (BlobKind::Lfs { storage: "lfs".into() }, 1_575_078));
+        assert_eq!(
+            (b.kind, b.size_bytes),
+            (
+                BlobKind::Lfs {
+                    storage: "lfs".into()
+                },
+                1_575_078
+            )
+        );
     }
 
     #[test]

@@ -64,7 +64,9 @@ pub fn document(count: usize, offset: usize, with_exclusions: bool, with_commit:
         ));
         if with_commit {
             vars.push_str(&format!(", $h{i}: String!, $t{i}: String!"));
-            fields.push_str(&format!(" h{i}: commit(ref: $h{i}) {{ sha }} t{i}: commit(ref: $t{i}) {{ sha }}"));
+            fields.push_str(&format!(
+                " h{i}: commit(ref: $h{i}) {{ sha }} t{i}: commit(ref: $t{i}) {{ sha }}"
+            ));
         }
     }
     let exclusions = if with_exclusions {
@@ -94,8 +96,14 @@ pub fn request(
         variables.insert(format!("r{i}"), json!(split.git_ref));
         variables.insert(format!("p{i}"), json!([split.path]));
         if with_commit {
-            variables.insert(format!("h{i}"), json!(format!("refs/heads/{}", split.git_ref)));
-            variables.insert(format!("t{i}"), json!(format!("refs/tags/{}", split.git_ref)));
+            variables.insert(
+                format!("h{i}"),
+                json!(format!("refs/heads/{}", split.git_ref)),
+            );
+            variables.insert(
+                format!("t{i}"),
+                json!(format!("refs/tags/{}", split.git_ref)),
+            );
         }
     }
     json!({
@@ -115,22 +123,34 @@ pub fn parse(
     if let Some(errors) = &r.errors {
         let harmless = with_exclusions
             && errors.iter().all(|e| {
-                e.path
-                    .as_ref()
-                    .is_some_and(|p| p.iter().any(|s| s.as_str() == Some("duoContextExclusionSettings")))
+                e.path.as_ref().is_some_and(|p| {
+                    p.iter()
+                        .any(|s| s.as_str() == Some("duoContextExclusionSettings"))
+                })
             });
         if !harmless {
             return super::source::checked(r).map(|_| None);
         }
     }
-    let Some(project) = r.data.as_ref().and_then(|d| d.get("project")).filter(|p| !p.is_null()) else {
+    let Some(project) = r
+        .data
+        .as_ref()
+        .and_then(|d| d.get("project"))
+        .filter(|p| !p.is_null())
+    else {
         return Ok(None);
     };
     let text = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or_default().to_string();
     let rules = project
         .pointer("/duoContextExclusionSettings/exclusionRules")
         .and_then(Value::as_array)
-        .map(|rules| rules.iter().filter_map(Value::as_str).map(str::to_string).collect());
+        .map(|rules| {
+            rules
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        });
     let repo = project.get("repository");
     let mut answers = Vec::with_capacity(count);
     let mut commit_known = false;
@@ -142,7 +162,11 @@ pub fn parse(
             .and_then(|nodes| nodes.iter().find(|n| !n.is_null()))
             .map(|n| serde_json::from_value::<BlobNode>(n.clone()))
             .transpose()
-            .map_err(|e| SourceError::Upstream(format!("GitLab's blob answer was not shaped as expected: {e}")))?;
+            .map_err(|e| {
+                SourceError::Upstream(format!(
+                    "GitLab's blob answer was not shaped as expected: {e}"
+                ))
+            })?;
         let heads = field(format!("h{i}"));
         let tags = field(format!("t{i}"));
         let ref_is_branch_or_tag = if heads.is_some() || tags.is_some() {
@@ -151,7 +175,10 @@ pub fn parse(
         } else {
             None
         };
-        answers.push(SplitAnswer { node, ref_is_branch_or_tag });
+        answers.push(SplitAnswer {
+            node,
+            ref_is_branch_or_tag,
+        });
     }
     Ok(Some(ParsedSplits {
         id: text(project.get("id")),
@@ -167,7 +194,10 @@ mod tests {
     use super::*;
 
     fn split(r: &str, p: &str) -> Split {
-        Split { git_ref: r.into(), path: p.into() }
+        Split {
+            git_ref: r.into(),
+            path: p.into(),
+        }
     }
 
     #[test]
@@ -182,7 +212,14 @@ mod tests {
 
     #[test]
     fn request_variables() {
-        let body = request("g/p", &[split("release", "2026/x"), split("release/2026", "x")], 0, Some(RefType::Tags), false, true);
+        let body = request(
+            "g/p",
+            &[split("release", "2026/x"), split("release/2026", "x")],
+            0,
+            Some(RefType::Tags),
+            false,
+            true,
+        );
         assert_eq!(body["variables"]["r1"], "release/2026");
         assert_eq!(body["variables"]["p1"], json!(["x"]));
         assert_eq!(body["variables"]["h1"], "refs/heads/release/2026");
@@ -201,9 +238,22 @@ mod tests {
             }}}})).unwrap();
         let p = parse(r, 2, 0, false).unwrap().unwrap();
         assert!(p.commit_known);
-        assert_eq!(p.answers[0].evidence(), Evidence { ref_is_branch_or_tag: true, blob_found: false });
-        assert_eq!(p.answers[1].evidence(), Evidence { ref_is_branch_or_tag: false, blob_found: true });
-        let r: GraphqlResponse<Value> = serde_json::from_value(json!({"data": {"project": null}})).unwrap();
+        assert_eq!(
+            p.answers[0].evidence(),
+            Evidence {
+                ref_is_branch_or_tag: true,
+                blob_found: false
+            }
+        );
+        assert_eq!(
+            p.answers[1].evidence(),
+            Evidence {
+                ref_is_branch_or_tag: false,
+                blob_found: true
+            }
+        );
+        let r: GraphqlResponse<Value> =
+            serde_json::from_value(json!({"data": {"project": null}})).unwrap();
         assert!(parse(r, 1, 0, false).unwrap().is_none());
     }
 }

@@ -45,7 +45,13 @@ impl<T> GraphqlResponse<T> {
         if errors.is_empty() {
             return None;
         }
-        Some(errors.iter().map(|e| e.message.as_str()).collect::<Vec<_>>().join("; "))
+        Some(
+            errors
+                .iter()
+                .map(|e| e.message.as_str())
+                .collect::<Vec<_>>()
+                .join("; "),
+        )
     }
 }
 
@@ -75,11 +81,13 @@ impl Transport {
             .redirect(reqwest::redirect::Policy::none())
             .user_agent(concat!("gitlab-file-mcp/", env!("CARGO_PKG_VERSION")));
         if let Some(path) = &config.ca_file {
-            let pem = std::fs::read(path).map_err(|e| {
-                format!("cannot read GITLAB_CA_FILE '{}': {e}", path.display())
-            })?;
+            let pem = std::fs::read(path)
+                .map_err(|e| format!("cannot read GITLAB_CA_FILE '{}': {e}", path.display()))?;
             let certs = reqwest::Certificate::from_pem_bundle(&pem).map_err(|e| {
-                format!("GITLAB_CA_FILE '{}' is not a PEM certificate bundle: {e}", path.display())
+                format!(
+                    "GITLAB_CA_FILE '{}' is not a PEM certificate bundle: {e}",
+                    path.display()
+                )
             })?;
             if certs.is_empty() {
                 return Err(format!(
@@ -91,7 +99,9 @@ impl Transport {
                 builder = builder.add_root_certificate(cert);
             }
         }
-        let client = builder.build().map_err(|e| format!("cannot build the HTTP client: {e}"))?;
+        let client = builder
+            .build()
+            .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
         Ok(Self {
             client,
             endpoint: config.graphql_url(),
@@ -136,7 +146,11 @@ impl Transport {
                     attempt += 1;
                     continue;
                 }
-                return Err(TransportError::Message(retry_exhausted(status, retry_after, attempt)));
+                return Err(TransportError::Message(retry_exhausted(
+                    status,
+                    retry_after,
+                    attempt,
+                )));
             }
             return self.parse(response, credential).await;
         }
@@ -171,7 +185,11 @@ impl Transport {
         match status {
             StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN => {
                 let detail = first_message(&bytes).unwrap_or_default();
-                let detail = if detail.is_empty() { String::new() } else { format!(": {detail}") };
+                let detail = if detail.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {detail}")
+                };
                 return Err(TransportError::Message(match credential {
                     Some(c) => format!(
                         "GitLab rejected the token (HTTP {}{detail}). Check {}: it must be a valid, unexpired token with the read_api scope for {}.",
@@ -314,23 +332,47 @@ mod tests {
 
     #[test]
     fn retry_after_seconds_only() {
-        assert_eq!(retry_after(Some(&HeaderValue::from_static("3"))), Some(Duration::from_secs(3)));
-        assert_eq!(retry_after(Some(&HeaderValue::from_static(" 0 "))), Some(Duration::ZERO));
-        assert_eq!(retry_after(Some(&HeaderValue::from_static("Wed, 21 Oct 2015 07:28:00 GMT"))), None);
+        assert_eq!(
+            retry_after(Some(&HeaderValue::from_static("3"))),
+            Some(Duration::from_secs(3))
+        );
+        assert_eq!(
+            retry_after(Some(&HeaderValue::from_static(" 0 "))),
+            Some(Duration::ZERO)
+        );
+        assert_eq!(
+            retry_after(Some(&HeaderValue::from_static(
+                "Wed, 21 Oct 2015 07:28:00 GMT"
+            ))),
+            None
+        );
         assert_eq!(retry_after(None), None);
     }
 
     #[test]
     fn first_message_shapes() {
-        assert_eq!(first_message(br#"{"errors":[{"message":"Invalid token"}]}"#).as_deref(), Some("Invalid token"));
-        assert_eq!(first_message(br#"{"message":"401 Unauthorized"}"#).as_deref(), Some("401 Unauthorized"));
+        assert_eq!(
+            first_message(br#"{"errors":[{"message":"Invalid token"}]}"#).as_deref(),
+            Some("Invalid token")
+        );
+        assert_eq!(
+            first_message(br#"{"message":"401 Unauthorized"}"#).as_deref(),
+            Some("401 Unauthorized")
+        );
         assert_eq!(first_message(b"<html>"), None);
     }
 
     #[test]
     fn exhausted_wording() {
-        let m = retry_exhausted(StatusCode::TOO_MANY_REQUESTS, Some(Duration::from_secs(60)), 0);
-        assert!(m.contains("429") && m.contains("60 s") && m.contains("did not retry"), "{m}");
+        let m = retry_exhausted(
+            StatusCode::TOO_MANY_REQUESTS,
+            Some(Duration::from_secs(60)),
+            0,
+        );
+        assert!(
+            m.contains("429") && m.contains("60 s") && m.contains("did not retry"),
+            "{m}"
+        );
         let m = retry_exhausted(StatusCode::BAD_GATEWAY, None, 2);
         assert!(m.contains("502") && m.contains("2 retries"), "{m}");
     }

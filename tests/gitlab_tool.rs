@@ -1,0 +1,770 @@
+//! `get_repository_file` end to end over stdio: the real binary, rmcp's MCP client, and a
+//! wiremock GitLab answering like GitLab's GraphQL API. Covers windowing and metadata, every
+//! error case, Duo exclusion, retries, and the one-request rule (`expect(n)`).
+
+#[path = "support/gitlab_mock.rs"]
+mod gitlab_mock;
+#[path = "support/mcp.rs"]
+mod mcp;
+
+use gitlab_mock::*;
+use mcp::{err, ok, spawn, spawn_gitlab, text};
+use serde_json::{Value, json};
+use wiremock::matchers::header;
+use wiremock::{MockServer, ResponseTemplate};
+
+const TOKEN: &str = "glpat-TESTSECRET0123456789";
+
+fn sample(name: &str) -> Value {
+    let path = format!(
+        "{}/../shared/gitlab/samples/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    match std::fs::read_to_string(&path) {
+        Ok(s) => {
+            let mut response =
+                serde_json::from_str::<Value>(&s).expect("sample is JSON")["response"].clone();
+            // The samples answer GitLab's own query, which does not ask for `fullPath`; ours
+            // does, and GitLab then includes it.
+            if let Some(project) = response
+                .pointer_mut("/data/project")
+                .filter(|p| p.is_object())
+            {
+                project["fullPath"] = json!("grp/sub/proj");
+            }
+            response
+        }
+        Err(_) => panic!("missing sample {path}: ../shared/ must sit beside the repository"),
+    }
+}
+
+fn args(path: &str) -> Value {
+    json!({"project_id": "grp/sub/proj", "file_path": path, "ref": "main"})
+}
+
+async fn gitlab_with(answer: Value, expect: u64) -> MockServer {
+    let server = MockServer::start().await;
+    graphql()
+        .respond_with(json_response(answer))
+        .expect(expect)
+        .mount(&server)
+        .await;
+    server
+}
+
+#[tokio::test]
+async fn text_file_byte_for_byte_in_one_request() {
+    let gitlab = MockServer::start().await;
+    graphql()
+        .and(Variables(
+            json!({"projectPath": "grp/sub/proj", "ref": "main", "paths": ["crlf.txt"]}),
+        ))
+        .and(header("authorization", format!("Bearer {TOKEN}").as_str()))
+        .respond_with(json_response(sample("text-file.json")))
+        .expect(1)
+        .mount(&gitlab)
+        .await;
+    let server = spawn_gitlab(&gitlab.uri(), Some(TOKEN)).await;
+    let out = ok(&server.call(args("crlf.txt")).await);
+    assert_eq!(
+        out,
+        json!({
+            "path": "crlf.txt",
+            "ref": "main",
+            "metadata": {"total_lines": 4, "returned_lines": {"start": 1, "end": 4}, "truncated": false, "size_bytes": 17},
+            "content": "alpha\r\nbeta\r\n\r\n\r\n"
+        })
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn windows_follow_the_hint_and_rebuild_the_file() {
+    let content: String = (1..=1234)
+        .map(|i| format!("line {i}\r\n"))
+        .collect::<String>()
+        + "tail";
+    let gitlab = gitlab_with(
+        project_answer("grp/sub/proj", 42, vec![text_node("big.txt", &content)]),
+        4,
+    )
+    .await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    let mut rebuilt = String::new();
+    let mut call =
+        json!({"project_id": "grp/sub/proj", "file_path": "big.txt", "ref": "main", "limit": 400});
+    let mut calls = 0;
+    loop {
+        let out = ok(&server.call(call.clone()).await);
+        calls += 1;
+        rebuilt.push_str(out["content"].as_str().unwrap());
+        assert_eq!(out["metadata"]["total_lines"], 1235);
+        let Some(hint) = out["system_instruction"].as_str() else {
+            assert_eq!(out["metadata"]["returned_lines"]["end"], 1235);
+            break;
+        };
+        // "… call again with {"offset": N, "limit": L}."
+        let start = hint.find('{').unwrap();
+        let end = hint.rfind('}').unwrap();
+        let next: Value = serde_json::from_str(&hint[start..=end]).unwrap();
+        assert!(out["metadata"]["truncated"].as_bool().unwrap());
+        call["offset"] = next["offset"].clone();
+        call["limit"] = next["limit"].clone();
+    }
+    assert_eq!(calls, 4);
+    assert_eq!(rebuilt, content);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn offset_past_end_and_empty_file() {
+    let gitlab = MockServer::start().await;
+    graphql()
+        .and(Variables(json!({"paths": ["a.txt"]})))
+        .respond_with(json_response(project_answer(
+            "grp/sub/proj",
+            42,
+            vec![text_node("a.txt", "a\nb\n")],
+        )))
+        .mount(&gitlab)
+        .await;
+    graphql()
+        .and(Variables(json!({"paths": ["empty.txt"]})))
+        .respond_with(json_response(sample("empty-file.json")))
+        .mount(&gitlab)
+        .await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    let mut a = args("a.txt");
+    a["offset"] = json!(2);
+    let out = ok(&server.call(a).await);
+    assert_eq!(out["content"], "");
+    assert_eq!(out["metadata"]["returned_lines"], Value::Null);
+    assert_eq!(
+        out["system_instruction"],
+        "Offset 2 is past the end of the file (2 lines). Call again with an offset below 2."
+    );
+    let out = ok(&server.call(args("empty.txt")).await);
+    assert_eq!(
+        out["metadata"],
+        json!({"total_lines": 0, "returned_lines": null, "truncated": false, "size_bytes": 0})
+    );
+    assert!(out.get("system_instruction").is_none());
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn start_and_end_lines_clamp_and_invert() {
+    let content: String = (1..=10).map(|i| format!("{i}\n")).collect();
+    let gitlab = gitlab_with(
+        project_answer("grp/sub/proj", 42, vec![text_node("n.txt", &content)]),
+        3,
+    )
+    .await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    let mut a = args("n.txt");
+    a["start_line"] = json!(8);
+    a["end_line"] = json!(99);
+    let out = ok(&server.call(a).await);
+    assert_eq!(out["content"], "8\n9\n10\n");
+    assert_eq!(
+        out["metadata"]["returned_lines"],
+        json!({"start": 8, "end": 10})
+    );
+    let mut a = args("n.txt");
+    a["start_line"] = json!(2);
+    a["end_line"] = json!(3);
+    let out = ok(&server.call(a).await);
+    assert!(
+        out["system_instruction"]
+            .as_str()
+            .unwrap()
+            .contains("{\"start_line\": 4, \"end_line\": 5}")
+    );
+    let mut a = args("n.txt");
+    a["start_line"] = json!(7);
+    a["end_line"] = json!(4);
+    let e = err(&server.call(a).await);
+    assert!(e.contains('7') && e.contains('4'), "{e}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn byte_cap_drops_lines_and_cuts_a_giant_line_at_a_char_boundary() {
+    let line = "x".repeat(400_000) + "\n";
+    let three = line.repeat(3);
+    // One 2 MiB line of 3-byte characters: the cut must not split one.
+    let giant = "€".repeat(700_000) + "\nnext\n";
+    let gitlab = MockServer::start().await;
+    graphql()
+        .and(Variables(json!({"paths": ["three.txt"]})))
+        .respond_with(json_response(project_answer(
+            "grp/sub/proj",
+            42,
+            vec![text_node("three.txt", &three)],
+        )))
+        .mount(&gitlab)
+        .await;
+    graphql()
+        .and(Variables(json!({"paths": ["giant.txt"]})))
+        .respond_with(json_response(project_answer(
+            "grp/sub/proj",
+            42,
+            vec![text_node("giant.txt", &giant)],
+        )))
+        .mount(&gitlab)
+        .await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    let out = ok(&server.call(args("three.txt")).await);
+    assert_eq!(
+        out["metadata"]["returned_lines"],
+        json!({"start": 1, "end": 2})
+    );
+    assert_eq!(out["content"].as_str().unwrap().len(), 800_002);
+    let hint = out["system_instruction"].as_str().unwrap();
+    assert!(
+        hint.contains("{\"offset\": 2, \"limit\": 500}") && hint.contains("shortened"),
+        "{hint}"
+    );
+    let out = ok(&server.call(args("giant.txt")).await);
+    let content = out["content"].as_str().unwrap();
+    assert!(
+        content.len() <= 1_048_576 && content.len() > 1_048_570,
+        "{}",
+        content.len()
+    );
+    assert!(content.chars().all(|c| c == '€'));
+    assert_eq!(
+        out["metadata"]["returned_lines"],
+        json!({"start": 1, "end": 1})
+    );
+    assert!(out["metadata"]["truncated"].as_bool().unwrap());
+    let hint = out["system_instruction"].as_str().unwrap();
+    assert!(
+        hint.contains("was cut") && hint.contains("{\"offset\": 1"),
+        "{hint}"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_blob_cut_by_the_read_limit_is_flagged() {
+    let mut node = text_node("huge.log", "a\nb\n");
+    node["rawSize"] = json!("20971520");
+    node["size"] = json!("20971520");
+    let gitlab = gitlab_with(project_answer("grp/sub/proj", 42, vec![node]), 1).await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    let out = ok(&server.call(args("huge.log")).await);
+    assert_eq!(out["metadata"]["truncated"], true);
+    assert_eq!(out["metadata"]["size_bytes"], 20_971_520);
+    assert!(
+        out["system_instruction"]
+            .as_str()
+            .unwrap()
+            .contains("larger than the read limit")
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn binary_and_lfs_files_are_refused_without_leaking_the_pointer() {
+    let gitlab = MockServer::start().await;
+    graphql()
+        .and(Variables(json!({"paths": ["files/images/logo.png"]})))
+        .respond_with(json_response(sample("binary-file.json")))
+        .expect(1)
+        .mount(&gitlab)
+        .await;
+    graphql()
+        .and(Variables(json!({"paths": ["files/lfs/lfs_object.iso"]})))
+        .respond_with(json_response(sample("lfs-file.json")))
+        .expect(1)
+        .mount(&gitlab)
+        .await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    let e = err(&server.call(args("files/images/logo.png")).await);
+    assert_eq!(
+        e,
+        "File 'files/images/logo.png' is binary and cannot be returned as text. Size: 4008 bytes."
+    );
+    let result = server.call(args("files/lfs/lfs_object.iso")).await;
+    let e = err(&result);
+    assert_eq!(
+        e,
+        "File 'files/lfs/lfs_object.iso' is stored in LFS (lfs) and its content cannot be read with this tool. Size: 1575078 bytes."
+    );
+    let everything = serde_json::to_string(&result).unwrap();
+    assert!(!everything.contains("git-lfs.github.com") && !everything.contains("sha256:"));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn missing_ref_missing_file_and_directory_take_one_more_request() {
+    let gitlab = MockServer::start().await;
+    graphql()
+        .and(QueryContains("blobs(ref:"))
+        .respond_with(json_response(sample("missing-path-or-ref.json")))
+        .expect(3)
+        .mount(&gitlab)
+        .await;
+    for (r, commit, dir) in [("no-such-ref", false, false), ("main", true, false)] {
+        graphql()
+            .and(QueryContains("commit(ref:"))
+            .and(Variables(json!({"ref": r, "path": "README.md"})))
+            .respond_with(json_response(ref_check_answer(commit, dir)))
+            .expect(1)
+            .mount(&gitlab)
+            .await;
+    }
+    graphql()
+        .and(QueryContains("commit(ref:"))
+        .and(Variables(json!({"ref": "main", "path": "src"})))
+        .respond_with(json_response(ref_check_answer(true, true)))
+        .expect(1)
+        .mount(&gitlab)
+        .await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    let mut a = args("README.md");
+    a["ref"] = json!("no-such-ref");
+    assert_eq!(
+        err(&server.call(a).await),
+        "Ref 'no-such-ref' not found. Provide an existing branch name, tag name, or commit SHA, or use HEAD for the default branch."
+    );
+    let e = err(&server.call(args("README.md")).await);
+    assert!(
+        e.starts_with("File 'README.md' does not exist at ref 'main'.")
+            && e.contains("Do not retry"),
+        "{e}"
+    );
+    let e = err(&server.call(args("src")).await);
+    assert!(e.contains("'src' is a directory at ref 'main'"), "{e}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn older_gitlab_without_repository_commit_uses_tree_last_commit_once_detected() {
+    let gitlab = MockServer::start().await;
+    graphql()
+        .and(QueryContains("blobs(ref:"))
+        .respond_with(json_response(sample("missing-path-or-ref.json")))
+        .expect(2)
+        .mount(&gitlab)
+        .await;
+    graphql()
+        .and(QueryContains("commit(ref:"))
+        .respond_with(json_response(undefined_field("commit", "Repository")))
+        .expect(1)
+        .mount(&gitlab)
+        .await;
+    graphql()
+        .and(QueryContains("lastCommit"))
+        .respond_with(json_response(json!({"data": {"project": {"repository": {
+            "tree": {"lastCommit": null},
+            "dir": {"trees": {"nodes": []}, "blobs": {"nodes": []}}
+        }}}})))
+        .expect(2)
+        .mount(&gitlab)
+        .await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    for _ in 0..2 {
+        let mut a = args("README.md");
+        a["ref"] = json!("gone");
+        assert!(err(&server.call(a).await).starts_with("Ref 'gone' not found."));
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn missing_and_inaccessible_projects_read_the_same() {
+    let gitlab = gitlab_with(sample("project-missing-or-inaccessible.json"), 2).await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    let mut a = args("README.md");
+    a["project_id"] = json!("other/secret");
+    let secret = err(&server.call(a).await);
+    let mut a = args("README.md");
+    a["project_id"] = json!("no/such");
+    let missing = err(&server.call(a).await);
+    assert_eq!(
+        secret.replace("other/secret", "X"),
+        missing.replace("no/such", "X")
+    );
+    assert!(
+        secret.starts_with("Project 'other/secret' not found or inaccessible."),
+        "{secret}"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn numeric_project_ids_use_projects_ids_in_the_same_single_request() {
+    let gitlab = MockServer::start().await;
+    graphql()
+        .and(Variables(
+            json!({"ids": ["gid://gitlab/Project/42"], "ref": "main", "paths": ["README.md"]}),
+        ))
+        .and(QueryContains("projects(ids:"))
+        .respond_with(json_response(sample("by-numeric-id.json")))
+        .expect(3)
+        .mount(&gitlab)
+        .await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    for id in [json!("42"), json!("0042")] {
+        let out = ok(&server
+            .call(json!({"project_id": id, "file_path": "README.md", "ref": "main"}))
+            .await);
+        assert_eq!(out["content"], "# Project\n\nHello.\n");
+    }
+    let out = ok(&server
+        .call(json!({"project_id": 42, "file_path": "README.md", "ref": "main"}))
+        .await);
+    assert_eq!(out["metadata"]["size_bytes"], 18);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn numeric_id_of_a_missing_project() {
+    let gitlab = gitlab_with(json!({"data": {"projects": {"nodes": []}}}), 1).await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    let e = err(&server
+        .call(json!({"project_id": "7", "file_path": "a", "ref": "main"}))
+        .await);
+    assert!(
+        e.starts_with("Project '7' not found or inaccessible."),
+        "{e}"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn duo_exclusion_rules_are_applied_inside_the_one_request() {
+    let gitlab = MockServer::start().await;
+    let rules = json!(["*.md", "!README.md", "secrets/*"]);
+    for path in ["notes.md", "README.md", "secrets/.env"] {
+        graphql()
+            .and(QueryContains("duoContextExclusionSettings"))
+            .and(Variables(json!({"paths": [path]})))
+            .respond_with(json_response(project_answer_with_rules(
+                "grp/sub/proj",
+                42,
+                vec![text_node(path, "x\n")],
+                rules.clone(),
+            )))
+            .expect(1)
+            .mount(&gitlab)
+            .await;
+    }
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    assert_eq!(
+        err(&server.call(args("notes.md")).await),
+        "File 'notes.md' is excluded from AI context by this project's settings and cannot be read."
+    );
+    assert_eq!(ok(&server.call(args("README.md")).await)["content"], "x\n");
+    assert!(err(&server.call(args("secrets/.env")).await).contains("excluded"));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn instances_without_exclusion_settings_are_detected_once() {
+    let gitlab = MockServer::start().await;
+    graphql()
+        .and(QueryContains("duoContextExclusionSettings"))
+        .respond_with(json_response(undefined_field(
+            "duoContextExclusionSettings",
+            "Project",
+        )))
+        .expect(1)
+        .mount(&gitlab)
+        .await;
+    graphql()
+        .and(QueryLacks("duoContextExclusionSettings"))
+        .respond_with(json_response(project_answer(
+            "grp/sub/proj",
+            42,
+            vec![text_node("a.md", "hi\n")],
+        )))
+        .expect(3)
+        .mount(&gitlab)
+        .await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    for _ in 0..3 {
+        assert_eq!(ok(&server.call(args("a.md")).await)["content"], "hi\n");
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn graphql_errors_are_passed_through() {
+    let gitlab = gitlab_with(sample("invalid-ref.json"), 1).await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    let mut a = args("README.md");
+    a["ref"] = json!("a..b");
+    let e = err(&server.call(a).await);
+    assert!(e.contains("Ref is not valid"), "{e}");
+    let gitlab = gitlab_with(json!({"errors": [{"message": "Query has complexity of 300, which exceeds max complexity of 250"}]}), 1).await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    let e = err(&server.call(args("README.md")).await);
+    assert!(e.contains("exceeds max complexity of 250"), "{e}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn argument_errors_are_explained_without_any_request() {
+    let gitlab = MockServer::start().await;
+    graphql()
+        .respond_with(json_response(json!({})))
+        .expect(0)
+        .mount(&gitlab)
+        .await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    let cases = [
+        (
+            json!({}),
+            "Provide either url, or project_id, file_path, and ref",
+        ),
+        (
+            json!({"project_id": "g/p", "ref": "main"}),
+            "file_path is missing",
+        ),
+        (
+            json!({"file_path": "a", "ref": "main"}),
+            "project_id is missing",
+        ),
+        (
+            json!({"project_id": "g/p", "file_path": "a"}),
+            "ref is missing",
+        ),
+        (
+            json!({"project_id": "g/p", "file_path": " ", "ref": "main"}),
+            "file_path must not be empty",
+        ),
+        (
+            json!({"project_id": "g/p", "file_path": "src/", "ref": "main"}),
+            "not a directory: 'src/'",
+        ),
+        (
+            json!({"project_id": "g/p", "file_path": "../etc/passwd", "ref": "main"}),
+            "path traversal",
+        ),
+        (
+            json!({"project_id": "g/p", "file_path": "a\u{0}b", "ref": "main"}),
+            "control characters",
+        ),
+        (
+            json!({"project_id": "g/p", "file_path": "a", "ref": "main", "limit": 2001}),
+            "'limit' must be between 1 and 2000, got 2001",
+        ),
+        (
+            json!({"project_id": "g/p", "file_path": "a", "ref": "main", "offset": -1}),
+            "'offset' must be at least 0, got -1",
+        ),
+        (
+            json!({"project_id": "g/p", "file_path": "a", "ref": "main", "branch": "x"}),
+            "Unknown argument 'branch'",
+        ),
+        (
+            json!({"project_id": "g/p", "file_path": "a", "ref": "main", "offset": 1, "end_line": 3}),
+            "not both",
+        ),
+        (
+            json!({"project_id": "g/p", "file_path": "a", "ref": "ma\nin"}),
+            "control characters",
+        ),
+        (
+            json!({"project_id": true, "file_path": "a", "ref": "main"}),
+            "'project_id' must be",
+        ),
+    ];
+    for (arguments, want) in cases {
+        let e = err(&server.call(arguments.clone()).await);
+        assert!(e.contains(want), "{arguments}: {e}");
+    }
+    let unknown = server.call_named("no_such_tool", json!({})).await;
+    assert!(unknown.is_err(), "an unknown tool is a protocol error");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn rejected_tokens_name_the_variable_and_never_echo_the_token() {
+    let gitlab = MockServer::start().await;
+    graphql()
+        .respond_with(ResponseTemplate::new(401).set_body_json(sample_or_401()))
+        .expect(2)
+        .mount(&gitlab)
+        .await;
+    let server = spawn_gitlab(&gitlab.uri(), Some(TOKEN)).await;
+    let result = server.call(args("README.md")).await;
+    let e = err(&result);
+    assert!(
+        e.contains("HTTP 401") && e.contains("GITLAB_TOKEN") && e.contains("Invalid token"),
+        "{e}"
+    );
+    assert!(!serde_json::to_string(&result).unwrap().contains(TOKEN));
+    server.stop().await;
+
+    let server = spawn(
+        &[],
+        &[
+            ("GITLAB_URL", &gitlab.uri()),
+            ("GITLAB_PERSONAL_ACCESS_TOKEN", TOKEN),
+        ],
+    )
+    .await;
+    let e = err(&server.call(args("README.md")).await);
+    assert!(
+        e.contains("GITLAB_PERSONAL_ACCESS_TOKEN") && !e.contains(TOKEN),
+        "{e}"
+    );
+    server.stop().await;
+
+    let gitlab = MockServer::start().await;
+    graphql()
+        .respond_with(ResponseTemplate::new(403))
+        .mount(&gitlab)
+        .await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    let e = err(&server.call(args("README.md")).await);
+    assert!(
+        e.contains("HTTP 403") && e.contains("Set GITLAB_TOKEN"),
+        "{e}"
+    );
+    server.stop().await;
+}
+
+fn sample_or_401() -> Value {
+    sample("invalid-token-401.json")
+}
+
+#[tokio::test]
+async fn a_wrong_gitlab_url_is_named() {
+    let gitlab = MockServer::start().await; // nothing mounted: every path is a 404
+    let server = spawn_gitlab(&format!("{}/gitlab", gitlab.uri()), None).await;
+    let e = err(&server.call(args("README.md")).await);
+    assert!(
+        e.contains("HTTP 404") && e.contains("GITLAB_URL") && e.contains("/gitlab/api/graphql"),
+        "{e}"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn rate_limits_and_server_errors_are_retried_twice() {
+    // 429 twice (Retry-After: 1), then the answer.
+    let gitlab = MockServer::start().await;
+    graphql()
+        .respond_with(ResponseTemplate::new(429).insert_header("Retry-After", "1"))
+        .up_to_n_times(2)
+        .expect(2)
+        .mount(&gitlab)
+        .await;
+    graphql()
+        .respond_with(json_response(sample("text-file.json")))
+        .expect(1)
+        .mount(&gitlab)
+        .await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    assert_eq!(
+        ok(&server.call(args("crlf.txt")).await)["metadata"]["total_lines"],
+        4
+    );
+    server.stop().await;
+
+    // 502 forever: three attempts, then a clear error.
+    let gitlab = MockServer::start().await;
+    graphql()
+        .respond_with(ResponseTemplate::new(502))
+        .expect(3)
+        .mount(&gitlab)
+        .await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    let e = err(&server.call(args("crlf.txt")).await);
+    assert!(e.contains("HTTP 502") && e.contains("2 retries"), "{e}");
+    server.stop().await;
+
+    // A Retry-After longer than we wait inside one call: no retry, the wait is named.
+    let gitlab = MockServer::start().await;
+    graphql()
+        .respond_with(ResponseTemplate::new(429).insert_header("Retry-After", "120"))
+        .expect(1)
+        .mount(&gitlab)
+        .await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    let e = err(&server.call(args("crlf.txt")).await);
+    assert!(e.contains("HTTP 429") && e.contains("120 s"), "{e}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn non_json_bodies_timeouts_and_redirects() {
+    let gitlab = MockServer::start().await;
+    graphql()
+        .respond_with(ResponseTemplate::new(200).set_body_raw("<html>Sign in</html>", "text/html"))
+        .mount(&gitlab)
+        .await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    let e = err(&server.call(args("a")).await);
+    assert!(
+        e.contains("not JSON") && e.contains("text/html") && e.contains("GITLAB_URL"),
+        "{e}"
+    );
+    server.stop().await;
+
+    let gitlab = MockServer::start().await;
+    graphql()
+        .respond_with(
+            json_response(sample("text-file.json")).set_delay(std::time::Duration::from_secs(5)),
+        )
+        .mount(&gitlab)
+        .await;
+    let server = spawn(
+        &[],
+        &[
+            ("GITLAB_URL", &gitlab.uri()),
+            ("GITLAB_REQUEST_TIMEOUT", "1"),
+        ],
+    )
+    .await;
+    let e = err(&server.call(args("a")).await);
+    assert!(
+        e.contains("did not answer in time") && e.contains("GITLAB_REQUEST_TIMEOUT"),
+        "{e}"
+    );
+    server.stop().await;
+
+    // A redirect is not followed: the token never reaches the other host.
+    let elsewhere = MockServer::start().await;
+    graphql()
+        .respond_with(json_response(sample("text-file.json")))
+        .expect(0)
+        .mount(&elsewhere)
+        .await;
+    let gitlab = MockServer::start().await;
+    graphql()
+        .respond_with(
+            ResponseTemplate::new(307)
+                .insert_header("Location", format!("{}/api/graphql", elsewhere.uri())),
+        )
+        .mount(&gitlab)
+        .await;
+    let server = spawn_gitlab(&gitlab.uri(), Some(TOKEN)).await;
+    let e = err(&server.call(args("a")).await);
+    assert!(e.contains("redirect") && e.contains("HTTP 307"), "{e}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_token_goes_only_in_the_authorization_header() {
+    let gitlab = gitlab_with(sample("text-file.json"), 1).await;
+    let server = spawn_gitlab(&gitlab.uri(), Some(TOKEN)).await;
+    let result = server.call(args("crlf.txt")).await;
+    ok(&result);
+    assert!(!serde_json::to_string(&result).unwrap().contains(TOKEN));
+    let requests = gitlab.received_requests().await.unwrap();
+    let r = &requests[0];
+    assert_eq!(
+        r.headers.get("authorization").unwrap(),
+        &format!("Bearer {TOKEN}")
+    );
+    assert!(!String::from_utf8_lossy(&r.body).contains(TOKEN));
+    assert!(!r.url.as_str().contains(TOKEN));
+    server.stop().await;
+    let _ = text;
+}

@@ -1,0 +1,119 @@
+//! Test support: the real `gitlab-file-mcp` binary spawned over stdio and driven by rmcp's MCP
+//! client. Include with `#[path = "support/mcp.rs"] mod mcp;`.
+#![allow(dead_code)]
+
+use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
+use rmcp::service::RunningService;
+use rmcp::transport::TokioChildProcess;
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::Value;
+
+/// Environment variables the server reads; cleared so the developer's own settings never leak
+/// into a test.
+pub const SERVER_ENV: [&str; 8] = [
+    "GITLAB_URL",
+    "GITLAB_API_URL",
+    "GITLAB_TOKEN",
+    "GITLAB_PERSONAL_ACCESS_TOKEN",
+    "GITLAB_CONNECT_TIMEOUT",
+    "GITLAB_REQUEST_TIMEOUT",
+    "GITLAB_CA_FILE",
+    "GITLAB_FILE_MCP_LOG",
+];
+
+/// A running server and the client talking to it.
+pub struct Server {
+    client: RunningService<RoleClient, ()>,
+}
+
+/// Spawns the binary with `args` and `env` (on top of a cleaned environment).
+pub async fn spawn(args: &[&str], env: &[(&str, &str)]) -> Server {
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_gitlab-file-mcp"));
+    cmd.args(args);
+    for name in SERVER_ENV {
+        cmd.env_remove(name);
+    }
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.stderr(std::process::Stdio::inherit());
+    let transport = TokioChildProcess::new(cmd).expect("spawn gitlab-file-mcp");
+    let client = ().serve(transport).await.expect("MCP handshake with gitlab-file-mcp");
+    Server { client }
+}
+
+/// Spawns the server against a GitLab at `gitlab_url`, with an optional token.
+pub async fn spawn_gitlab(gitlab_url: &str, token: Option<&str>) -> Server {
+    let mut env = vec![("GITLAB_URL", gitlab_url)];
+    if let Some(t) = token {
+        env.push(("GITLAB_TOKEN", t));
+    }
+    spawn(&[], &env).await
+}
+
+impl Server {
+    /// Calls `get_repository_file` with a JSON object of arguments.
+    pub async fn call(&self, arguments: Value) -> CallToolResult {
+        let Value::Object(map) = arguments else {
+            panic!("arguments must be an object");
+        };
+        self.client
+            .call_tool(CallToolRequestParams::new("get_repository_file").with_arguments(map))
+            .await
+            .expect("tools/call transport")
+    }
+
+    /// Calls a tool by name (for the unknown-tool test).
+    pub async fn call_named(&self, name: &str, arguments: Value) -> Result<CallToolResult, String> {
+        let Value::Object(map) = arguments else {
+            panic!("arguments must be an object");
+        };
+        self.client
+            .call_tool(CallToolRequestParams::new(name.to_string()).with_arguments(map))
+            .await
+            .map_err(|e| e.to_string())
+    }
+
+    /// `tools/list`.
+    pub async fn list_tools(&self) -> Vec<Tool> {
+        self.client.list_all_tools().await.expect("tools/list")
+    }
+
+    /// Ends the session and the child process.
+    pub async fn stop(self) {
+        let _ = self.client.cancel().await;
+    }
+}
+
+/// The text of a result's first content block.
+pub fn text(result: &CallToolResult) -> String {
+    result
+        .content
+        .first()
+        .and_then(|c| c.as_text())
+        .map(|t| t.text.clone())
+        .unwrap_or_default()
+}
+
+/// Asserts a successful result and returns its structured content (checking the text copy).
+pub fn ok(result: &CallToolResult) -> Value {
+    assert_ne!(result.is_error, Some(true), "tool error: {}", text(result));
+    let structured = result
+        .structured_content
+        .clone()
+        .expect("structuredContent");
+    let copy: Value = serde_json::from_str(&text(result)).expect("text block is JSON");
+    assert_eq!(copy, structured, "text block and structuredContent differ");
+    structured
+}
+
+/// Asserts an `isError` result and returns its message.
+pub fn err(result: &CallToolResult) -> String {
+    assert_eq!(
+        result.is_error,
+        Some(true),
+        "expected an error, got {:?}",
+        result.structured_content
+    );
+    text(result)
+}

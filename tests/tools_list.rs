@@ -1,0 +1,49 @@
+//! The published tool definition (`tools/list`) is a contract: this test fails on any change
+//! to it until `tests/snapshots/tools_list.json` is updated on purpose
+//! (`UPDATE_SNAPSHOTS=1 cargo test --test tools_list`).
+
+#[path = "support/mcp.rs"]
+mod mcp;
+
+use serde_json::Value;
+
+#[tokio::test]
+async fn tools_list_matches_the_snapshot() {
+    let server = mcp::spawn(&[], &[("GITLAB_URL", "http://127.0.0.1:9")]).await;
+    let tools = server.list_tools().await;
+    server.stop().await;
+    let actual = serde_json::to_value(&tools).unwrap();
+    let path = format!(
+        "{}/tests/snapshots/tools_list.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let pretty = serde_json::to_string_pretty(&actual).unwrap() + "\n";
+    if std::env::var("UPDATE_SNAPSHOTS").is_ok_and(|v| v == "1") {
+        std::fs::write(&path, &pretty).unwrap();
+    }
+    let expected: Value = serde_json::from_str(
+        &std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{path}: {e} (run with UPDATE_SNAPSHOTS=1 to create it)")),
+    )
+    .unwrap();
+    assert_eq!(
+        actual, expected,
+        "tools/list changed; if on purpose, run UPDATE_SNAPSHOTS=1 cargo test --test tools_list and commit the snapshot"
+    );
+}
+
+#[tokio::test]
+async fn the_tool_is_read_only_and_strict() {
+    let server = mcp::spawn(&[], &[("GITLAB_URL", "http://127.0.0.1:9")]).await;
+    let tools = server.list_tools().await;
+    server.stop().await;
+    assert_eq!(tools.len(), 1);
+    let tool = serde_json::to_value(&tools[0]).unwrap();
+    assert_eq!(tool["name"], "get_repository_file");
+    assert_eq!(tool["annotations"]["readOnlyHint"], true);
+    assert_eq!(tool["annotations"]["openWorldHint"], true);
+    assert_eq!(tool["inputSchema"]["additionalProperties"], false);
+    assert!(tool["inputSchema"].get("required").is_none());
+    assert_eq!(tool["inputSchema"]["properties"]["limit"]["maximum"], 2000);
+    assert!(tool["outputSchema"]["properties"]["metadata"].is_object());
+}
