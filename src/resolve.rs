@@ -238,16 +238,17 @@ fn line_request(args: &ToolArgs, anchor: Option<(u64, Option<u64>)>) -> (LineReq
             HintStyle::StartEnd,
         );
     }
-    if args.offset.is_none() && args.limit.is_none() {
-        if let Some((start, end)) = anchor {
-            return (
-                LineRequest::StartEnd {
-                    start: Some(start),
-                    end: Some(end.unwrap_or(start)),
-                },
-                HintStyle::OffsetLimit,
-            );
-        }
+    if args.offset.is_none()
+        && args.limit.is_none()
+        && let Some((start, end)) = anchor
+    {
+        return (
+            LineRequest::StartEnd {
+                start: Some(start),
+                end: Some(end.unwrap_or(start)),
+            },
+            HintStyle::OffsetLimit,
+        );
     }
     (
         LineRequest::OffsetLimit {

@@ -168,13 +168,13 @@ impl GitlabSource {
                     .await?
             }
         };
-        if let (Some(want), Some(got)) = (target.expect_project_id, fetched.project_id) {
-            if want != got {
-                return Err(SourceError::Upstream(format!(
-                    "Project mismatch: project_id is '{want}' but url contains '{}' (project id {got}). Pass one of them, or make them agree.",
-                    fetched.project_path
-                )));
-            }
+        if let (Some(want), Some(got)) = (target.expect_project_id, fetched.project_id)
+            && want != got
+        {
+            return Err(SourceError::Upstream(format!(
+                "Project mismatch: project_id is '{want}' but url contains '{}' (project id {got}). Pass one of them, or make them agree.",
+                fetched.project_path
+            )));
         }
         Ok(fetched)
     }
@@ -201,12 +201,12 @@ impl GitlabSource {
                 .missing(&answer.full_path, git_ref, path, ref_type, credential)
                 .await);
         };
-        if let Some(rules) = &answer.rules {
-            if is_excluded(rules, path) {
-                return Err(SourceError::Excluded {
-                    path: path.to_string(),
-                });
-            }
+        if let Some(rules) = &answer.rules
+            && is_excluded(rules, path)
+        {
+            return Err(SourceError::Excluded {
+                path: path.to_string(),
+            });
         }
         Ok(Fetched {
             blob: to_blob(node, git_ref),
@@ -323,15 +323,14 @@ impl GitlabSource {
         r: GraphqlResponse<T>,
         project: impl FnOnce(T) -> Option<ProjectAnswer>,
     ) -> Result<Option<Option<ProjectAnswer>>, SourceError> {
-        if let Some(errors) = &r.errors {
-            if errors
+        if let Some(errors) = &r.errors
+            && errors
                 .iter()
                 .any(|e| mentions_unknown_field(e, "duoContextExclusionSettings"))
-            {
-                tracing::info!("this GitLab has no duoContextExclusionSettings; not asking again");
-                self.caps.exclusions.set(false);
-                return Ok(None);
-            }
+        {
+            tracing::info!("this GitLab has no duoContextExclusionSettings; not asking again");
+            self.caps.exclusions.set(false);
+            return Ok(None);
         }
         // Errors confined to the exclusion field (e.g. not permitted for this user) leave the
         // rest of the answer usable: we read no rules then.
@@ -520,12 +519,12 @@ impl GitlabSource {
             }
         };
         let chosen = &candidates[used];
-        if let Some(rules) = &rules {
-            if is_excluded(rules, &chosen.path) {
-                return Err(SourceError::Excluded {
-                    path: chosen.path.clone(),
-                });
-            }
+        if let Some(rules) = &rules
+            && is_excluded(rules, &chosen.path)
+        {
+            return Err(SourceError::Excluded {
+                path: chosen.path.clone(),
+            });
         }
         let node = answers.swap_remove(used).node.ok_or_else(|| {
             SourceError::Upstream("internal: chosen candidate has no blob".into())
