@@ -16,6 +16,7 @@ pub mod reader;
 pub mod resolve;
 pub mod response;
 pub mod source;
+pub mod timing;
 pub mod tool;
 pub mod url;
 pub mod window;

@@ -106,7 +106,9 @@ pub fn read_local(repo: &LocalRepo, lookup: &Lookup) -> Result<Fetched, SourceEr
             path,
             ref_type,
         } => {
-            let mut blob = repo.read(&qualify_ref(git_ref, *ref_type), path)?;
+            let mut blob = repo
+                .read(&qualify_ref(git_ref, *ref_type), path)
+                .map_err(|e| name_ref_as_given(e, git_ref))?;
             blob.git_ref = git_ref.clone();
             Ok(done(blob, None))
         }
@@ -117,7 +119,9 @@ pub fn read_local(repo: &LocalRepo, lookup: &Lookup) -> Result<Fetched, SourceEr
             let mut results: Vec<Result<Blob, SourceError>> = Vec::with_capacity(candidates.len());
             let mut evidence: Vec<Evidence> = Vec::with_capacity(candidates.len());
             for c in candidates {
-                let read = repo.read(&qualify_ref(&c.git_ref, *ref_type), &c.path);
+                let read = repo
+                    .read(&qualify_ref(&c.git_ref, *ref_type), &c.path)
+                    .map_err(|e| name_ref_as_given(e, &c.git_ref));
                 evidence.push(Evidence {
                     ref_is_branch_or_tag: repo.is_branch_or_tag(&c.git_ref),
                     blob_found: read.is_ok(),
@@ -139,5 +143,27 @@ pub fn read_local(repo: &LocalRepo, lookup: &Lookup) -> Result<Fetched, SourceEr
             blob.git_ref = candidates[used].git_ref.clone();
             Ok(done(blob, fallback))
         }
+    }
+}
+
+/// Errors name the ref as the caller gave it (`v1.0`), not as qualified for the lookup
+/// (`refs/tags/v1.0`), as the GitLab source does.
+fn name_ref_as_given(e: SourceError, given: &str) -> SourceError {
+    let given = given.to_string();
+    match e {
+        SourceError::RefNotFound { .. } => SourceError::RefNotFound { git_ref: given },
+        SourceError::FileNotFound { path, .. } => SourceError::FileNotFound {
+            path,
+            git_ref: given,
+        },
+        SourceError::IsDirectory { path, .. } => SourceError::IsDirectory {
+            path,
+            git_ref: given,
+        },
+        SourceError::InvalidRef { reason, .. } => SourceError::InvalidRef {
+            git_ref: given,
+            reason,
+        },
+        other => other,
     }
 }

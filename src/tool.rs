@@ -157,10 +157,22 @@ impl FileServer {
         arguments: Option<&serde_json::Map<String, Value>>,
         credential: Option<&Credential>,
     ) -> CallToolResult {
-        match self.reader.read(arguments, credential).await {
-            Ok(value) => CallToolResult::structured(value),
-            Err(message) => CallToolResult::error(vec![ContentBlock::text(message)]),
-        }
+        let (result, timing) = crate::timing::measure(async {
+            match self.reader.read(arguments, credential).await {
+                Ok(value) => CallToolResult::structured(value),
+                Err(message) => CallToolResult::error(vec![ContentBlock::text(message)]),
+            }
+        })
+        .await;
+        tracing::info!(
+            target: "gitlab_file_mcp::calls",
+            is_error = result.is_error == Some(true),
+            total_us = timing.total.as_micros() as u64,
+            upstream_us = timing.upstream.as_micros() as u64,
+            own_us = timing.own().as_micros() as u64,
+            "get_repository_file"
+        );
+        result
     }
 }
 

@@ -135,7 +135,10 @@ impl Transport {
                 value.set_sensitive(true);
                 request = request.header(AUTHORIZATION, value);
             }
-            let response = request.send().await.map_err(|e| self.send_error(&e))?;
+            let sent = std::time::Instant::now();
+            let response = request.send().await;
+            crate::timing::record_upstream(sent.elapsed());
+            let response = response.map_err(|e| self.send_error(&e))?;
             let status = response.status();
             if status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error() {
                 let retry_after = retry_after(response.headers().get(RETRY_AFTER));
@@ -143,6 +146,7 @@ impl Transport {
                     let wait = retry_after.unwrap_or(BASE_BACKOFF * 2u32.pow(attempt));
                     tracing::warn!(%status, ?wait, attempt, "GitLab asked us to retry");
                     tokio::time::sleep(wait).await;
+                    crate::timing::record_upstream(wait);
                     attempt += 1;
                     continue;
                 }
@@ -181,7 +185,10 @@ impl Transport {
                 status.as_u16()
             )));
         }
-        let bytes = response.bytes().await.map_err(|e| self.send_error(&e))?;
+        let received = std::time::Instant::now();
+        let bytes = response.bytes().await;
+        crate::timing::record_upstream(received.elapsed());
+        let bytes = bytes.map_err(|e| self.send_error(&e))?;
         match status {
             StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN => {
                 let detail = first_message(&bytes).unwrap_or_default();

@@ -58,8 +58,13 @@ impl std::fmt::Debug for LocalRepo {
 
 impl LocalRepo {
     /// Open the repository at `path`: a work tree (or any directory inside one, found by
-    /// searching upward like `git` does) or a bare repository. `GIT_DIR` and similar
-    /// environment variables are ignored.
+    /// searching upward like `git` does) or a bare repository.
+    ///
+    /// Only the repository itself is read: its own config, refs and objects. The environment
+    /// (`GIT_DIR`, `GIT_NAMESPACE`, `GIT_CONFIG_*`, …) and the system, global and XDG git config
+    /// are ignored, so what a ref names does not depend on who runs the server or from where
+    /// (a `GIT_NAMESPACE` or a `gitoxide.core.refsNamespace` in `~/.gitconfig` would otherwise
+    /// hide every branch and tag).
     ///
     /// Error: [`SourceError::Local`] with a sentence naming the path and what to pass instead.
     pub fn open(path: &Path) -> Result<Self, SourceError> {
@@ -70,15 +75,14 @@ impl LocalRepo {
                 path.display()
             )));
         }
-        gix::ThreadSafeRepository::discover(path)
+        let isolated = gix::open::Options::isolated();
+        let trust_map = gix::sec::trust::Mapping {
+            full: isolated.clone(),
+            reduced: isolated,
+        };
+        gix::ThreadSafeRepository::discover_opts(path, Default::default(), trust_map)
             .map(|repo| Self { repo })
-            .map_err(|err| {
-                SourceError::Local(format!(
-                    "no git repository found at or above '{}' ({err}); pass the path of a \
-                     git work tree or a bare repository",
-                    path.display()
-                ))
-            })
+            .map_err(|err| open_error(path, &err))
     }
 
     /// True when `name` is an existing branch (`refs/heads/<name>`) or tag (`refs/tags/<name>`),
@@ -151,6 +155,36 @@ impl LocalRepo {
 // ---------------------------------------------------------------------------------------------
 // gix I/O
 // ---------------------------------------------------------------------------------------------
+
+/// The sentence for a repository that could not be opened: none found, or one found that
+/// cannot be read (a broken config, an object format this build does not support, …).
+fn open_error(path: &Path, err: &gix::Error) -> SourceError {
+    let message = match gix::discover::upwards(path) {
+        Ok((found, _trust)) => format!(
+            "the git repository at '{}' cannot be opened ({}); pass the path of a readable \
+             git work tree or bare repository",
+            found.as_ref().display(),
+            error_chain(err)
+        ),
+        Err(_) => format!(
+            "no git repository found at or above '{}' ({err}); pass the path of a git work \
+             tree or a bare repository",
+            path.display()
+        ),
+    };
+    SourceError::Local(message)
+}
+
+/// `err` and its sources, joined by ": ", on one line.
+fn error_chain(err: &gix::Error) -> String {
+    let mut parts = vec![err.to_string()];
+    let mut source = std::error::Error::source(err);
+    while let Some(e) = source {
+        parts.push(e.to_string());
+        source = e.source();
+    }
+    parts.join(": ").replace('\n', "\\n")
+}
 
 /// True when the exact full ref name `full_name` exists (loose or packed).
 fn ref_exists(repo: &gix::Repository, full_name: &str) -> bool {
@@ -972,6 +1006,39 @@ mod tests {
             Err(SourceError::Local(msg)) => {
                 assert!(
                     msg.contains(&not_repo.path().display().to_string()) && msg.contains("pass"),
+                    "{msg}"
+                )
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_repository_that_cannot_be_opened_is_not_called_missing() {
+        let fix = fx::build();
+        let config = fix.path().join(".git").join("config");
+        let mut text = std::fs::read_to_string(&config).expect("read config");
+        // SHA-256 object format: this build reads SHA-1 repositories only.
+        text.push_str(
+            "[core]\n\trepositoryformatversion = 1\n[extensions]\n\tobjectFormat = sha256\n",
+        );
+        std::fs::write(&config, &text).expect("write config");
+        match LocalRepo::open(&fix.path().join("docs")) {
+            Err(SourceError::Local(msg)) => {
+                let shown = format!(
+                    "the git repository at '{}' cannot be opened (",
+                    fix.path().display()
+                );
+                assert!(msg.starts_with(&shown), "{msg}");
+                assert!(msg.contains("sha256") && !msg.contains('\n'), "{msg}");
+            }
+            other => panic!("{other:?}"),
+        }
+        std::fs::write(&config, "[core\nnot git config\n").expect("write config");
+        match LocalRepo::open(fix.path()) {
+            Err(SourceError::Local(msg)) => {
+                assert!(
+                    msg.contains("cannot be opened") && !msg.contains('\n'),
                     "{msg}"
                 )
             }
