@@ -33,9 +33,63 @@ impl serde::Serialize for BigInt {
 /// GraphQL `ID`.
 pub type ID = String;
 
+/// A blob's `rawTextBlob`, kept as the raw JSON string literal until [`BlobText::decode`].
+///
+/// GitLab's schema types the field `String`; our codegen subset declares it as this scalar so
+/// that a 10 MiB file is copied out of the response once, verbatim, and decoded once into an
+/// exactly-sized `String` after the response body is gone (see `json_text`).
+#[derive(Debug, Clone)]
+pub struct BlobText(Box<serde_json::value::RawValue>);
+
+impl BlobText {
+    /// The decoded text.
+    pub fn decode(self) -> Result<String, super::json_text::JsonTextError> {
+        super::json_text::decode(self.0.get())
+    }
+
+    /// An upper bound of the decoded length in bytes (the literal's length).
+    pub fn raw_len(&self) -> usize {
+        self.0.get().len()
+    }
+}
+
+impl PartialEq for BlobText {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.get() == other.0.get()
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for BlobText {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = Box::<serde_json::value::RawValue>::deserialize(d)?;
+        if !raw.get().starts_with('"') {
+            return Err(serde::de::Error::custom("rawTextBlob is not a string"));
+        }
+        Ok(BlobText(raw))
+    }
+}
+
+impl serde::Serialize for BlobText {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::BigInt;
+
+    #[test]
+    fn blob_text_stays_raw_until_decoded() {
+        use super::BlobText;
+        let t: Option<BlobText> = serde_json::from_str(r#""a\nb""#).unwrap();
+        let t = t.unwrap();
+        assert_eq!(t.raw_len(), 6);
+        assert_eq!(t.decode().unwrap(), "a\nb");
+        let none: Option<BlobText> = serde_json::from_str("null").unwrap();
+        assert!(none.is_none());
+        assert!(serde_json::from_str::<BlobText>("12").is_err());
+    }
 
     #[test]
     fn bigint_from_string_or_number() {

@@ -87,7 +87,7 @@ pub struct BlobNode {
     pub path: String,
     pub size: Option<super::scalars::BigInt>,
     pub raw_size: Option<super::scalars::BigInt>,
-    pub raw_text_blob: Option<String>,
+    pub raw_text_blob: Option<super::scalars::BlobText>,
     pub stored_externally: Option<bool>,
     pub external_storage: Option<String>,
 }
@@ -209,7 +209,7 @@ impl GitlabSource {
             });
         }
         Ok(Fetched {
-            blob: to_blob(node, git_ref),
+            blob: to_blob(node, git_ref)?,
             project_id: global_id_number(&answer.id),
             project_path: answer.full_path,
             split_fallback_from: None,
@@ -530,7 +530,7 @@ impl GitlabSource {
             SourceError::Upstream("internal: chosen candidate has no blob".into())
         })?;
         Ok(Fetched {
-            blob: to_blob(node, &chosen.git_ref),
+            blob: to_blob(node, &chosen.git_ref)?,
             project_id: global_id_number(&id),
             project_path: full_path,
             split_fallback_from: gitlab.map(|g| candidates[g].git_ref.clone()),
@@ -609,12 +609,12 @@ pub fn global_id_number(gid: &str) -> Option<u64> {
 
 /// GitLab's blob node → our [`Blob`]: LFS first (the pointer text is dropped), then binary
 /// (`rawTextBlob` null), then text; `size_bytes` is `rawSize` (falling back to `size`).
-pub(super) fn to_blob(node: BlobNode, git_ref: &str) -> Blob {
-    let size_bytes = node
-        .raw_size
-        .or(node.size)
-        .map(|s| s.0)
-        .unwrap_or_else(|| node.raw_text_blob.as_ref().map_or(0, |t| t.len() as u64));
+pub(super) fn to_blob(node: BlobNode, git_ref: &str) -> Result<Blob, SourceError> {
+    let size_bytes = node.raw_size.or(node.size).map(|s| s.0).unwrap_or_else(|| {
+        node.raw_text_blob
+            .as_ref()
+            .map_or(0, |t| t.raw_len() as u64)
+    });
     let kind = if node.stored_externally == Some(true) {
         BlobKind::Lfs {
             storage: node.external_storage.unwrap_or_else(|| "lfs".to_string()),
@@ -622,7 +622,10 @@ pub(super) fn to_blob(node: BlobNode, git_ref: &str) -> Blob {
     } else {
         match node.raw_text_blob {
             None => BlobKind::Binary,
-            Some(content) => {
+            Some(raw) => {
+                let content = raw.decode().map_err(|e| {
+                    SourceError::Upstream(format!("GitLab's rawTextBlob could not be decoded: {e}"))
+                })?;
                 let cut_by_read_limit = size_bytes > content.len() as u64;
                 BlobKind::Text {
                     content,
@@ -631,12 +634,12 @@ pub(super) fn to_blob(node: BlobNode, git_ref: &str) -> Blob {
             }
         }
     };
-    Blob {
+    Ok(Blob {
         path: node.path,
         git_ref: git_ref.to_string(),
         size_bytes,
         kind,
-    }
+    })
 }
 
 #[cfg(test)]
@@ -650,17 +653,21 @@ mod tests {
         assert_eq!(global_id_number("nonsense"), None);
     }
 
+    fn text(s: &str) -> super::super::scalars::BlobText {
+        serde_json::from_str(&serde_json::to_string(s).unwrap()).unwrap()
+    }
+
     #[test]
     fn blob_kinds() {
-        let text = BlobNode {
+        let text_node = BlobNode {
             path: "a".into(),
             size: Some(BigInt(3)),
             raw_size: Some(BigInt(3)),
-            raw_text_blob: Some("a\nb".into()),
+            raw_text_blob: Some(text("a\nb")),
             ..BlobNode::default()
         };
         assert_eq!(
-            to_blob(text.clone(), "main").kind,
+            to_blob(text_node.clone(), "main").unwrap().kind,
             BlobKind::Text {
                 content: "a\nb".into(),
                 cut_by_read_limit: false
@@ -668,10 +675,10 @@ mod tests {
         );
         let cut = BlobNode {
             raw_size: Some(BigInt(20_000_000)),
-            ..text.clone()
+            ..text_node.clone()
         };
         assert!(matches!(
-            to_blob(cut, "main").kind,
+            to_blob(cut, "main").unwrap().kind,
             BlobKind::Text {
                 cut_by_read_limit: true,
                 ..
@@ -679,17 +686,17 @@ mod tests {
         ));
         let bin = BlobNode {
             raw_text_blob: None,
-            ..text.clone()
+            ..text_node.clone()
         };
-        assert_eq!(to_blob(bin, "main").kind, BlobKind::Binary);
+        assert_eq!(to_blob(bin, "main").unwrap().kind, BlobKind::Binary);
         let lfs = BlobNode {
             stored_externally: Some(true),
             external_storage: Some("lfs".into()),
             raw_size: Some(BigInt(1_575_078)),
-            raw_text_blob: Some("version https://git-lfs...".into()),
-            ..text
+            raw_text_blob: Some(text("version https://git-lfs...")),
+            ..text_node
         };
-        let b = to_blob(lfs, "main");
+        let b = to_blob(lfs, "main").unwrap();
         assert_eq!(
             (b.kind, b.size_bytes),
             (

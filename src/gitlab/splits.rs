@@ -115,7 +115,7 @@ pub fn request(
 
 /// Reads a batch's answer. `Ok(None)`: the project is missing or unreadable.
 pub fn parse(
-    r: GraphqlResponse<Value>,
+    mut r: GraphqlResponse<Value>,
     count: usize,
     offset: usize,
     with_exclusions: bool,
@@ -134,8 +134,8 @@ pub fn parse(
     }
     let Some(project) = r
         .data
-        .as_ref()
-        .and_then(|d| d.get("project"))
+        .as_mut()
+        .and_then(|d| d.get_mut("project"))
         .filter(|p| !p.is_null())
     else {
         return Ok(None);
@@ -151,22 +151,27 @@ pub fn parse(
                 .map(str::to_string)
                 .collect()
         });
-    let repo = project.get("repository");
+    let id = text(project.get("id"));
+    let full_path = text(project.get("fullPath"));
+    let mut repo = project.get_mut("repository").map(Value::take);
     let mut answers = Vec::with_capacity(count);
     let mut commit_known = false;
     for i in offset..offset + count {
-        let field = |name: String| repo.and_then(|r| r.get(&name));
-        let node = field(format!("b{i}"))
-            .and_then(|b| b.get("nodes"))
-            .and_then(Value::as_array)
-            .and_then(|nodes| nodes.iter().find(|n| !n.is_null()))
-            .map(|n| serde_json::from_value::<BlobNode>(n.clone()))
+        // Taken, not cloned: a node may hold a 10 MiB file.
+        let node = repo
+            .as_mut()
+            .and_then(|r| r.get_mut(format!("b{i}")))
+            .and_then(|b| b.get_mut("nodes"))
+            .and_then(Value::as_array_mut)
+            .and_then(|nodes| nodes.iter_mut().find(|n| !n.is_null()))
+            .map(|n| serde_json::from_value::<BlobNode>(n.take()))
             .transpose()
             .map_err(|e| {
                 SourceError::Upstream(format!(
                     "GitLab's blob answer was not shaped as expected: {e}"
                 ))
             })?;
+        let field = |name: String| repo.as_ref().and_then(|r| r.get(&name));
         let heads = field(format!("h{i}"));
         let tags = field(format!("t{i}"));
         let ref_is_branch_or_tag = if heads.is_some() || tags.is_some() {
@@ -181,8 +186,8 @@ pub fn parse(
         });
     }
     Ok(Some(ParsedSplits {
-        id: text(project.get("id")),
-        full_path: text(project.get("fullPath")),
+        id,
+        full_path,
         rules,
         answers,
         commit_known,

@@ -186,9 +186,19 @@ impl Transport {
             )));
         }
         let received = std::time::Instant::now();
-        let bytes = response.bytes().await;
+        let bytes = read_body(response).await;
         crate::timing::record_upstream(received.elapsed());
-        let bytes = bytes.map_err(|e| self.send_error(&e))?;
+        let bytes = match bytes {
+            Ok(b) => b,
+            Err(BodyError::Http(e)) => return Err(self.send_error(&e)),
+            Err(BodyError::TooLarge) => {
+                return Err(TransportError::Message(format!(
+                    "GitLab's answer from {} exceeded {} MiB; this is not a GitLab GraphQL answer this server can use.",
+                    self.endpoint,
+                    MAX_BODY_BYTES / 1_048_576
+                )));
+            }
+        };
         match status {
             StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN => {
                 let detail = first_message(&bytes).unwrap_or_default();
@@ -267,6 +277,33 @@ impl Transport {
             format!("Request to GitLab at {} failed: {cause}", self.base)
         })
     }
+}
+
+/// Largest answer we read: GitLab sends at most 10 MiB of file content, which JSON escaping can
+/// inflate (6 bytes for a control character); anything larger is not an answer we can use.
+pub const MAX_BODY_BYTES: usize = 64 * 1_048_576;
+
+enum BodyError {
+    Http(reqwest::Error),
+    TooLarge,
+}
+
+/// Reads a body chunk by chunk into one buffer sized from `Content-Length` when GitLab sends
+/// it, so a 10 MiB answer is held once rather than as chunks plus a joined copy.
+async fn read_body(mut response: reqwest::Response) -> Result<Vec<u8>, BodyError> {
+    let expected = response.content_length().unwrap_or(0);
+    if expected > MAX_BODY_BYTES as u64 {
+        return Err(BodyError::TooLarge);
+    }
+    // Bounded by MAX_BODY_BYTES just above, so it fits in usize.
+    let mut body = Vec::with_capacity(expected as usize);
+    while let Some(chunk) = response.chunk().await.map_err(BodyError::Http)? {
+        if body.len() + chunk.len() > MAX_BODY_BYTES {
+            return Err(BodyError::TooLarge);
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
 }
 
 /// Installs rustls' ring provider once per process (reqwest is built without a default one).
