@@ -127,6 +127,8 @@ async fn main() {
         client.call_tool(call("small.rs", 0)).await.expect("call");
     }
     let rss_small = vm_hwm_kib(pid);
+    client.call_tool(call("big.txt", 0)).await.expect("call");
+    let rss_one_big = vm_hwm_kib(pid);
 
     let mut rows: Vec<String> = Vec::new();
     for (name, path, offset, calls) in [
@@ -183,6 +185,7 @@ async fn main() {
         })
     };
     println!("| 20 calls on a 180 KB file | {} |", mb(rss_small));
+    println!("| 1 call on a {:.1} MiB file | {} |", big_len as f64 / 1_048_576.0, mb(rss_one_big));
     println!(
         "| 80 calls on a {:.1} MiB file | {} |",
         big_len as f64 / 1_048_576.0,
