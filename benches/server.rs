@@ -101,14 +101,13 @@ async fn main() {
         tokio::spawn(async move {
             let mut lines = tokio::io::BufReader::new(stderr).lines();
             while let Ok(Some(line)) = lines.next_line().await {
-                if let Some(v) = line
+                let own_us = line
                     .split("own_us=")
                     .nth(1)
                     .and_then(|r| r.split_whitespace().next())
-                {
-                    if let Ok(us) = v.parse() {
-                        own.lock().expect("lock").push(us);
-                    }
+                    .and_then(|v| v.parse::<u64>().ok());
+                if let Some(us) = own_us {
+                    own.lock().expect("lock").push(us);
                 }
             }
         });
@@ -185,7 +184,11 @@ async fn main() {
         })
     };
     println!("| 20 calls on a 180 KB file | {} |", mb(rss_small));
-    println!("| 1 call on a {:.1} MiB file | {} |", big_len as f64 / 1_048_576.0, mb(rss_one_big));
+    println!(
+        "| 1 call on a {:.1} MiB file | {} |",
+        big_len as f64 / 1_048_576.0,
+        mb(rss_one_big)
+    );
     println!(
         "| 80 calls on a {:.1} MiB file | {} |",
         big_len as f64 / 1_048_576.0,
