@@ -13,9 +13,8 @@ use super::transport::GraphqlResponse;
 use crate::source::SourceError;
 use crate::url::{Evidence, RefType, Split};
 
-/// Candidates asked for in one request. Each costs about 15 points of GitLab's query
-/// complexity (blobs connection + 6 fields + two commit lookups); 8 keep a request near 130,
-/// well under GitLab's limit of 250 for authenticated requests (200 anonymous).
+/// Candidates asked for in one request, chosen to stay well inside GitLab's query complexity
+/// limits (250 points authenticated, 200 anonymous); see [`estimated_complexity`].
 pub const MAX_PER_REQUEST: usize = 8;
 
 /// What one candidate's aliases answered.
@@ -60,7 +59,7 @@ pub fn document(count: usize, offset: usize, with_exclusions: bool, with_commit:
     for i in offset..offset + count {
         vars.push_str(&format!(", $r{i}: String!, $p{i}: [String!]!"));
         fields.push_str(&format!(
-            " b{i}: blobs(ref: $r{i}, paths: $p{i}, refType: $refType) {{ nodes {{ ...BlobFields }} }}"
+            " b{i}: blobs(ref: $r{i}, paths: $p{i}, refType: $refType, first: 1) {{ nodes {{ ...BlobFields }} }}"
         ));
         if with_commit {
             vars.push_str(&format!(", $h{i}: String!, $t{i}: String!"));
@@ -77,6 +76,19 @@ pub fn document(count: usize, offset: usize, with_exclusions: bool, with_commit:
     format!(
         "query BlobBySplits({vars}) {{ project(fullPath: $projectPath) {{ id fullPath{exclusions} repository {{{fields} }} }} }} fragment BlobFields on RepositoryBlob {{ {BLOB_FIELDS} }}"
     )
+}
+
+/// GitLab's complexity score of [`document`], by GitLab's rules (`Types::BaseField`,
+/// `Resolvers::BaseResolver`): a plain field costs 1 plus its children; a resolver field costs
+/// its children + 1, + 1 if it calls Gitaly, and a connection adds 1% per item it may load
+/// (`first`, else the 100-item page size), so `blobs(first: 1)` costs (7 + 1 + 1) × 1.01 → 9
+/// and each `commit(ref:) { sha }` 3. Per candidate: 9 + 2 × 3 = 15.
+pub fn estimated_complexity(count: usize, with_exclusions: bool, with_commit: bool) -> usize {
+    let per_candidate = 9 + if with_commit { 6 } else { 0 };
+    // project (resolver: 1 + 1) + id + fullPath + repository, plus the exclusion settings
+    // object and its rules.
+    let base = 5 + if with_exclusions { 2 } else { 0 };
+    base + count * per_candidate
 }
 
 /// The request body (query, variables, operationName) for a batch of candidates.
@@ -209,10 +221,19 @@ mod tests {
     fn document_shape() {
         let d = document(2, 3, true, true);
         assert!(d.starts_with("query BlobBySplits($projectPath: ID!, $refType: RefType, $r3: String!, $p3: [String!]!, $h3: String!, $t3: String!, $r4"), "{d}");
-        assert!(d.contains("b4: blobs(ref: $r4, paths: $p4, refType: $refType)"));
+        assert!(d.contains("b4: blobs(ref: $r4, paths: $p4, refType: $refType, first: 1)"));
         assert!(d.contains("duoContextExclusionSettings"));
         let d = document(1, 0, false, false);
         assert!(!d.contains("commit") && !d.contains("duoContext"), "{d}");
+    }
+
+    #[test]
+    fn a_full_batch_stays_inside_gitlabs_complexity_limits() {
+        let worst = estimated_complexity(MAX_PER_REQUEST, true, true);
+        assert_eq!(worst, 127);
+        assert!(worst <= 200, "anonymous limit");
+        // Without `first: 1` each blobs field would cost twice as much (9 × 2 = 18).
+        assert!(document(1, 0, false, false).contains("first: 1"));
     }
 
     #[test]
