@@ -92,6 +92,16 @@ pub struct BlobNode {
     pub external_storage: Option<String>,
 }
 
+/// Our [`RefType`] → the generated `RefType` of operation module `$m`.
+macro_rules! ref_type {
+    ($m:ident, $t:expr) => {
+        $t.map(|t| match t {
+            RefType::Heads => $m::RefType::HEADS,
+            RefType::Tags => $m::RefType::TAGS,
+        })
+    };
+}
+
 macro_rules! blob_node {
     ($n:expr) => {{
         let n = $n;
@@ -106,7 +116,16 @@ macro_rules! blob_node {
     }};
 }
 
+/// A generated project type → [`ProjectAnswer`]; `with_rules` also takes its exclusion rules.
 macro_rules! project_answer {
+    ($p:expr, with_rules) => {{
+        let mut p = $p;
+        let rules = p
+            .duo_context_exclusion_settings
+            .take()
+            .and_then(|s| s.exclusion_rules);
+        project_answer!(p, rules)
+    }};
     ($p:expr, $rules:expr) => {{
         let p = $p;
         ProjectAnswer {
@@ -195,7 +214,11 @@ impl GitlabSource {
                 project: project.to_string(),
             });
         };
-        let node = answer.nodes.into_iter().find(|n| n.path == path);
+        // One path was asked for, so GitLab answers with at most one node (prefer an exact match
+        // should it ever answer more).
+        let mut nodes = answer.nodes;
+        let exact = nodes.iter().position(|n| n.path == path).unwrap_or(0);
+        let node = (exact < nodes.len()).then(|| nodes.swap_remove(exact));
         let Some(node) = node else {
             return Err(self
                 .missing(&answer.full_path, git_ref, path, ref_type, credential)
@@ -234,27 +257,19 @@ impl GitlabSource {
                         project_path: p.clone(),
                         ref_: git_ref.to_string(),
                         paths: paths.clone(),
-                        ref_type: ref_type.map(path_ref_type),
+                        ref_type: ref_type!(blob_by_path_with_exclusions, ref_type),
                     };
                     let r: GraphqlResponse<blob_by_path_with_exclusions::ResponseData> = self
                         .post(&BlobByPathWithExclusions::build_query(vars), credential)
                         .await?;
-                    self.exclusion_answer(r, |d| {
-                        d.project.map(|p| {
-                            let rules = p
-                                .duo_context_exclusion_settings
-                                .as_ref()
-                                .and_then(|s| s.exclusion_rules.clone());
-                            project_answer!(p, rules)
-                        })
-                    })?
+                    self.exclusion_answer(r, |d| d.project.map(|p| project_answer!(p, with_rules)))?
                 }
                 ProjectRef::Id(id) => {
                     let vars = blob_by_id_with_exclusions::Variables {
                         ids: Some(vec![format!("gid://gitlab/Project/{id}")]),
                         ref_: git_ref.to_string(),
                         paths: paths.clone(),
-                        ref_type: ref_type.map(id_ref_type),
+                        ref_type: ref_type!(blob_by_id_with_exclusions, ref_type),
                     };
                     let r: GraphqlResponse<blob_by_id_with_exclusions::ResponseData> = self
                         .post(&BlobByIdWithExclusions::build_query(vars), credential)
@@ -263,13 +278,7 @@ impl GitlabSource {
                         d.projects
                             .and_then(|c| c.nodes)
                             .and_then(|n| n.into_iter().flatten().next())
-                            .map(|p| {
-                                let rules = p
-                                    .duo_context_exclusion_settings
-                                    .as_ref()
-                                    .and_then(|s| s.exclusion_rules.clone());
-                                project_answer!(p, rules)
-                            })
+                            .map(|p| project_answer!(p, with_rules))
                     })?
                 }
             };
@@ -283,10 +292,7 @@ impl GitlabSource {
                     project_path: p.clone(),
                     ref_: git_ref.to_string(),
                     paths,
-                    ref_type: ref_type.map(|t| match t {
-                        RefType::Heads => blob_by_path::RefType::HEADS,
-                        RefType::Tags => blob_by_path::RefType::TAGS,
-                    }),
+                    ref_type: ref_type!(blob_by_path, ref_type),
                 };
                 let r: GraphqlResponse<blob_by_path::ResponseData> = self
                     .post(&BlobByPath::build_query(vars), credential)
@@ -299,10 +305,7 @@ impl GitlabSource {
                     ids: Some(vec![format!("gid://gitlab/Project/{id}")]),
                     ref_: git_ref.to_string(),
                     paths,
-                    ref_type: ref_type.map(|t| match t {
-                        RefType::Heads => blob_by_id::RefType::HEADS,
-                        RefType::Tags => blob_by_id::RefType::TAGS,
-                    }),
+                    ref_type: ref_type!(blob_by_id, ref_type),
                 };
                 let r: GraphqlResponse<blob_by_id::ResponseData> =
                     self.post(&BlobById::build_query(vars), credential).await?;
@@ -586,20 +589,6 @@ fn error_path_has(e: &GraphqlError, field: &str) -> bool {
     e.path
         .as_ref()
         .is_some_and(|p| p.iter().any(|s| s.as_str() == Some(field)))
-}
-
-fn path_ref_type(t: RefType) -> blob_by_path_with_exclusions::RefType {
-    match t {
-        RefType::Heads => blob_by_path_with_exclusions::RefType::HEADS,
-        RefType::Tags => blob_by_path_with_exclusions::RefType::TAGS,
-    }
-}
-
-fn id_ref_type(t: RefType) -> blob_by_id_with_exclusions::RefType {
-    match t {
-        RefType::Heads => blob_by_id_with_exclusions::RefType::HEADS,
-        RefType::Tags => blob_by_id_with_exclusions::RefType::TAGS,
-    }
 }
 
 /// `gid://gitlab/Project/42` → 42.
