@@ -34,7 +34,7 @@ fn sample(name: &str) -> Value {
             }
             response
         }
-        Err(_) => panic!("missing sample {path}: ../shared/ must sit beside the repository"),
+        Err(e) => panic!("missing sample {path}: {e}"),
     }
 }
 
