@@ -17,7 +17,7 @@ const TOKEN: &str = "glpat-TESTSECRET0123456789";
 
 fn sample(name: &str) -> Value {
     let path = format!(
-        "{}/../shared/gitlab/samples/{name}",
+        "{}/tests/fixtures/samples/{name}",
         env!("CARGO_MANIFEST_DIR")
     );
     match std::fs::read_to_string(&path) {
