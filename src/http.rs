@@ -185,22 +185,11 @@ pub async fn serve(
     reader: Reader,
     configured: Option<Credential>,
 ) -> Result<(), String> {
-    let addr = args
-        .http
-        .clone()
-        .unwrap_or_else(|| DEFAULT_ADDR.to_string());
-    let listener = tokio::net::TcpListener::bind(&addr)
-        .await
-        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-    let local = listener
-        .local_addr()
-        .map_err(|e| format!("cannot read the address bound for {addr}: {e}"))?;
-    for warning in exposure_warnings(&args, local) {
-        tracing::warn!("{warning}");
-    }
-    if args.token_from_request && configured.is_some() {
-        tracing::info!("--token-from-request: the configured GitLab token is not used");
-    }
+    check_allowed_hosts(&args.allowed_hosts)?;
+    // Before listening, so that a signal can never kill the process with calls in flight.
+    let mut stop = StopSignal::install()?;
+    let (listener, local) = bind(&args).await?;
+    announce(&args, local, configured.is_some());
     let rmcp_stop = CancellationToken::new();
     let slots = Arc::new(Semaphore::new(args.slots()));
     let app = router(
@@ -210,14 +199,6 @@ pub async fn serve(
         rmcp_stop.clone(),
         Arc::clone(&slots),
     );
-    // The one line scripts and tests wait for; printed whatever the log level.
-    eprintln!("listening on http://{local}/mcp");
-    tracing::info!(
-        %local,
-        stateless = args.stateless,
-        token_from_request = args.token_from_request,
-        "serving MCP over streamable HTTP"
-    );
     let stop_accepting = CancellationToken::new();
     let server =
         axum::serve(listener, app).with_graceful_shutdown(stop_accepting.clone().cancelled_owned());
@@ -226,7 +207,7 @@ pub async fn serve(
         ended = &mut server => {
             return Err(format!("the HTTP server stopped unexpectedly: {}", join_message(ended)));
         }
-        () = shutdown_signal() => {}
+        () = stop.received() => {}
     }
     tracing::info!("shutdown requested: no new connections, draining in-flight calls");
     stop_accepting.cancel();
@@ -238,6 +219,35 @@ pub async fn serve(
         Err(_) => tracing::warn!("connections still open after the drain; exiting anyway"),
     }
     Ok(())
+}
+
+async fn bind(args: &HttpArgs) -> Result<(tokio::net::TcpListener, SocketAddr), String> {
+    let addr = args.http.as_deref().unwrap_or(DEFAULT_ADDR);
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let local = listener
+        .local_addr()
+        .map_err(|e| format!("cannot read the address bound for {addr}: {e}"))?;
+    Ok((listener, local))
+}
+
+/// Prints the bound address and warns about exposure.
+fn announce(args: &HttpArgs, local: SocketAddr, has_configured_token: bool) {
+    for warning in exposure_warnings(args, local) {
+        tracing::warn!("{warning}");
+    }
+    if args.token_from_request && has_configured_token {
+        tracing::info!("--token-from-request: the configured GitLab token is not used");
+    }
+    // The one line scripts and tests wait for; printed whatever the log level.
+    eprintln!("listening on http://{local}/mcp");
+    tracing::info!(
+        %local,
+        stateless = args.stateless,
+        token_from_request = args.token_from_request,
+        "serving MCP over streamable HTTP"
+    );
 }
 
 fn join_message(ended: Result<std::io::Result<()>, tokio::task::JoinError>) -> String {
@@ -261,28 +271,61 @@ async fn drain(slots: &Semaphore, total: usize, limit: Duration) {
     }
 }
 
-/// Resolves on SIGTERM or SIGINT (Ctrl-C).
-async fn shutdown_signal() {
-    #[cfg(unix)]
-    {
+/// SIGTERM and SIGINT, registered as soon as this is built.
+#[cfg(unix)]
+struct StopSignal {
+    term: tokio::signal::unix::Signal,
+    interrupt: tokio::signal::unix::Signal,
+}
+
+#[cfg(unix)]
+impl StopSignal {
+    fn install() -> Result<Self, String> {
         use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = term.recv() => {}
-                    _ = tokio::signal::ctrl_c() => {}
-                }
-            }
-            Err(e) => {
-                tracing::warn!("cannot listen for SIGTERM ({e}); only Ctrl-C stops the server");
-                let _ = tokio::signal::ctrl_c().await;
-            }
+        let register = |kind: SignalKind, name: &str| {
+            signal(kind).map_err(|e| format!("cannot listen for {name}: {e}"))
+        };
+        Ok(Self {
+            term: register(SignalKind::terminate(), "SIGTERM")?,
+            interrupt: register(SignalKind::interrupt(), "SIGINT")?,
+        })
+    }
+
+    async fn received(&mut self) {
+        tokio::select! {
+            _ = self.term.recv() => {}
+            _ = self.interrupt.recv() => {}
         }
     }
-    #[cfg(not(unix))]
-    {
+}
+
+/// Ctrl-C where there are no Unix signals.
+#[cfg(not(unix))]
+struct StopSignal;
+
+#[cfg(not(unix))]
+impl StopSignal {
+    fn install() -> Result<Self, String> {
+        Ok(Self)
+    }
+
+    async fn received(&mut self) {
         let _ = tokio::signal::ctrl_c().await;
     }
+}
+
+/// Each `--allowed-host` must be a host name or `host:port` as a `Host` header carries it, so
+/// that a typo (a scheme, a path) fails at startup instead of refusing every client.
+pub fn check_allowed_hosts(entries: &[String]) -> Result<(), String> {
+    for entry in entries {
+        let parsed = http::uri::Authority::try_from(entry.trim()).ok();
+        if parsed.is_none_or(|a| a.host().is_empty() || a.as_str().contains('@')) {
+            return Err(format!(
+                "--allowed-host '{entry}' is not a host name or host:port (e.g. mcp.example.com or mcp.example.com:8443)"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// What an operator should hear about how exposed this server is, given where it listens.
@@ -559,7 +602,8 @@ impl http_body::Body for Holding {
 }
 
 /// The tool server with a deadline on each call, for session mode, where the 200 of the SSE
-/// answer is sent before the call runs and a 504 is no longer possible.
+/// answer is sent before the call runs and a 504 is no longer possible. It forwards the
+/// handler methods [`FileServer`] implements; one FileServer gains must be forwarded here too.
 #[derive(Debug, Clone)]
 pub struct Bounded {
     inner: FileServer,
@@ -683,6 +727,31 @@ mod tests {
             ..shared
         };
         assert!(exposure_warnings(&shared, "10.0.0.5:8080".parse().unwrap()).is_empty());
+    }
+
+    #[test]
+    fn allowed_host_typos_fail_at_startup() {
+        let ok = |v: &[&str]| {
+            check_allowed_hosts(&v.iter().map(|s| (*s).to_string()).collect::<Vec<_>>())
+        };
+        assert!(
+            ok(&[
+                "mcp.example.com",
+                "mcp.example.com:8443",
+                "10.0.0.5",
+                "[::1]:8080"
+            ])
+            .is_ok()
+        );
+        for bad in [
+            "https://mcp.example.com",
+            "mcp.example.com/mcp",
+            "",
+            "user@host",
+            ":8080",
+        ] {
+            assert!(ok(&[bad]).is_err(), "{bad}");
+        }
     }
 
     #[test]
