@@ -1,0 +1,250 @@
+//! Load on `serve --http --stateless --token-from-request`: calls/s and p50/p99 latency of
+//! `get_repository_file` at 1, 16 and 64 concurrent clients.
+//!
+//! A `harness = false` bench: `cargo bench --bench http_load` starts the real binary (release
+//! build) on 127.0.0.1 against a minimal in-process GitLab (axum, one canned GraphQL answer
+//! for a 200-line file), warms up, then runs each level until it has made `MAX_CALLS` calls or
+//! run `MAX_TIME`, whichever comes first, and prints a markdown table. Each client has its own
+//! HTTP connection and sends raw JSON-RPC `tools/call` POSTs, as an MCP client would after its
+//! (stateless) handshake. Client, server and mock share the machine, so the numbers are an
+//! upper bound on server overhead, not GitLab's. The bench reports; it does not assert.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::routing::post;
+use serde_json::{Value, json};
+
+const BIN: &str = env!("CARGO_BIN_EXE_gitlab-file-mcp");
+const LEVELS: [usize; 3] = [1, 16, 64];
+/// Calls per level at most.
+const MAX_CALLS: usize = 20_000;
+/// Time per level at most (after warm-up).
+const MAX_TIME: Duration = Duration::from_secs(8);
+const WARM_UP_CALLS: usize = 200;
+const FILE_LINES: usize = 200;
+
+#[tokio::main]
+async fn main() {
+    // reqwest is built without a default TLS provider (none is used here, but one must exist).
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let gitlab = start_mock_gitlab().await;
+    let mut server = start_server(&gitlab);
+    let url = format!("{}/mcp", server.1);
+
+    run_level(&url, 4, WARM_UP_CALLS, MAX_TIME).await;
+    println!("| concurrent clients | calls | calls/s | p50 latency | p99 latency | errors |");
+    println!("|---:|---:|---:|---:|---:|---:|");
+    for clients in LEVELS {
+        let r = run_level(&url, clients, MAX_CALLS, MAX_TIME).await;
+        println!(
+            "| {clients} | {} | {:.0} | {:.2} ms | {:.2} ms | {} |",
+            r.calls,
+            r.calls as f64 / r.elapsed.as_secs_f64(),
+            ms(percentile(&r.latencies, 0.50)),
+            ms(percentile(&r.latencies, 0.99)),
+            r.errors
+        );
+    }
+    let _ = server.0.kill();
+    let _ = server.0.wait();
+}
+
+/// A GitLab that answers every GraphQL request with the same 200-line file.
+async fn start_mock_gitlab() -> String {
+    let content: String = (1..=FILE_LINES)
+        .map(|i| format!("line {i:04} of a file read through the GitLab GraphQL API\n"))
+        .collect();
+    let answer = Arc::new(
+        json!({"data": {"project": {
+            "id": "gid://gitlab/Project/42",
+            "fullPath": "grp/proj",
+            "repository": {"blobs": {"nodes": [{
+                "oid": "3374e3ddc562b942669e8b8d09ce7ec8d20a8803",
+                "path": "README.md",
+                "size": content.len().to_string(),
+                "rawSize": content.len().to_string(),
+                "rawTextBlob": content,
+                "storedExternally": false,
+                "externalStorage": null
+            }]}}
+        }}})
+        .to_string(),
+    );
+    let app = Router::new().route(
+        "/api/graphql",
+        post(move || {
+            let answer = Arc::clone(&answer);
+            async move {
+                (
+                    [("content-type", "application/json")],
+                    answer.as_str().to_owned(),
+                )
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind the mock GitLab");
+    let url = format!("http://{}", listener.local_addr().expect("mock address"));
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    url
+}
+
+/// The server process and its base URL.
+fn start_server(gitlab: &str) -> (Child, String) {
+    let mut cmd = Command::new(BIN);
+    cmd.args([
+        "serve",
+        "--http",
+        "127.0.0.1:0",
+        "--stateless",
+        "--token-from-request",
+        "--max-concurrent",
+        "256",
+    ])
+    .env("GITLAB_URL", gitlab)
+    .env("GITLAB_FILE_MCP_LOG", "warn")
+    .env_remove("GITLAB_TOKEN")
+    .env_remove("GITLAB_PERSONAL_ACCESS_TOKEN")
+    .stdin(Stdio::null())
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped());
+    for var in [
+        "HTTP_PROXY",
+        "http_proxy",
+        "HTTPS_PROXY",
+        "https_proxy",
+        "ALL_PROXY",
+        "all_proxy",
+    ] {
+        cmd.env_remove(var);
+    }
+    let mut child = cmd.spawn().expect("spawn the server");
+    let stderr = child.stderr.take().expect("piped stderr");
+    let mut lines = BufReader::new(stderr).lines();
+    let base = loop {
+        match lines.next() {
+            Some(Ok(line)) => {
+                if let Some(rest) = line.split("listening on ").nth(1) {
+                    break rest.trim().trim_end_matches("/mcp").to_string();
+                }
+                eprintln!("{line}");
+            }
+            _ => panic!("the server exited before listening"),
+        }
+    };
+    // Keep draining stderr so the server never blocks on a full pipe.
+    std::thread::spawn(move || for _ in lines.map_while(Result::ok) {});
+    (child, base)
+}
+
+struct LevelResult {
+    calls: usize,
+    errors: usize,
+    elapsed: Duration,
+    latencies: Vec<Duration>,
+}
+
+/// `clients` concurrent clients share a budget of `max_calls` calls and `max_time`.
+async fn run_level(url: &str, clients: usize, max_calls: usize, max_time: Duration) -> LevelResult {
+    let started = Instant::now();
+    let budget = Arc::new(std::sync::atomic::AtomicUsize::new(max_calls));
+    let mut tasks = tokio::task::JoinSet::new();
+    for c in 0..clients {
+        let url = url.to_string();
+        let budget = Arc::clone(&budget);
+        tasks.spawn(async move { client_loop(&url, c, &budget, started, max_time).await });
+    }
+    let mut result = LevelResult {
+        calls: 0,
+        errors: 0,
+        elapsed: Duration::ZERO,
+        latencies: Vec::new(),
+    };
+    while let Some(done) = tasks.join_next().await {
+        let (latencies, errors) = done.expect("client task");
+        result.calls += latencies.len() + errors;
+        result.errors += errors;
+        result.latencies.extend(latencies);
+    }
+    result.elapsed = started.elapsed();
+    result.latencies.sort_unstable();
+    result
+}
+
+/// One client: its own connection and token; calls until the budget or the time runs out.
+async fn client_loop(
+    url: &str,
+    client_no: usize,
+    budget: &std::sync::atomic::AtomicUsize,
+    started: Instant,
+    max_time: Duration,
+) -> (Vec<Duration>, usize) {
+    use std::sync::atomic::Ordering;
+    let http = reqwest::Client::builder()
+        .no_proxy()
+        .pool_max_idle_per_host(1)
+        .build()
+        .expect("reqwest client");
+    let token = format!("Bearer glpat-bench-client-{client_no}");
+    let mut latencies = Vec::new();
+    let mut errors = 0;
+    let mut id = 0u64;
+    while started.elapsed() < max_time
+        && budget
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
+            .is_ok()
+    {
+        id += 1;
+        let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+            "name": "get_repository_file",
+            "arguments": {"project_id": "grp/proj", "file_path": "README.md", "ref": "main", "limit": 100}
+        }});
+        let t0 = Instant::now();
+        let ok = call(&http, url, &token, &body).await;
+        if ok {
+            latencies.push(t0.elapsed());
+        } else {
+            errors += 1;
+        }
+    }
+    (latencies, errors)
+}
+
+/// One `tools/call`; true when it came back 200 with a non-error result.
+async fn call(http: &reqwest::Client, url: &str, token: &str, body: &Value) -> bool {
+    let response = http
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("authorization", token)
+        .body(body.to_string())
+        .send()
+        .await;
+    let Ok(response) = response else { return false };
+    if response.status() != 200 {
+        return false;
+    }
+    match response.json::<Value>().await {
+        Ok(v) => {
+            v["result"]["isError"] != json!(true) && v["result"]["structuredContent"].is_object()
+        }
+        Err(_) => false,
+    }
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let rank = ((sorted.len() as f64) * p).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
