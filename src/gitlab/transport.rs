@@ -374,6 +374,34 @@ fn error_chain(e: &dyn std::error::Error) -> String {
 mod tests {
     use super::*;
 
+    fn config_with_ca(path: &std::path::Path) -> GitlabConfig {
+        let args = crate::config::GitlabArgs {
+            gitlab_url: Some("https://gitlab.example.com".into()),
+            connect_timeout: 10,
+            request_timeout: 30,
+            ca_file: Some(path.to_path_buf()),
+        };
+        GitlabConfig::from_parts(&args, |_| None).unwrap()
+    }
+
+    #[test]
+    fn ca_file_errors_name_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("nope.pem");
+        let e = Transport::new(&config_with_ca(&missing)).unwrap_err();
+        assert!(
+            e.contains("cannot read GITLAB_CA_FILE") && e.contains("nope.pem"),
+            "{e}"
+        );
+        let garbage = dir.path().join("garbage.pem");
+        std::fs::write(&garbage, "not a certificate\n").unwrap();
+        let e = Transport::new(&config_with_ca(&garbage)).unwrap_err();
+        assert!(
+            e.contains("GITLAB_CA_FILE") && e.contains("garbage.pem"),
+            "{e}"
+        );
+    }
+
     #[test]
     fn retry_after_seconds_only() {
         assert_eq!(

@@ -1,0 +1,63 @@
+//! The command line's own contract: configuration errors exit 2 with a sentence naming the
+//! setting, before anything is served; `--help` documents the commands.
+
+use std::process::Command;
+
+fn run(args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_gitlab-file-mcp"));
+    cmd.args(args);
+    for name in [
+        "GITLAB_URL",
+        "GITLAB_API_URL",
+        "GITLAB_TOKEN",
+        "GITLAB_PERSONAL_ACCESS_TOKEN",
+        "GITLAB_CA_FILE",
+    ] {
+        cmd.env_remove(name);
+    }
+    cmd.envs(env.iter().copied());
+    cmd.stdin(std::process::Stdio::null());
+    cmd.output().expect("run gitlab-file-mcp")
+}
+
+#[test]
+fn a_bad_gitlab_url_is_a_usage_error_before_serving() {
+    for (args, env) in [
+        (vec![], vec![("GITLAB_URL", "ftp://gitlab.example.com")]),
+        (vec!["serve"], vec![("GITLAB_URL", "not a url")]),
+        (
+            vec!["read", "--project", "g/p", "--path", "a", "--ref", "main"],
+            vec![("GITLAB_URL", "https://u:p@h")],
+        ),
+    ] {
+        let out = run(&args, &env);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("GITLAB_URL"), "{stderr}");
+        assert!(
+            out.stdout.is_empty(),
+            "stdout is the MCP channel: {:?}",
+            out.stdout
+        );
+    }
+}
+
+#[test]
+fn a_bad_ca_file_is_a_usage_error() {
+    let out = run(
+        &["read", "--project", "g/p", "--path", "a", "--ref", "main"],
+        &[("GITLAB_CA_FILE", "/nonexistent/ca.pem")],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("GITLAB_CA_FILE"));
+}
+
+#[test]
+fn help_lists_the_commands() {
+    let out = run(&["--help"], &[]);
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    for word in ["serve", "read", "--gitlab-url", "GITLAB_TOKEN"] {
+        assert!(help.contains(word), "{word} missing from --help:\n{help}");
+    }
+}
