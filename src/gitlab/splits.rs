@@ -28,12 +28,13 @@ pub struct SplitAnswer {
 }
 
 impl SplitAnswer {
-    /// The evidence for [`crate::url::choose`]. Without ref lookups, a found blob stands in for
-    /// an existing ref (a blob can only be found at a ref that exists).
+    /// The evidence for [`crate::url::choose`]. A found blob also counts as an existing ref (a
+    /// blob can only be found at a ref that exists), which covers instances without ref lookups
+    /// and any whose `commit(ref:)` does not take fully qualified `refs/heads/…` names.
     pub fn evidence(&self) -> Evidence {
         let blob_found = self.node.is_some();
         Evidence {
-            ref_is_branch_or_tag: self.ref_is_branch_or_tag.unwrap_or(blob_found),
+            ref_is_branch_or_tag: self.ref_is_branch_or_tag.unwrap_or(false) || blob_found,
             blob_found,
         }
     }
@@ -271,10 +272,13 @@ mod tests {
                 blob_found: false
             }
         );
+        // h1/t1 are null (e.g. a short SHA, or commit(ref:) not taking qualified names), but a
+        // blob was found there, so the ref exists.
+        assert_eq!(p.answers[1].ref_is_branch_or_tag, Some(false));
         assert_eq!(
             p.answers[1].evidence(),
             Evidence {
-                ref_is_branch_or_tag: false,
+                ref_is_branch_or_tag: true,
                 blob_found: true
             }
         );
