@@ -138,12 +138,16 @@ pub fn source_error(e: &SourceError) -> String {
         SourceError::Excluded { path } => format!(
             "File '{path}' is excluded from AI context by this project's settings and cannot be read."
         ),
-        SourceError::InvalidRef { git_ref, reason } if git_ref.is_empty() => format!(
-            "The ref is not valid ({reason}). Provide an existing branch name, tag name, or commit SHA, or use HEAD for the default branch."
-        ),
-        SourceError::InvalidRef { git_ref, reason } => format!(
-            "Ref '{git_ref}' is not valid ({reason}). Provide an existing branch name, tag name, or commit SHA, or use HEAD for the default branch."
-        ),
+        SourceError::InvalidRef { git_ref, reason } => {
+            let subject = if git_ref.is_empty() {
+                "The ref".to_string()
+            } else {
+                format!("Ref '{git_ref}'")
+            };
+            format!(
+                "{subject} is not valid ({reason}). Provide an existing branch name, tag name, or commit SHA, or use HEAD for the default branch."
+            )
+        }
         SourceError::Local(message) | SourceError::Upstream(message) => message.clone(),
     }
 }

@@ -92,6 +92,20 @@ pub struct BlobNode {
     pub external_storage: Option<String>,
 }
 
+/// Whether a generated `dir: tree(ref:, path:)` answer lists any entry: git stores no empty
+/// directories, so a path with entries is a directory.
+macro_rules! has_entries {
+    ($d:expr) => {{
+        let d = $d;
+        d.trees
+            .nodes
+            .is_some_and(|n| n.iter().flatten().next().is_some())
+            || d.blobs
+                .nodes
+                .is_some_and(|n| n.iter().flatten().next().is_some())
+    }};
+}
+
 /// Our [`RefType`] → the generated `RefType` of operation module `$m`.
 macro_rules! ref_type {
     ($m:ident, $t:expr) => {
@@ -408,14 +422,7 @@ impl GitlabSource {
                 self.caps.commit.set(true);
                 let repo = checked(r)?.project.and_then(|p| p.repository);
                 let exists = repo.as_ref().is_some_and(|r| r.commit.is_some());
-                let is_dir = repo.and_then(|r| r.dir).is_some_and(|d| {
-                    d.trees
-                        .nodes
-                        .is_some_and(|n| n.iter().flatten().next().is_some())
-                        || d.blobs
-                            .nodes
-                            .is_some_and(|n| n.iter().flatten().next().is_some())
-                });
+                let is_dir = repo.and_then(|r| r.dir).is_some_and(|d| has_entries!(d));
                 return Ok(RefProbe { exists, is_dir });
             }
         }
@@ -431,14 +438,7 @@ impl GitlabSource {
             .as_ref()
             .and_then(|r| r.tree.as_ref())
             .is_some_and(|t| t.last_commit.is_some());
-        let is_dir = repo.and_then(|r| r.dir).is_some_and(|d| {
-            d.trees
-                .nodes
-                .is_some_and(|n| n.iter().flatten().next().is_some())
-                || d.blobs
-                    .nodes
-                    .is_some_and(|n| n.iter().flatten().next().is_some())
-        });
+        let is_dir = repo.and_then(|r| r.dir).is_some_and(|d| has_entries!(d));
         Ok(RefProbe { exists, is_dir })
     }
 
