@@ -498,7 +498,10 @@ async fn graphql_errors_are_passed_through() {
     let mut a = args("README.md");
     a["ref"] = json!("a..b");
     let e = err(&server.call(a).await);
-    assert!(e.contains("Ref is not valid"), "{e}");
+    assert!(
+        e.starts_with("Ref 'a..b' is not valid (Ref is not valid)"),
+        "{e}"
+    );
     let gitlab = gitlab_with(json!({"errors": [{"message": "Query has complexity of 300, which exceeds max complexity of 250"}]}), 1).await;
     let server = spawn_gitlab(&gitlab.uri(), None).await;
     let e = err(&server.call(args("README.md")).await);

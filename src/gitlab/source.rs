@@ -222,7 +222,14 @@ impl GitlabSource {
     ) -> Result<Fetched, SourceError> {
         let answer = self
             .blob_query(project, git_ref, path, ref_type, credential)
-            .await?;
+            .await
+            .map_err(|e| match e {
+                SourceError::InvalidRef { reason, .. } => SourceError::InvalidRef {
+                    git_ref: git_ref.to_string(),
+                    reason,
+                },
+                other => other,
+            })?;
         let Some(answer) = answer else {
             return Err(SourceError::ProjectNotFound {
                 project: project.to_string(),
