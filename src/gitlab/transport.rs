@@ -109,11 +109,6 @@ impl Transport {
         })
     }
 
-    /// The GraphQL endpoint this client posts to.
-    pub fn endpoint(&self) -> &str {
-        &self.endpoint
-    }
-
     /// Posts `body` and parses the answer as a GraphQL response, retrying 429 and 5xx at most
     /// [`MAX_RETRIES`] times (honouring `Retry-After`).
     pub async fn post<B: Serialize, T: DeserializeOwned>(
