@@ -5,24 +5,23 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use clap::{Args, Parser, Subcommand};
 use rmcp::ServiceExt;
 use serde_json::{Map, Value, json};
 
+use crate::args::ArgName;
 use crate::config::{GitlabArgs, GitlabConfig};
-use crate::gitlab::source::GitlabSource;
-use crate::gitlab::transport::Transport;
 use crate::http::HttpArgs;
 use crate::reader::{Backend, Reader};
-use crate::source::local::LocalRepo;
+use crate::source::gitlab::GitlabSource;
+use crate::source::local::{LocalRepo, LocalSource};
 use crate::tool::{FileServer, Tokens};
 
 /// Exit code for a tool error (`read`).
-pub const EXIT_TOOL_ERROR: u8 = 1;
+const EXIT_TOOL_ERROR: u8 = 1;
 /// Exit code for bad usage or configuration.
-pub const EXIT_USAGE: u8 = 2;
+const EXIT_USAGE: u8 = 2;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -33,13 +32,13 @@ pub const EXIT_USAGE: u8 = 2;
 )]
 pub struct Cli {
     #[command(flatten)]
-    pub gitlab: GitlabArgs,
+    gitlab: GitlabArgs,
     #[command(subcommand)]
-    pub command: Option<Command>,
+    command: Option<Command>,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+enum Command {
     /// Serve MCP on stdio (default), or on HTTP with --http.
     Serve(ServeArgs),
     /// Run the tool once and print the window (content on stdout, hint on stderr).
@@ -47,79 +46,78 @@ pub enum Command {
 }
 
 #[derive(Debug, Clone, Args, Default)]
-pub struct ServeArgs {
+struct ServeArgs {
     /// Read from this local git repository instead of GitLab (no network at all).
     #[arg(long, value_name = "PATH")]
-    pub repo: Option<PathBuf>,
+    repo: Option<PathBuf>,
     #[command(flatten)]
-    pub http: HttpArgs,
+    http: HttpArgs,
 }
 
 #[derive(Debug, Clone, Args)]
-pub struct ReadArgs {
+struct ReadArgs {
     /// Read from this local git repository instead of GitLab.
     #[arg(long, value_name = "PATH")]
-    pub repo: Option<PathBuf>,
+    repo: Option<PathBuf>,
     /// GitLab file URL (…/-/blob/<ref>/<path>); instead of --project/--path/--ref.
     #[arg(long)]
-    pub url: Option<String>,
+    url: Option<String>,
     /// Project numeric id or full path (optional with --repo).
     #[arg(long)]
-    pub project: Option<String>,
+    project: Option<String>,
     /// File path from the repository root.
     #[arg(long)]
-    pub path: Option<String>,
+    path: Option<String>,
     /// Branch, tag or commit SHA (HEAD = default branch; the default with --repo).
     #[arg(long = "ref", value_name = "REF")]
-    pub git_ref: Option<String>,
+    git_ref: Option<String>,
     /// Zero-indexed first line.
     #[arg(long)]
-    pub offset: Option<u64>,
+    offset: Option<u64>,
     /// Number of lines (1..2000, default 500).
     #[arg(long)]
-    pub limit: Option<u64>,
+    limit: Option<u64>,
     /// First line, 1-indexed (instead of --offset/--limit).
     #[arg(long)]
-    pub start_line: Option<u64>,
+    start_line: Option<u64>,
     /// Last line, 1-indexed, inclusive.
     #[arg(long)]
-    pub end_line: Option<u64>,
+    end_line: Option<u64>,
     /// Print the whole tool result as JSON instead of the content.
     #[arg(long)]
-    pub json: bool,
+    json: bool,
 }
 
 impl ReadArgs {
     /// The tool arguments these flags stand for.
-    pub fn tool_arguments(&self) -> Map<String, Value> {
-        let mut map = Map::new();
-        let mut put = |k: &str, v: Option<Value>| {
-            if let Some(v) = v {
-                map.insert(k.to_string(), v);
+    fn tool_arguments(&self) -> Map<String, Value> {
+        let value = |name: ArgName| -> Option<Value> {
+            match name {
+                ArgName::Url => self.url.clone().map(Value::from),
+                ArgName::ProjectId => self.project.clone().map(Value::from),
+                ArgName::FilePath => self.path.clone().map(Value::from),
+                ArgName::Ref => self.git_ref.clone().map(Value::from),
+                ArgName::Offset => self.offset.map(Value::from),
+                ArgName::Limit => self.limit.map(Value::from),
+                ArgName::StartLine => self.start_line.map(Value::from),
+                ArgName::EndLine => self.end_line.map(Value::from),
             }
         };
-        put("url", self.url.clone().map(Value::from));
-        put("project_id", self.project.clone().map(Value::from));
-        put("file_path", self.path.clone().map(Value::from));
-        put("ref", self.git_ref.clone().map(Value::from));
-        put("offset", self.offset.map(Value::from));
-        put("limit", self.limit.map(Value::from));
-        put("start_line", self.start_line.map(Value::from));
-        put("end_line", self.end_line.map(Value::from));
-        map
+        ArgName::ALL
+            .iter()
+            .filter_map(|&name| Some((name.as_str().to_string(), value(name)?)))
+            .collect()
     }
 }
 
-/// Builds the reader for a local repository or for the configured GitLab.
-pub fn build_reader(repo: Option<&PathBuf>, config: &GitlabConfig) -> Result<Reader, String> {
+/// Builds the reader for a local repository or for the configured GitLab; the error is the
+/// sentence for the user.
+fn build_reader(repo: Option<&PathBuf>, config: &GitlabConfig) -> Result<Reader, String> {
     let backend = match repo {
-        Some(path) => Backend::Local(Arc::new(
-            LocalRepo::open(path).map_err(|e| crate::response::source_error(&e))?,
+        Some(path) => Backend::Local(LocalSource::new(
+            LocalRepo::open(path).map_err(|e| e.to_string())?,
         )),
-        None => Backend::Gitlab {
-            source: GitlabSource::new(Transport::new(config)?),
-            base: config.base_url.clone(),
-        },
+        None => Backend::Gitlab(GitlabSource::new(config).map_err(|e| e.to_string())?),
     };
     Ok(Reader::new(backend))
 }
@@ -128,7 +126,7 @@ pub fn build_reader(repo: Option<&PathBuf>, config: &GitlabConfig) -> Result<Rea
 pub async fn run(cli: Cli) -> ExitCode {
     let config = match GitlabConfig::from_args(&cli.gitlab) {
         Ok(c) => c,
-        Err(e) => return usage_error(&e),
+        Err(e) => return usage_error(&e.to_string()),
     };
     match cli.command.unwrap_or(Command::Serve(ServeArgs::default())) {
         Command::Serve(args) => serve(args, config).await,

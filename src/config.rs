@@ -3,7 +3,7 @@
 //! Parsed by clap from flags and environment variables (a flag overrides its variable). The
 //! token is held as a [`Secret`], whose `Debug` never shows it, so it cannot reach a log line.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::Args;
@@ -43,21 +43,6 @@ pub enum TokenOrigin {
     PersonalAccessToken,
     /// The HTTP request's own `Authorization` / `PRIVATE-TOKEN` header.
     Request,
-}
-
-impl TokenOrigin {
-    /// What the agent or operator should check when GitLab rejects the token.
-    pub fn what_to_check(self) -> &'static str {
-        match self {
-            TokenOrigin::GitlabToken => "the GITLAB_TOKEN environment variable",
-            TokenOrigin::PersonalAccessToken => {
-                "the GITLAB_PERSONAL_ACCESS_TOKEN environment variable"
-            }
-            TokenOrigin::Request => {
-                "the token sent with this request (Authorization or PRIVATE-TOKEN header)"
-            }
-        }
-    }
 }
 
 /// A token together with where it came from.
@@ -114,7 +99,7 @@ pub struct GitlabConfig {
 
 impl GitlabConfig {
     /// Builds the configuration from parsed flags and the process environment.
-    pub fn from_args(args: &GitlabArgs) -> Result<Self, String> {
+    pub fn from_args(args: &GitlabArgs) -> Result<Self, ConfigError> {
         Self::from_parts(args, |name| std::env::var(name).ok())
     }
 
@@ -122,7 +107,7 @@ impl GitlabConfig {
     pub fn from_parts(
         args: &GitlabArgs,
         env: impl Fn(&str) -> Option<String>,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, ConfigError> {
         let raw = match (&args.gitlab_url, env("GITLAB_API_URL")) {
             (Some(url), _) if !url.trim().is_empty() => url.trim().to_string(),
             (_, Some(api)) if !api.trim().is_empty() => strip_api_suffix(api.trim()).to_string(),
@@ -143,7 +128,7 @@ impl GitlabConfig {
                 })
         };
         if args.connect_timeout == 0 || args.request_timeout == 0 {
-            return Err("timeouts must be at least 1 second".to_string());
+            return Err(ConfigError::ZeroTimeout);
         }
         Ok(Self {
             base_url,
@@ -170,21 +155,61 @@ pub fn strip_api_suffix(url: &str) -> &str {
 }
 
 /// Parses a base URL: http or https, a host, no query or fragment; a trailing `/` is dropped.
-pub fn parse_base_url(raw: &str) -> Result<url::Url, String> {
-    let url = url::Url::parse(raw.trim_end_matches('/')).map_err(|e| {
-        format!("GITLAB_URL '{raw}' is not a URL ({e}); expected e.g. https://gitlab.example.com")
+pub fn parse_base_url(raw: &str) -> Result<url::Url, ConfigError> {
+    let url = url::Url::parse(raw.trim_end_matches('/')).map_err(|e| ConfigError::BadUrl {
+        raw: raw.to_string(),
+        cause: e.to_string(),
     })?;
     if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
-        return Err(format!(
-            "GITLAB_URL '{raw}' must be an http(s) URL with a host, e.g. https://gitlab.example.com"
-        ));
+        return Err(ConfigError::NotHttp {
+            raw: raw.to_string(),
+        });
     }
     if url.query().is_some() || url.fragment().is_some() || !url.username().is_empty() {
-        return Err(format!(
-            "GITLAB_URL '{raw}' must not carry credentials, a query or a fragment"
-        ));
+        return Err(ConfigError::CarriesSecrets {
+            raw: raw.to_string(),
+        });
     }
     Ok(url)
+}
+
+/// The certificates of a PEM bundle (`GITLAB_CA_FILE`): at least one, or why not.
+pub(crate) fn read_ca_bundle(path: &Path) -> Result<Vec<reqwest::Certificate>, ConfigError> {
+    let pem = std::fs::read(path).map_err(|e| ConfigError::CaUnreadable {
+        path: path.to_path_buf(),
+        cause: e.to_string(),
+    })?;
+    let certs = reqwest::Certificate::from_pem_bundle(&pem).map_err(|e| ConfigError::CaNotPem {
+        path: path.to_path_buf(),
+        cause: e.to_string(),
+    })?;
+    if certs.is_empty() {
+        return Err(ConfigError::CaEmpty {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(certs)
+}
+
+/// A setting that cannot be used; the server does not start. `response` words each variant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConfigError {
+    /// `GITLAB_URL` does not parse as a URL.
+    BadUrl { raw: String, cause: String },
+    /// `GITLAB_URL` is not http(s) with a host.
+    NotHttp { raw: String },
+    /// `GITLAB_URL` carries user info, a query or a fragment.
+    CarriesSecrets { raw: String },
+    /// A timeout of 0 seconds.
+    ZeroTimeout,
+    /// `GITLAB_CA_FILE` cannot be read.
+    CaUnreadable { path: PathBuf, cause: String },
+    /// `GITLAB_CA_FILE` is not a PEM bundle.
+    CaNotPem { path: PathBuf, cause: String },
+    /// `GITLAB_CA_FILE` holds no certificate.
+    CaEmpty { path: PathBuf },
+    /// The HTTP client could not be built.
+    HttpClient { cause: String },
 }
 
 #[cfg(test)]
@@ -233,8 +258,28 @@ mod tests {
     #[test]
     fn bad_urls_are_explained() {
         for bad in ["ftp://h", "not a url", "https://u:p@h", "https://h/?x=1"] {
-            let e = GitlabConfig::from_parts(&args(Some(bad)), |_| None).unwrap_err();
+            let e = GitlabConfig::from_parts(&args(Some(bad)), |_| None)
+                .unwrap_err()
+                .to_string();
             assert!(e.contains("GITLAB_URL"), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn ca_file_errors_name_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("nope.pem");
+        let e = read_ca_bundle(&missing).unwrap_err().to_string();
+        assert!(
+            e.contains("cannot read GITLAB_CA_FILE") && e.contains("nope.pem"),
+            "{e}"
+        );
+        let garbage = dir.path().join("garbage.pem");
+        std::fs::write(&garbage, "not a certificate\n").unwrap();
+        let e = read_ca_bundle(&garbage).unwrap_err().to_string();
+        assert!(
+            e.contains("GITLAB_CA_FILE") && e.contains("garbage.pem"),
+            "{e}"
+        );
     }
 }

@@ -3,20 +3,36 @@
 //! context: GitLab's exact windowing, metadata and error semantics, one upstream request per
 //! successful call.
 //!
-//! A call flows one way: [`args`] → [`resolve`] (a [`resolve::Target`]) → a source
-//! ([`gitlab`] or [`source::local`]) → [`window`] → [`response`]; [`reader`] wires those steps
-//! and [`tool`] is the MCP face. [`cli`] and [`http`] start it.
-pub mod args;
+//! A call flows one way: `args` → `resolve` (a `Target`) → a `source` (GitLab or local) →
+//! [`window`] → `response`; `reader` wires those steps and `tool` is the MCP face. [`cli`]
+//! starts it (stdio, or `http`). The README's Development section maps every module.
+//!
+//! The public surface is what the binary, the benches and the tests need: [`cli`], the pure
+//! [`window`]ing, and (hidden) the `fuzzing` and `testing` entry points.
 pub mod cli;
-pub mod config;
-pub mod exclusion;
-pub mod gitlab;
-pub mod http;
-pub mod reader;
-pub mod resolve;
-pub mod response;
-pub mod source;
-pub mod timing;
-pub mod tool;
-pub mod url;
 pub mod window;
+
+mod args;
+mod config;
+mod http;
+mod reader;
+mod ref_name;
+mod resolve;
+mod response;
+mod source;
+mod timing;
+mod tool;
+
+#[doc(hidden)]
+pub mod fuzzing;
+
+/// What the integration tests check from outside that the binary does not show.
+#[doc(hidden)]
+pub mod testing {
+    /// Every GraphQL document the server may send, named: the checked-in operations, their
+    /// variants without optional fields, and the run-time URL-split documents (for validation
+    /// against GitLab's full schema).
+    pub fn graphql_documents() -> Vec<(String, String)> {
+        crate::source::gitlab::all_documents()
+    }
+}

@@ -12,72 +12,89 @@ use rmcp::model::{
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
+use crate::args::ArgName;
 use crate::config::{Credential, Secret, TokenOrigin};
 use crate::reader::Reader;
+use crate::window::{DEFAULT_LIMIT, MAX_LIMIT};
 
 /// The tool's name, as GitLab's own tool calls it.
-pub const TOOL_NAME: &str = "get_repository_file";
+pub(crate) const TOOL_NAME: &str = "get_repository_file";
 
-const DESCRIPTION: &str = "Read a file from a GitLab repository at a branch, tag or commit. \
+/// The tool's description, with the window limits it names.
+fn description() -> String {
+    format!(
+        "Read a file from a GitLab repository at a branch, tag or commit. \
 It reads what is committed in GitLab, not your local working copy: use it for projects you have \
 not checked out, or for another ref. Pass a file URL, or project_id + file_path + ref (HEAD = the \
-default branch). Large files come in line windows (offset/limit, zero-indexed, up to 2000 lines, \
+default branch). Large files come in line windows (offset/limit, zero-indexed, up to {MAX_LIMIT} lines, \
 or start_line/end_line, 1-indexed inclusive); when the window is not the whole file, \
 system_instruction names the exact arguments of the next call. Content is returned byte-for-byte, \
-so consecutive windows join back into the file.";
+so consecutive windows join back into the file."
+    )
+}
 
-/// The tool's input schema. No property is required by the schema (url, or project_id +
-/// file_path + ref); unknown properties are rejected.
-pub fn input_schema() -> Value {
+/// The tool's input schema, one property per [`ArgName`], in that order. No property is
+/// required by the schema (url, or project_id + file_path + ref); unknown properties are
+/// rejected.
+pub(crate) fn input_schema() -> Value {
+    let properties: Map<String, Value> = ArgName::ALL
+        .iter()
+        .map(|&name| (name.as_str().to_string(), property(name)))
+        .collect();
     json!({
         "type": "object",
-        "properties": {
-            "url": {
-                "type": "string",
-                "description": "GitLab URL of the file, e.g. https://gitlab.com/gitlab-org/gitlab/-/blob/master/app/models/user.rb (also /-/raw/ and /-/blame/; a #L10-20 anchor selects those lines). Provide this, or project_id, file_path and ref."
-            },
-            "project_id": {
-                "type": "string",
-                "description": "Numeric id or full path of the project, e.g. \"42\" or \"gitlab-org/gitlab\". Required if url is not provided; if url is also provided, both must name the same project."
-            },
-            "file_path": {
-                "type": "string",
-                "description": "Path of the file from the repository root, e.g. app/models/user.rb. Required if url is not provided."
-            },
-            "ref": {
-                "type": "string",
-                "description": "Branch name, tag name, or commit SHA. Use HEAD for the default branch. Required if url is not provided."
-            },
-            "offset": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Zero-indexed line to start reading from. Default 0."
-            },
-            "limit": {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": 2000,
-                "description": "Maximum number of lines to return. Default 500, maximum 2000."
-            },
-            "start_line": {
-                "type": "integer",
-                "minimum": 1,
-                "description": "Alternative to offset/limit: first line to return, 1-indexed. Values outside the file are clamped to it."
-            },
-            "end_line": {
-                "type": "integer",
-                "minimum": 1,
-                "description": "Alternative to offset/limit: last line to return, 1-indexed, inclusive. Defaults to the last line (at most 2000 lines are returned)."
-            }
-        },
+        "properties": properties,
         "additionalProperties": false
     })
 }
 
+/// One argument's schema, its limits taken from the windowing constants.
+fn property(name: ArgName) -> Value {
+    match name {
+        ArgName::Url => json!({
+            "type": "string",
+            "description": "GitLab URL of the file, e.g. https://gitlab.com/gitlab-org/gitlab/-/blob/master/app/models/user.rb (also /-/raw/ and /-/blame/; a #L10-20 anchor selects those lines). Provide this, or project_id, file_path and ref."
+        }),
+        ArgName::ProjectId => json!({
+            "type": "string",
+            "description": "Numeric id or full path of the project, e.g. \"42\" or \"gitlab-org/gitlab\". Required if url is not provided; if url is also provided, both must name the same project."
+        }),
+        ArgName::FilePath => json!({
+            "type": "string",
+            "description": "Path of the file from the repository root, e.g. app/models/user.rb. Required if url is not provided."
+        }),
+        ArgName::Ref => json!({
+            "type": "string",
+            "description": "Branch name, tag name, or commit SHA. Use HEAD for the default branch. Required if url is not provided."
+        }),
+        ArgName::Offset => json!({
+            "type": "integer",
+            "minimum": 0,
+            "description": "Zero-indexed line to start reading from. Default 0."
+        }),
+        ArgName::Limit => json!({
+            "type": "integer",
+            "minimum": 1,
+            "maximum": MAX_LIMIT,
+            "description": format!("Maximum number of lines to return. Default {DEFAULT_LIMIT}, maximum {MAX_LIMIT}.")
+        }),
+        ArgName::StartLine => json!({
+            "type": "integer",
+            "minimum": 1,
+            "description": "Alternative to offset/limit: first line to return, 1-indexed. Values outside the file are clamped to it."
+        }),
+        ArgName::EndLine => json!({
+            "type": "integer",
+            "minimum": 1,
+            "description": format!("Alternative to offset/limit: last line to return, 1-indexed, inclusive. Defaults to the last line (at most {MAX_LIMIT} lines are returned).")
+        }),
+    }
+}
+
 /// The tool's output schema.
-pub fn output_schema() -> Value {
+pub(crate) fn output_schema() -> Value {
     json!({
         "type": "object",
         "properties": {
@@ -114,12 +131,12 @@ pub fn output_schema() -> Value {
 }
 
 /// The published tool definition.
-pub fn tool() -> Tool {
+pub(crate) fn tool() -> Tool {
     let object = |v: Value| match v {
         Value::Object(map) => Arc::new(map),
         _ => Arc::new(serde_json::Map::new()),
     };
-    Tool::new(TOOL_NAME, DESCRIPTION, object(input_schema()))
+    Tool::new(TOOL_NAME, description(), object(input_schema()))
         .with_title("Get repository file")
         .with_raw_output_schema(object(output_schema()))
         .with_annotations(
@@ -131,7 +148,7 @@ pub fn tool() -> Tool {
 
 /// Whose token a call uses.
 #[derive(Debug, Clone)]
-pub enum Tokens {
+pub(crate) enum Tokens {
     /// The server's configured token (or none) for every call.
     Configured(Option<Credential>),
     /// The token of the HTTP request carrying the call (`Authorization: Bearer …` or
@@ -139,15 +156,24 @@ pub enum Tokens {
     FromRequest,
 }
 
+/// A `tools/call` refused before any reading. `response` words it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum CallRefusal {
+    /// Not our tool's name.
+    UnknownTool { name: String, ours: &'static str },
+    /// `--token-from-request` and the request carried no token.
+    NoCallerToken,
+}
+
 /// The MCP server: one tool, backed by a [`Reader`].
 #[derive(Debug, Clone)]
-pub struct FileServer {
+pub(crate) struct FileServer {
     reader: Reader,
     tokens: Tokens,
 }
 
 impl FileServer {
-    pub fn new(reader: Reader, tokens: Tokens) -> Self {
+    pub(crate) fn new(reader: Reader, tokens: Tokens) -> Self {
         Self { reader, tokens }
     }
 
@@ -160,7 +186,7 @@ impl FileServer {
         let (result, timing) = crate::timing::measure(async {
             match self.reader.read(arguments, credential).await {
                 Ok(value) => CallToolResult::structured(value),
-                Err(message) => CallToolResult::error(vec![ContentBlock::text(message)]),
+                Err(e) => CallToolResult::error(vec![ContentBlock::text(e.to_string())]),
             }
         })
         .await;
@@ -178,7 +204,7 @@ impl FileServer {
 
 /// The caller's token from an HTTP request's headers: `Authorization: Bearer <t>` first, then
 /// `PRIVATE-TOKEN: <t>`.
-pub fn request_token(headers: &http::HeaderMap) -> Option<Credential> {
+pub(crate) fn request_token(headers: &http::HeaderMap) -> Option<Credential> {
     let bearer = headers
         .get(http::header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
@@ -234,13 +260,11 @@ impl ServerHandler for FileServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         if request.name != TOOL_NAME {
-            return Err(McpError::invalid_params(
-                format!(
-                    "Unknown tool '{}'. This server has one tool: {TOOL_NAME}.",
-                    request.name
-                ),
-                None,
-            ));
+            let refusal = CallRefusal::UnknownTool {
+                name: request.name.to_string(),
+                ours: TOOL_NAME,
+            };
+            return Err(McpError::invalid_params(refusal.to_string(), None));
         }
         let credential = match &self.tokens {
             Tokens::Configured(c) => c.clone(),
@@ -250,10 +274,8 @@ impl ServerHandler for FileServer {
                 .and_then(|parts| request_token(&parts.headers)),
         };
         if matches!(self.tokens, Tokens::FromRequest) && credential.is_none() {
-            return Ok(CallToolResult::error(vec![ContentBlock::text(
-                "This server reads with each caller's own GitLab token: send it as 'Authorization: Bearer <token>' or 'PRIVATE-TOKEN: <token>'.",
-            )])
-            .into());
+            let refusal = CallRefusal::NoCallerToken.to_string();
+            return Ok(CallToolResult::error(vec![ContentBlock::text(refusal)]).into());
         }
         Ok(self
             .call(request.arguments.as_ref(), credential.as_ref())

@@ -87,7 +87,7 @@ impl Respond for SplitResponder {
             return json_response(ref_check_answer(self.0.resolve(r).is_some(), false));
         }
         let ref_type = vars.get("refType").and_then(Value::as_str);
-        if query.contains("query BlobByPath") {
+        if query.contains("query Blob(") {
             let (r, p) = (
                 vars["ref"].as_str().unwrap(),
                 vars["paths"][0].as_str().unwrap(),

@@ -1,12 +1,13 @@
-//! The types every blob source returns: a [`Blob`] or a [`SourceError`].
-//!
-//! A source turns a resolved target (project, ref, path) into one of these. Everything after
-//! that (windowing, the byte cap, hint and error wording) is shared, so both sources give the
-//! agent one contract.
+//! The source contract's types: what a source found ([`Fetched`], a [`Blob`]) and why it found
+//! nothing ([`SourceError`]). Both sources return these, so windowing and wording do not care
+//! where a file came from.
+
+use super::gitlab::GitlabError;
+use super::local::{LocalError, LocalRefError};
 
 /// A file as a source found it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Blob {
+pub(crate) struct Blob {
     /// Path of the file inside the repository, as resolved (no leading `/`).
     pub path: String,
     /// The ref the file was read at, as the caller named it (or as a URL split resolved it).
@@ -20,7 +21,7 @@ pub struct Blob {
 
 /// The three kinds of file the tool tells apart.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum BlobKind {
+pub(crate) enum BlobKind {
     /// Text, returned byte-for-byte. `cut_by_read_limit` is true when the source
     /// delivered fewer bytes than `size_bytes` (GitLab's 10 MiB read limit).
     Text {
@@ -34,31 +35,82 @@ pub enum BlobKind {
     Lfs { storage: String },
 }
 
-/// Why a source could not produce a blob. Each variant maps to one agent-facing message.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SourceError {
+/// A blob plus how the source got to it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Fetched {
+    pub blob: Blob,
+    /// For a URL whose ref/path GitLab would have split differently: the ref GitLab would
+    /// have used (and found no such file at).
+    pub split_fallback_from: Option<String>,
+}
+
+/// Why a source could not produce a blob. `response` words each variant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum SourceError {
     /// The project does not exist or the token cannot read it (same words for both).
-    #[error("project '{project}' not found or inaccessible")]
     ProjectNotFound { project: String },
+    /// A URL named project `url_project` (id `url_project_id`) but `project_id` said `given`.
+    ProjectMismatch {
+        given: u64,
+        url_project: String,
+        url_project_id: u64,
+    },
     /// The ref does not exist.
-    #[error("ref '{git_ref}' not found")]
     RefNotFound { git_ref: String },
     /// The ref exists but has no file at the path.
-    #[error("file '{path}' does not exist at ref '{git_ref}'")]
     FileNotFound { path: String, git_ref: String },
     /// The path names a directory (tree) at that ref.
-    #[error("'{path}' is a directory at ref '{git_ref}'")]
     IsDirectory { path: String, git_ref: String },
     /// The project's Duo context exclusion rules exclude the file.
-    #[error("file '{path}' is excluded from AI context")]
     Excluded { path: String },
-    /// The ref string is not a valid git ref name (GitLab: "Ref is not valid").
-    #[error("ref '{git_ref}' is not valid: {reason}")]
-    InvalidRef { git_ref: String, reason: String },
+    /// The ref string is not a valid ref.
+    InvalidRef { git_ref: String, reason: RefProblem },
+    /// Talking to GitLab failed, or GitLab's answer could not be used.
+    Gitlab(GitlabError),
     /// The local repository could not be opened or read.
-    #[error("local repository error: {0}")]
-    Local(String),
-    /// Talking to GitLab failed (message already worded for the agent).
-    #[error("{0}")]
-    Upstream(String),
+    Local(LocalError),
+}
+
+/// Why a ref is not valid, as the source that refused it knows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum RefProblem {
+    /// GitLab's own words ("Ref is not valid").
+    Gitlab { messages: String },
+    /// The local source's reason.
+    Local(LocalRefError),
+}
+
+impl From<GitlabError> for SourceError {
+    /// GitLab's "Ref is not valid" is an invalid ref like any other (named by the caller with
+    /// [`SourceError::naming_ref`] where the ref is known); the rest is a GitLab failure.
+    fn from(e: GitlabError) -> Self {
+        match e {
+            GitlabError::InvalidRef { messages } => SourceError::InvalidRef {
+                git_ref: String::new(),
+                reason: RefProblem::Gitlab { messages },
+            },
+            other => SourceError::Gitlab(other),
+        }
+    }
+}
+
+impl From<LocalError> for SourceError {
+    fn from(e: LocalError) -> Self {
+        SourceError::Local(e)
+    }
+}
+
+impl SourceError {
+    /// The same error, naming `given` as the ref (the caller's spelling, not the qualified
+    /// `refs/tags/v1.0` a lookup used).
+    pub(crate) fn naming_ref(self, given: &str) -> SourceError {
+        let git_ref = given.to_string();
+        match self {
+            SourceError::RefNotFound { .. } => SourceError::RefNotFound { git_ref },
+            SourceError::FileNotFound { path, .. } => SourceError::FileNotFound { path, git_ref },
+            SourceError::IsDirectory { path, .. } => SourceError::IsDirectory { path, git_ref },
+            SourceError::InvalidRef { reason, .. } => SourceError::InvalidRef { git_ref, reason },
+            other => other,
+        }
+    }
 }

@@ -1,29 +1,34 @@
 //! The local-repository blob source: reads a file at a ref from a git repository on disk.
 //!
 //! This module owns three things, and only these:
-//! - checking a ref string the way git (and GitLab) would before it touches the repository
-//!   (`check_rev`, pure);
+//! - the source contract for a local repository ([`LocalSource`]: a lookup, a URL's candidate
+//!   splits chosen like GitLab chooses them, a blob);
 //! - turning a blob's bytes into a [`Blob`]'s size and kind — text, binary, or Git LFS pointer
 //!   (`classify`, pure);
 //! - the gix I/O in between: open the repository, resolve the ref to a commit, walk its tree one
 //!   path component at a time, load the blob ([`LocalRepo`]).
 //!
 //! It mirrors the GitLab source's contract (same [`Blob`], same [`SourceError`]s), so the
-//! windowing and wording built on top do not care where a file came from.
+//! windowing and wording built on top do not care where a file came from. Its own failures
+//! are [`LocalError`]s and [`LocalRefError`]s; `response` words them.
 //!
 //! The ref and the path are resolved separately, never as one `"<rev>:<path>"` rev-spec: the ref
-//! must pass `check_rev` (a git ref name, optionally followed by `~N` / `^N` ancestry steps),
+//! must pass [`check_rev`] (a git ref name, optionally followed by `~N` / `^N` ancestry steps),
 //! which rules out every rev-spec operator that could reach outside "a commit" (`:`, `@{`, `^{`,
 //! `..`, …), and the path is looked up entry by entry in the commit's tree, where `..`, `.` and
 //! empty components simply do not exist.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use gix::hash::ObjectId;
 use gix::object::Kind;
 use gix::object::tree::EntryKind;
 
-use super::{Blob, BlobKind, SourceError};
+use super::split_choice::{Evidence, choose};
+use super::{Blob, BlobKind, Fetched, RefProblem, SourceError};
+use crate::ref_name::{RefNameError, check_ref_name, check_rev};
+use crate::resolve::{Lookup, qualify_ref};
 
 /// Bytes at the start of a blob searched for a NUL byte (git's and GitLab's binary heuristic).
 const BINARY_SNIFF_LEN: usize = 8_000;
@@ -38,13 +43,38 @@ const LFS_VERSION_PREFIX: &str = "version https://git-lfs.github.com/spec/";
 /// Tag objects followed before giving up (a tag of a tag of … a commit).
 const MAX_TAG_DEPTH: usize = 32;
 
-/// What to pass instead of a bad ref, appended to reasons.
-const PASS_INSTEAD: &str = "pass a branch, tag or commit SHA";
+/// Why the local repository could not be opened or read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum LocalError {
+    /// Nothing exists at the path given.
+    Missing { path: PathBuf },
+    /// No repository at or above the path.
+    NoRepository { path: PathBuf, cause: String },
+    /// A repository was found but cannot be opened.
+    CannotOpen { found: PathBuf, cause: String },
+    /// Reading the repository failed.
+    Read { cause: String },
+    /// The blocking read task failed.
+    Task { cause: String },
+}
+
+/// Why the local repository refuses a ref.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LocalRefError {
+    /// Not a ref name with ancestry steps.
+    Syntax(RefNameError),
+    /// An abbreviated SHA that matches several objects.
+    Ambiguous,
+    /// It names a tree or blob, not a commit.
+    NotACommit { kind: &'static str },
+    /// More than [`MAX_TAG_DEPTH`] tags in a row.
+    TagChain { max: usize },
+}
 
 /// A local git repository to read files from. `Send + Sync`; clone it or share it behind an
 /// `Arc` (cloning shares the underlying object and ref stores).
 #[derive(Clone)]
-pub struct LocalRepo {
+pub(crate) struct LocalRepo {
     repo: gix::ThreadSafeRepository,
 }
 
@@ -66,14 +96,12 @@ impl LocalRepo {
     /// (a `GIT_NAMESPACE` or a `gitoxide.core.refsNamespace` in `~/.gitconfig` would otherwise
     /// hide every branch and tag).
     ///
-    /// Error: [`SourceError::Local`] with a sentence naming the path and what to pass instead.
-    pub fn open(path: &Path) -> Result<Self, SourceError> {
+    /// Error: a [`LocalError`] naming the path.
+    pub(crate) fn open(path: &Path) -> Result<Self, LocalError> {
         if !path.exists() {
-            return Err(SourceError::Local(format!(
-                "'{}' does not exist; pass the path of a local git repository \
-                 (a work tree or a bare repository)",
-                path.display()
-            )));
+            return Err(LocalError::Missing {
+                path: path.to_path_buf(),
+            });
         }
         let isolated = gix::open::Options::isolated();
         let trust_map = gix::sec::trust::Mapping {
@@ -88,7 +116,7 @@ impl LocalRepo {
     /// True when `name` is an existing branch (`refs/heads/<name>`) or tag (`refs/tags/<name>`),
     /// exactly: no other ref namespace, no SHA, no `HEAD`, no revision syntax. Used to split URL
     /// `"ref/path"` strings the way GitLab does. Any lookup failure counts as "no".
-    pub fn is_branch_or_tag(&self, name: &str) -> bool {
+    pub(crate) fn is_branch_or_tag(&self, name: &str) -> bool {
         if check_ref_name(name).is_err() {
             return false;
         }
@@ -122,8 +150,8 @@ impl LocalRepo {
     /// ambiguous short SHA, not a commit), [`SourceError::RefNotFound`],
     /// [`SourceError::FileNotFound`] (also for an empty path or `.`, `..` or empty components),
     /// [`SourceError::IsDirectory`], [`SourceError::Local`] (the repository could not be read).
-    pub fn read(&self, rev: &str, path: &str) -> Result<Blob, SourceError> {
-        check_rev(rev).map_err(|reason| invalid_ref(rev, reason))?;
+    pub(crate) fn read(&self, rev: &str, path: &str) -> Result<Blob, SourceError> {
+        check_rev(rev).map_err(|reason| invalid_ref(rev, LocalRefError::Syntax(reason)))?;
         let repo = self.repo.to_thread_local();
         let tree_id = resolve_commit_tree(&repo, rev)?;
         let not_found = || SourceError::FileNotFound {
@@ -152,27 +180,114 @@ impl LocalRepo {
     }
 }
 
+/// The local repository as a source: reads a [`Lookup`] on a blocking thread (gix is
+/// synchronous), choosing among a URL's candidate splits as GitLab would.
+#[derive(Debug, Clone)]
+pub(crate) struct LocalSource {
+    repo: Arc<LocalRepo>,
+}
+
+impl LocalSource {
+    pub(crate) fn new(repo: LocalRepo) -> Self {
+        Self {
+            repo: Arc::new(repo),
+        }
+    }
+
+    /// Reads the file `lookup` names.
+    pub(crate) async fn fetch(&self, lookup: &Lookup) -> Result<Fetched, SourceError> {
+        let repo = Arc::clone(&self.repo);
+        let lookup = lookup.clone();
+        tokio::task::spawn_blocking(move || repo.fetch(&lookup))
+            .await
+            .unwrap_or_else(|e| {
+                Err(SourceError::Local(LocalError::Task {
+                    cause: e.to_string(),
+                }))
+            })
+    }
+}
+
+impl LocalRepo {
+    /// The blocking half of [`LocalSource::fetch`]. Errors name the ref as the caller gave it
+    /// (`v1.0`), not as qualified for the lookup (`refs/tags/v1.0`).
+    fn fetch(&self, lookup: &Lookup) -> Result<Fetched, SourceError> {
+        match lookup {
+            Lookup::Exact {
+                git_ref,
+                path,
+                ref_type,
+            } => Ok(Fetched {
+                blob: self.read_as(git_ref, *ref_type, path)?,
+                split_fallback_from: None,
+            }),
+            Lookup::Split {
+                candidates,
+                ref_type,
+            } => {
+                let mut reads: Vec<Result<Blob, SourceError>> = candidates
+                    .iter()
+                    .map(|c| self.read_as(&c.git_ref, *ref_type, &c.path))
+                    .collect();
+                let evidence: Vec<Evidence> = candidates
+                    .iter()
+                    .zip(&reads)
+                    .map(|(c, read)| Evidence {
+                        ref_is_branch_or_tag: self.is_branch_or_tag(&c.git_ref),
+                        blob_found: read.is_ok(),
+                    })
+                    .collect();
+                // `choose` returns indexes into `evidence`, which has one entry per candidate.
+                let pick = choose(&evidence).pick().map_err(|gitlab| {
+                    match reads.swap_remove(gitlab) {
+                        Err(e) => e,
+                        // Not found means this read failed; kept total all the same.
+                        Ok(_) => SourceError::FileNotFound {
+                            path: candidates[gitlab].path.clone(),
+                            git_ref: candidates[gitlab].git_ref.clone(),
+                        },
+                    }
+                })?;
+                Ok(Fetched {
+                    blob: reads.swap_remove(pick.used)?,
+                    split_fallback_from: pick.fallback_from.map(|g| candidates[g].git_ref.clone()),
+                })
+            }
+        }
+    }
+
+    /// [`LocalRepo::read`] at `git_ref` qualified by `ref_type`, naming `git_ref` as given.
+    fn read_as(
+        &self,
+        git_ref: &str,
+        ref_type: Option<crate::resolve::RefType>,
+        path: &str,
+    ) -> Result<Blob, SourceError> {
+        let mut blob = self
+            .read(&qualify_ref(git_ref, ref_type), path)
+            .map_err(|e| e.naming_ref(git_ref))?;
+        blob.git_ref = git_ref.to_string();
+        Ok(blob)
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // gix I/O
 // ---------------------------------------------------------------------------------------------
 
 /// The sentence for a repository that could not be opened: none found, or one found that
 /// cannot be read (a broken config, an object format this build does not support, …).
-fn open_error(path: &Path, err: &gix::Error) -> SourceError {
-    let message = match gix::discover::upwards(path) {
-        Ok((found, _trust)) => format!(
-            "the git repository at '{}' cannot be opened ({}); pass the path of a readable \
-             git work tree or bare repository",
-            found.as_ref().display(),
-            error_chain(err)
-        ),
-        Err(_) => format!(
-            "no git repository found at or above '{}' ({err}); pass the path of a git work \
-             tree or a bare repository",
-            path.display()
-        ),
-    };
-    SourceError::Local(message)
+fn open_error(path: &Path, err: &gix::Error) -> LocalError {
+    match gix::discover::upwards(path) {
+        Ok((found, _trust)) => LocalError::CannotOpen {
+            found: found.as_ref().to_path_buf(),
+            cause: error_chain(err),
+        },
+        Err(_) => LocalError::NoRepository {
+            path: path.to_path_buf(),
+            cause: err.to_string(),
+        },
+    }
 }
 
 /// `err` and its sources, joined by ": ", on one line.
@@ -231,16 +346,14 @@ fn peel_to_commit(
                     .detach();
             }
             kind @ (Kind::Tree | Kind::Blob) => {
-                return Err(invalid_ref(
-                    rev,
-                    format!("it names a {kind} object, not a commit; {PASS_INSTEAD}"),
-                ));
+                let kind = if kind == Kind::Tree { "tree" } else { "blob" };
+                return Err(invalid_ref(rev, LocalRefError::NotACommit { kind }));
             }
         }
     }
     Err(invalid_ref(
         rev,
-        format!("it names a chain of more than {MAX_TAG_DEPTH} tags; {PASS_INSTEAD}"),
+        LocalRefError::TagChain { max: MAX_TAG_DEPTH },
     ))
 }
 
@@ -293,12 +406,7 @@ fn rev_parse_error(rev: &str, err: &gix::Error) -> SourceError {
     use gix::revision::spec::parse::Error as ParseError;
     match err.downcast_any_ref::<ParseError>() {
         Some(ParseError::AmbiguousPrefix { .. } | ParseError::AmbiguousRefAndObject { .. }) => {
-            invalid_ref(
-                rev,
-                "it is ambiguous (an abbreviated SHA matching several objects); use more hex \
-                 digits or the full SHA"
-                    .to_owned(),
-            )
+            invalid_ref(rev, LocalRefError::Ambiguous)
         }
         Some(ParseError::MissingReference { .. }) => not_found_ref(rev),
         _ if err.is_not_found() => not_found_ref(rev),
@@ -324,94 +432,22 @@ fn not_found_ref(rev: &str) -> SourceError {
     }
 }
 
-fn invalid_ref(rev: &str, reason: String) -> SourceError {
+fn invalid_ref(rev: &str, reason: LocalRefError) -> SourceError {
     SourceError::InvalidRef {
         git_ref: rev.to_owned(),
-        reason,
+        reason: RefProblem::Local(reason),
     }
 }
 
 fn read_error(err: impl std::fmt::Display) -> SourceError {
-    SourceError::Local(format!("could not read the local repository: {err}"))
+    SourceError::Local(LocalError::Read {
+        cause: err.to_string(),
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
 // Pure logic: refs, paths, bytes
 // ---------------------------------------------------------------------------------------------
-
-/// Check a revision: a ref name ([`check_ref_name`]) followed by zero or more ancestry steps,
-/// each `~` or `^` with optional decimal digits (`HEAD~1`, `main^2`, `v1.0~`). Returns the
-/// reason it is not valid, worded to follow "is not valid: ".
-pub(crate) fn check_rev(rev: &str) -> Result<(), String> {
-    // `find` returns the index of an ASCII char, always a char boundary: `split_at` cannot panic.
-    let (name, steps) = rev.split_at(rev.find(['~', '^']).unwrap_or(rev.len()));
-    if let (true, Some(first)) = (name.is_empty(), steps.chars().next()) {
-        return Err(format!(
-            "it starts with '{first}'; {PASS_INSTEAD}, optionally followed by ~N or ^N"
-        ));
-    }
-    check_ref_name(name)?;
-    let steps_ok = steps
-        .split(['~', '^'])
-        .skip(1) // the (empty) text before the first '~' or '^'
-        .all(|count| count.bytes().all(|b| b.is_ascii_digit()));
-    if !steps_ok {
-        return Err(
-            "'~' and '^' may only be followed by a number (as in HEAD~1 or main^2); \
-             name the file with the path, not in the ref"
-                .to_owned(),
-        );
-    }
-    Ok(())
-}
-
-/// Check a ref name with `git check-ref-format --allow-onelevel` rules, plus GitLab's "does not
-/// start with '-'". Returns the reason it is not valid.
-pub(crate) fn check_ref_name(name: &str) -> Result<(), String> {
-    let fail = |reason: &str| Err(reason.to_owned());
-    if name.is_empty() {
-        return fail("it is empty");
-    }
-    if let Some(c) = name.chars().find(|c| c.is_ascii_control()) {
-        return Err(format!("it contains the control character {:?}", c));
-    }
-    if name.contains(' ') {
-        return fail("it contains a space");
-    }
-    if name.contains(':') {
-        return fail("it contains ':' (name the file with the path, not as 'ref:path')");
-    }
-    if let Some(c) = name.chars().find(|c| "~^?*[\\".contains(*c)) {
-        return Err(format!("it contains '{c}'"));
-    }
-    if name.contains("..") {
-        return fail("it contains '..'");
-    }
-    if name.contains("@{") {
-        return fail("it contains '@{'");
-    }
-    if name == "@" {
-        return fail("it is '@'");
-    }
-    if name.starts_with('-') {
-        return fail("it starts with '-'");
-    }
-    if name.starts_with('/') || name.ends_with('/') || name.contains("//") {
-        return fail("it starts or ends with '/' or contains '//'");
-    }
-    if name.ends_with('.') {
-        return fail("it ends with '.'");
-    }
-    for component in name.split('/') {
-        if component.starts_with('.') {
-            return fail("a '/'-separated part of it starts with '.'");
-        }
-        if component.ends_with(".lock") {
-            return fail("a '/'-separated part of it ends with '.lock'");
-        }
-    }
-    Ok(())
-}
 
 /// Split a repository path into its components, or `None` when it is empty or has an empty,
 /// `.` or `..` component (such paths name nothing inside a tree).
@@ -496,68 +532,6 @@ mod tests {
     use super::*;
 
     // ---- pure logic ----
-
-    #[test]
-    fn check_rev_accepts_names_shas_and_ancestry() {
-        for rev in [
-            "main",
-            "HEAD",
-            "v1.0",
-            "release/2026/q4",
-            "refs/heads/main",
-            "refs/tags/v1.0",
-            "0123abcd",
-            "HEAD~1",
-            "HEAD^",
-            "main^2~3",
-            "v1.0~",
-            "feature@x",
-            "ünïcode",
-        ] {
-            assert_eq!(check_rev(rev), Ok(()), "{rev}");
-        }
-    }
-
-    #[test]
-    fn check_rev_rejects_git_invalid_and_revspec_syntax() {
-        for (rev, reason_has) in [
-            ("", "empty"),
-            ("a..b", "'..'"),
-            ("main:README.md", "':'"),
-            (":README.md", "':'"),
-            ("HEAD:", "':'"),
-            ("main^{tree}", "followed by a number"),
-            ("main^{/fix}", "followed by a number"),
-            ("main~x", "followed by a number"),
-            ("main^!", "followed by a number"),
-            ("^main", "starts with '^'"),
-            ("~1", "starts with '~'"),
-            ("main@{1}", "'@{'"),
-            ("@{-1}", "'@{'"),
-            ("@", "'@'"),
-            ("has space", "space"),
-            ("tab\there", "control"),
-            ("nul\0x", "control"),
-            ("del\u{7f}", "control"),
-            ("what?", "'?'"),
-            ("glob*", "'*'"),
-            ("br[ack", "'['"),
-            ("back\\slash", "'\\'"),
-            ("-main", "'-'"),
-            ("/main", "'/'"),
-            ("main/", "'/'"),
-            ("a//b", "'//'"),
-            ("main.", "ends with '.'"),
-            (".hidden", "starts with '.'"),
-            ("a/.b", "starts with '.'"),
-            ("main.lock", "'.lock'"),
-            ("a.lock/b", "'.lock'"),
-            ("main..", "'..'"),
-        ] {
-            let reason = check_rev(rev).expect_err(rev);
-            assert!(reason.contains(reason_has), "{rev:?}: {reason}");
-        }
-    }
 
     #[test]
     fn path_components_refuse_empty_dot_and_dotdot() {
@@ -875,6 +849,7 @@ mod tests {
         for (sha, kind) in [(&fix.main_tree_sha, "tree"), (&fix.readme_blob_sha, "blob")] {
             match repo.read(sha, "README.md") {
                 Err(SourceError::InvalidRef { git_ref, reason }) => {
+                    let reason = reason.to_string();
                     assert_eq!(&git_ref, sha);
                     assert!(
                         reason.contains(kind) && reason.contains("not a commit"),
@@ -903,7 +878,7 @@ mod tests {
         assert!(shas.lines().all(|sha| sha.starts_with("1e7ba")), "{shas}");
         match repo.read("1e7ba", "README.md") {
             Err(SourceError::InvalidRef { reason, .. }) => {
-                assert!(reason.contains("ambiguous"), "{reason}")
+                assert!(reason.to_string().contains("ambiguous"), "{reason}")
             }
             other => panic!("{other:?}"),
         }
@@ -913,7 +888,7 @@ mod tests {
         for (rev, kind) in [("tree-tag", "tree"), ("blob-tag", "blob")] {
             match repo.read(rev, "README.md") {
                 Err(SourceError::InvalidRef { reason, .. }) => {
-                    assert!(reason.contains(kind), "{reason}")
+                    assert!(reason.to_string().contains(kind), "{reason}")
                 }
                 other => panic!("{rev}: {other:?}"),
             }
@@ -993,7 +968,8 @@ mod tests {
 
         let missing = bare_parent.path().join("missing");
         match LocalRepo::open(&missing) {
-            Err(SourceError::Local(msg)) => {
+            Err(msg) => {
+                let msg = msg.to_string();
                 assert!(
                     msg.contains(&missing.display().to_string()) && msg.contains("pass"),
                     "{msg}"
@@ -1003,7 +979,8 @@ mod tests {
         }
         let not_repo = tempfile::tempdir().expect("tempdir");
         match LocalRepo::open(not_repo.path()) {
-            Err(SourceError::Local(msg)) => {
+            Err(msg) => {
+                let msg = msg.to_string();
                 assert!(
                     msg.contains(&not_repo.path().display().to_string()) && msg.contains("pass"),
                     "{msg}"
@@ -1024,7 +1001,8 @@ mod tests {
         );
         std::fs::write(&config, &text).expect("write config");
         match LocalRepo::open(&fix.path().join("docs")) {
-            Err(SourceError::Local(msg)) => {
+            Err(msg) => {
+                let msg = msg.to_string();
                 let shown = format!(
                     "the git repository at '{}' cannot be opened (",
                     fix.path().display()
@@ -1036,7 +1014,8 @@ mod tests {
         }
         std::fs::write(&config, "[core\nnot git config\n").expect("write config");
         match LocalRepo::open(fix.path()) {
-            Err(SourceError::Local(msg)) => {
+            Err(msg) => {
+                let msg = msg.to_string();
                 assert!(
                     msg.contains("cannot be opened") && !msg.contains('\n'),
                     "{msg}"

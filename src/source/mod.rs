@@ -1,6 +1,68 @@
-//! Where the bytes come from. [`Blob`] and [`SourceError`] are what every source returns;
-//! [`local`] reads a local git repository (the GitLab source lives in `crate::gitlab`).
-mod blob;
-pub mod local;
+//! Where the bytes come from, behind one contract: a [`Source`] turns a call's arguments into
+//! its own kind of lookup (`resolve`), and a lookup into a [`Fetched`] blob or a
+//! [`SourceError`]. [`gitlab`] reads over GitLab's GraphQL API; [`local`] reads a git
+//! repository on disk with gix. Both choose among a URL's candidate ref/path splits with the
+//! same pure rule ([`split_choice`]).
 
-pub use blob::*;
+mod blob;
+pub(crate) mod gitlab;
+pub(crate) mod local;
+pub(crate) mod split_choice;
+
+pub(crate) use blob::{Blob, BlobKind, Fetched, RefProblem, SourceError};
+
+use crate::args::ToolArgs;
+use crate::config::Credential;
+use crate::resolve::{self, Lookup, ProjectFile, ResolveError, Target};
+use gitlab::GitlabSource;
+use local::LocalSource;
+
+/// One source of files. The lookup type is the source's own, so a GitLab lookup always names a
+/// project and a local one never needs to.
+pub(crate) trait Source {
+    /// What this source needs to find a file.
+    type Lookup;
+
+    /// The call's arguments as this source's target (pure).
+    fn resolve(&self, args: &ToolArgs) -> Result<Target<Self::Lookup>, ResolveError>;
+
+    /// Reads the file `lookup` names, with the caller's credential where the source has access
+    /// control.
+    async fn fetch(
+        &self,
+        lookup: &Self::Lookup,
+        credential: Option<&Credential>,
+    ) -> Result<Fetched, SourceError>;
+}
+
+impl Source for GitlabSource {
+    type Lookup = ProjectFile;
+
+    fn resolve(&self, args: &ToolArgs) -> Result<Target<ProjectFile>, ResolveError> {
+        resolve::for_gitlab(args, self.base())
+    }
+
+    async fn fetch(
+        &self,
+        lookup: &ProjectFile,
+        credential: Option<&Credential>,
+    ) -> Result<Fetched, SourceError> {
+        GitlabSource::fetch(self, lookup, credential).await
+    }
+}
+
+impl Source for LocalSource {
+    type Lookup = Lookup;
+
+    fn resolve(&self, args: &ToolArgs) -> Result<Target<Lookup>, ResolveError> {
+        resolve::for_local(args)
+    }
+
+    async fn fetch(
+        &self,
+        lookup: &Lookup,
+        _credential: Option<&Credential>,
+    ) -> Result<Fetched, SourceError> {
+        LocalSource::fetch(self, lookup).await
+    }
+}

@@ -17,9 +17,6 @@
 //! and `ExtractsRef::RefExtractor`. Where this module differs from them on
 //! purpose, the function's documentation says so.
 
-use std::borrow::Cow;
-use std::fmt;
-
 use ::url::Url;
 use percent_encoding::percent_decode_str;
 
@@ -29,7 +26,7 @@ use percent_encoding::percent_decode_str;
 /// a tag share a name; the GraphQL `RefType` enum then turns the ref into
 /// `refs/heads/<ref>` or `refs/tags/<ref>`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RefType {
+pub(crate) enum RefType {
     /// A branch (`refs/heads/…`); GraphQL `HEADS`.
     Heads,
     /// A tag (`refs/tags/…`); GraphQL `TAGS`.
@@ -38,7 +35,7 @@ pub enum RefType {
 
 /// `refs/heads/<ref>` / `refs/tags/<ref>` when the ref type is known, the bare ref otherwise
 /// (GitLab's `RefExtractor.qualify_ref`).
-pub fn qualify_ref(git_ref: &str, ref_type: Option<RefType>) -> String {
+pub(crate) fn qualify_ref(git_ref: &str, ref_type: Option<RefType>) -> String {
     match ref_type {
         Some(RefType::Heads) => format!("refs/heads/{git_ref}"),
         Some(RefType::Tags) => format!("refs/tags/{git_ref}"),
@@ -46,9 +43,15 @@ pub fn qualify_ref(git_ref: &str, ref_type: Option<RefType>) -> String {
     }
 }
 
+impl serde::Serialize for RefType {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_graphql())
+    }
+}
+
 impl RefType {
     /// The GraphQL `RefType` enum value: `"HEADS"` or `"TAGS"`.
-    pub fn as_graphql(self) -> &'static str {
+    pub(crate) fn as_graphql(self) -> &'static str {
         match self {
             RefType::Heads => "HEADS",
             RefType::Tags => "TAGS",
@@ -78,7 +81,7 @@ impl RefType {
 /// `#L20-10` gives `start: 20, end: Some(10)` and the caller reports the
 /// inversion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LineAnchor {
+pub(crate) struct LineAnchor {
     /// First line, 1-indexed.
     pub start: u64,
     /// Last line, 1-indexed and inclusive; `None` for a single-line anchor
@@ -124,7 +127,7 @@ fn parse_line_number(digits: &str) -> Option<u64> {
 
 /// The parts of a GitLab file URL.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FileUrl {
+pub(crate) struct FileUrl {
     /// Full path of the project, percent-decoded, without leading or
     /// trailing `/`, e.g. `group/sub/proj`. Never empty.
     pub project_path: String,
@@ -138,9 +141,9 @@ pub struct FileUrl {
     pub lines: Option<LineAnchor>,
 }
 
-/// Why a URL could not be used to name a file.
+/// Why a URL could not be used to name a file. `response` words it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum UrlError {
+pub(crate) enum UrlError {
     /// The URL's scheme, host or port differ from the configured GitLab base
     /// URL. Nothing else about the URL was looked at.
     ForeignHost {
@@ -153,51 +156,49 @@ pub enum UrlError {
     Invalid {
         /// The URL as the caller gave it.
         url: String,
-        /// One or more sentences saying what is wrong, each ending in `.`.
-        reason: String,
+        /// What is wrong with it.
+        problem: UrlProblem,
     },
 }
 
+/// What makes a URL on the right host unusable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum UrlProblem {
+    /// Empty or all spaces.
+    Empty,
+    /// No `scheme://`.
+    NoScheme,
+    /// No host name.
+    NoHost,
+    /// A port that is not a number from 0 to 65535.
+    BadPort,
+    /// The URL parser's other refusals.
+    NotAUrl { cause: String },
+    /// Not http or https.
+    Scheme { scheme: String },
+    /// Not under the instance's relative URL root.
+    NotUnderRoot { root: String, configured: String },
+    /// Nothing before the file marker.
+    NoProject,
+    /// `/-/<marker>/` with nothing before it.
+    NoProjectBefore { marker: String },
+    /// A `/-/tree/` URL (a directory).
+    Tree,
+    /// An old-style `…/tree/…` URL (a directory).
+    LegacyTree,
+    /// `/-/<page>/` for a page that is not a file.
+    OtherPage { page: String },
+    /// No `/-/blob/`, `/-/raw/` or `/-/blame/` part.
+    NoMarker,
+}
+
 impl UrlError {
-    /// Builds an [`UrlError::Invalid`] for `input` with `reason`.
-    fn invalid(input: &str, reason: impl Into<String>) -> UrlError {
+    /// Builds an [`UrlError::Invalid`] for `input`.
+    fn invalid(input: &str, problem: UrlProblem) -> UrlError {
         UrlError::Invalid {
             url: input.to_string(),
-            reason: reason.into(),
+            problem,
         }
-    }
-}
-
-impl fmt::Display for UrlError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            UrlError::ForeignHost { configured, got } => write!(
-                f,
-                "URL host '{got}' is not the configured GitLab instance '{configured}'; \
-                 this server only reads from {configured}. Pass a URL on {configured}, \
-                 or project_id/file_path/ref."
-            ),
-            UrlError::Invalid { url, reason } => write!(
-                f,
-                "Invalid file URL '{}': {reason} Expected .../-/blob/<ref>/<file_path> \
-                 (/-/raw/ and /-/blame/ also work), for example \
-                 https://gitlab.example.com/group/project/-/blob/main/README.md; \
-                 or pass project_id, file_path and ref instead of url.",
-                shorten(url)
-            ),
-        }
-    }
-}
-
-impl std::error::Error for UrlError {}
-
-/// Shortens `s` for an error message: at most 200 characters, with `…`
-/// appended when something was cut. Cuts on a character boundary.
-fn shorten(s: &str) -> Cow<'_, str> {
-    const MAX_CHARS: usize = 200;
-    match s.char_indices().nth(MAX_CHARS) {
-        None => Cow::Borrowed(s),
-        Some((cut, _)) => Cow::Owned(format!("{}…", &s[..cut])),
     }
 }
 
@@ -234,7 +235,7 @@ fn shorten(s: &str) -> Cow<'_, str> {
 ///    (`heads` or `tags`, any ASCII case); other values and other query
 ///    parameters are ignored. A `#L…` fragment gives [`FileUrl::lines`]
 ///    (see [`LineAnchor`]); other fragments are ignored.
-pub fn parse_file_url(input: &str, base: &Url) -> Result<FileUrl, UrlError> {
+pub(crate) fn parse_file_url(input: &str, base: &Url) -> Result<FileUrl, UrlError> {
     let url = parse_http_url(input)?;
     if !same_origin(&url, base) {
         return Err(UrlError::ForeignHost {
@@ -246,11 +247,10 @@ pub fn parse_file_url(input: &str, base: &Url) -> Result<FileUrl, UrlError> {
     let Some(path) = strip_relative_root(url.path(), root) else {
         return Err(UrlError::invalid(
             input,
-            format!(
-                "Its path is not under the GitLab instance's relative URL root '{root}' \
-                 (configured as {}).",
-                base_display(base)
-            ),
+            UrlProblem::NotUnderRoot {
+                root: root.to_string(),
+                configured: base_display(base),
+            },
         ));
     };
     file_url_from_parts(input, &url, path)
@@ -263,7 +263,7 @@ pub fn parse_file_url(input: &str, base: &Url) -> Result<FileUrl, UrlError> {
 /// relative root, so the project path is everything before the marker
 /// (`https://h/gitlab/g/p/-/blob/main/x` gives project `gitlab/g/p`). The
 /// URL must still be `http` or `https`.
-pub fn parse_file_url_any_host(input: &str) -> Result<FileUrl, UrlError> {
+pub(crate) fn parse_file_url_any_host(input: &str) -> Result<FileUrl, UrlError> {
     let url = parse_http_url(input)?;
     file_url_from_parts(input, &url, url.path())
 }
@@ -276,26 +276,26 @@ pub fn parse_file_url_any_host(input: &str) -> Result<FileUrl, UrlError> {
 /// says which.
 fn parse_http_url(input: &str) -> Result<Url, UrlError> {
     if input.trim().is_empty() {
-        return Err(UrlError::invalid(input, "The URL is empty."));
+        return Err(UrlError::invalid(input, UrlProblem::Empty));
     }
     let url = Url::parse(input).map_err(|err| {
-        let reason = match err {
-            ::url::ParseError::RelativeUrlWithoutBase => {
-                "It has no scheme; a file URL starts with https:// or http://.".to_string()
-            }
-            ::url::ParseError::EmptyHost => "It has no host name.".to_string(),
-            ::url::ParseError::InvalidPort => {
-                "Its port is not a number from 0 to 65535.".to_string()
-            }
-            other => format!("It is not a valid URL ({other})."),
+        let problem = match err {
+            ::url::ParseError::RelativeUrlWithoutBase => UrlProblem::NoScheme,
+            ::url::ParseError::EmptyHost => UrlProblem::NoHost,
+            ::url::ParseError::InvalidPort => UrlProblem::BadPort,
+            other => UrlProblem::NotAUrl {
+                cause: other.to_string(),
+            },
         };
-        UrlError::invalid(input, reason)
+        UrlError::invalid(input, problem)
     })?;
     match url.scheme() {
         "http" | "https" => Ok(url),
         other => Err(UrlError::invalid(
             input,
-            format!("Only http and https URLs are supported, not '{other}:'."),
+            UrlProblem::Scheme {
+                scheme: other.to_string(),
+            },
         )),
     }
 }
@@ -348,14 +348,11 @@ fn strip_relative_root<'p>(path: &'p str, root: &str) -> Option<&'p str> {
 /// Builds the [`FileUrl`] from the parsed `url` and its `path` with any
 /// relative root already removed.
 fn file_url_from_parts(input: &str, url: &Url, path: &str) -> Result<FileUrl, UrlError> {
-    let parts = split_at_marker(path).map_err(|reason| UrlError::invalid(input, reason))?;
+    let parts = split_at_marker(path).map_err(|problem| UrlError::invalid(input, problem))?;
     let project_path = decode_component(parts.project);
     let project_path = project_path.trim_matches('/');
     if project_path.is_empty() {
-        return Err(UrlError::invalid(
-            input,
-            "It has no project path before the file marker.",
-        ));
+        return Err(UrlError::invalid(input, UrlProblem::NoProject));
     }
     Ok(FileUrl {
         project_path: project_path.to_string(),
@@ -407,8 +404,8 @@ const FILE_MARKERS: [&str; 3] = ["blob", "raw", "blame"];
 /// `blob`, `raw` or `blame` at depth three or more (`g/sub/raw/p/blob/…`)
 /// is cut too early. The `/-/` form has no such ambiguity.
 ///
-/// The error is a reason sentence for [`UrlError::Invalid`].
-fn split_at_marker(path: &str) -> Result<MarkerSplit<'_>, String> {
+/// The error is the [`UrlProblem`] of an [`UrlError::Invalid`].
+fn split_at_marker(path: &str) -> Result<MarkerSplit<'_>, UrlProblem> {
     let path = path.trim_start_matches('/');
     let segments = segment_spans(path);
     if let Some(dash) = segments.iter().position(|&(_, seg)| seg == "-") {
@@ -431,12 +428,9 @@ fn split_at_marker(path: &str) -> Result<MarkerSplit<'_>, String> {
     }
     let legacy_tree = segments.iter().skip(2).any(|&(_, seg)| seg == "tree");
     Err(if legacy_tree {
-        "It points at a directory (tree), not a file; open a file in that directory and \
-         pass its /-/blob/ URL."
-            .to_string()
+        UrlProblem::LegacyTree
     } else {
-        "It does not point at a file: its path has no /-/blob/, /-/raw/ or /-/blame/ part."
-            .to_string()
+        UrlProblem::NoMarker
     })
 }
 
@@ -446,7 +440,7 @@ fn split_at_dash<'p>(
     path: &'p str,
     segments: &[(usize, &'p str)],
     dash: usize,
-) -> Result<MarkerSplit<'p>, String> {
+) -> Result<MarkerSplit<'p>, UrlProblem> {
     // `dash` is an index into `segments` (the caller found it there), so
     // this cannot panic.
     let (dash_start, _) = segments[dash];
@@ -454,26 +448,20 @@ fn split_at_dash<'p>(
     match segments.get(dash + 1).map(|&(_, seg)| seg) {
         Some(marker) if FILE_MARKERS.contains(&marker) => {
             if project.is_empty() {
-                return Err(format!("It has no project path before /-/{marker}/."));
+                return Err(UrlProblem::NoProjectBefore {
+                    marker: marker.to_string(),
+                });
             }
             let rest = segments
                 .get(dash + 2)
                 .map_or("", |&(start, _)| &path[start..]);
             Ok(MarkerSplit { project, rest })
         }
-        Some("tree") => Err(
-            "It points at a directory (/-/tree/), not a file; open a file in that \
-             directory and pass its /-/blob/ URL."
-                .to_string(),
-        ),
-        Some(other) if !other.is_empty() => Err(format!(
-            "'/-/{}/' URLs do not name a file; only /-/blob/, /-/raw/ and /-/blame/ URLs do.",
-            shorten(other)
-        )),
-        _ => Err(
-            "It does not point at a file: its path has no /-/blob/, /-/raw/ or /-/blame/ part."
-                .to_string(),
-        ),
+        Some("tree") => Err(UrlProblem::Tree),
+        Some(other) if !other.is_empty() => Err(UrlProblem::OtherPage {
+            page: other.to_string(),
+        }),
+        _ => Err(UrlProblem::NoMarker),
     }
 }
 
@@ -522,7 +510,7 @@ fn ref_type_of(url: &Url) -> Option<RefType> {
 
 /// One way to cut a "ref/path" string.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Split {
+pub(crate) struct Split {
     /// The ref: branch, tag or commit SHA. Never empty.
     pub git_ref: String,
     /// The file path inside the repository. Never empty.
@@ -531,11 +519,11 @@ pub struct Split {
 
 /// The most candidate splits [`splits`] returns; each costs the caller a
 /// repository lookup.
-pub const MAX_SPLITS: usize = 32;
+pub(crate) const MAX_SPLITS: usize = 32;
 
 /// The ways a "ref/path" string can be cut.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Splits {
+pub(crate) enum Splits {
     /// A leading 40- or 64-hex SHA: the only split (ref = the SHA, path =
     /// the rest minus one leading and one trailing `/`).
     Sha(Split),
@@ -547,7 +535,7 @@ pub enum Splits {
 
 /// Why a "ref/path" string has no usable split.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SplitError {
+pub(crate) enum SplitError {
     /// There is a ref at most, and no file path after it.
     NoPath {
         /// The string that was split, as given.
@@ -561,35 +549,6 @@ pub enum SplitError {
         max: usize,
     },
 }
-
-impl fmt::Display for SplitError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SplitError::NoPath { ref_and_path } if ref_and_path.trim_matches('/').is_empty() => {
-                write!(
-                    f,
-                    "The URL names no ref and no file after /-/blob/. Expected \
-                     .../-/blob/<ref>/<file_path>, or pass project_id, file_path and ref."
-                )
-            }
-            SplitError::NoPath { ref_and_path } => write!(
-                f,
-                "The URL names '{}' after /-/blob/ but no file path after the ref; a URL \
-                 ending in a ref or a directory does not name a file. Expected \
-                 .../-/blob/<ref>/<file_path>, or pass project_id, file_path and ref.",
-                shorten(ref_and_path)
-            ),
-            SplitError::TooManySegments { count, max } => write!(
-                f,
-                "The ref and file path in the URL can be split into a ref and a path in \
-                 {count} ways, more than the {max} this server tries. Pass project_id, \
-                 file_path and ref separately instead of url."
-            ),
-        }
-    }
-}
-
-impl std::error::Error for SplitError {}
 
 /// Lists the ways to cut `ref_and_path` into a ref and a file path, following
 /// GitLab's `ExtractsRef::RefExtractor#extract_ref`.
@@ -620,7 +579,7 @@ impl std::error::Error for SplitError {}
 /// only trailing `/`s as in `main/`) or a SHA with an empty path is
 /// [`SplitError::NoPath`]; more than [`MAX_SPLITS`] candidates is
 /// [`SplitError::TooManySegments`]. Runs in time linear in the input.
-pub fn splits(ref_and_path: &str) -> Result<Splits, SplitError> {
+pub(crate) fn splits(ref_and_path: &str) -> Result<Splits, SplitError> {
     let no_path = || SplitError::NoPath {
         ref_and_path: ref_and_path.to_string(),
     };
@@ -696,100 +655,6 @@ fn is_ruby_space(c: char) -> bool {
     matches!(c, '\0' | '\t' | '\n' | '\u{0B}' | '\u{0C}' | '\r' | ' ')
 }
 
-/// What the repository says about one candidate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Evidence {
-    /// The candidate's ref is the exact name of an existing branch or tag.
-    pub ref_is_branch_or_tag: bool,
-    /// A file exists at the candidate's path when the candidate's ref is
-    /// resolved (by any means: branch, tag, commit SHA, …).
-    pub blob_found: bool,
-}
-
-/// Which candidate to read, from [`choose`]. Indexes are into the evidence
-/// slice (the same order as [`Splits::Candidates`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Choice {
-    /// GitLab's own pick, and the file exists there.
-    Gitlab(usize),
-    /// GitLab's pick (`gitlab`) has no such file but candidate `used` does.
-    Fallback {
-        /// GitLab's pick.
-        gitlab: usize,
-        /// The candidate used instead.
-        used: usize,
-    },
-    /// No candidate has the file; report about GitLab's pick.
-    NotFound {
-        /// GitLab's pick.
-        gitlab: usize,
-    },
-}
-
-/// Picks the candidate to read, given evidence for each candidate in the
-/// order of [`Splits::Candidates`].
-///
-/// GitLab's own pick `g` (`gitlab_pick`): index 0 (the first segment) when
-/// its ref is an existing branch or tag; else the longest candidate whose ref
-/// is an existing branch or tag; else index 0 (split at the first `/`). Then:
-///
-/// 1. `evidence[g].blob_found` → `Gitlab(g)`.
-/// 2. Else the highest index `i != g` with both `ref_is_branch_or_tag` and
-///    `blob_found` → `Fallback { gitlab: g, used: i }`.
-/// 3. Else the highest index `i != g` with `blob_found` (its ref resolves
-///    some other way, e.g. a short SHA) → `Fallback { gitlab: g, used: i }`.
-/// 4. Else `NotFound { gitlab: g }`.
-///
-/// GitLab picks by the longest existing ref among all refs that prefix the
-/// string followed by `/`; the candidates are exactly the prefixes that end
-/// at a `/`, so the two agree.
-///
-/// One GitLab rule is not modelled: GitLab skips the first-segment rule when
-/// the repository has "ambiguous refs" (`Repository#has_ambiguous_refs?`:
-/// some slash-free branch or tag name followed by `/` starts another ref,
-/// as tag `foo` and branch `foo/bar`), and then uses the longest-ref rule
-/// alone. The evidence does not say whether the repository is in that
-/// state, so the first-segment rule always applies here; when the first
-/// segment has no such file, step 2 still finds it under the longer ref.
-///
-/// An empty slice gives `NotFound { gitlab: 0 }`, which the caller cannot
-/// index: [`splits`] never returns an empty candidate list.
-pub fn choose(evidence: &[Evidence]) -> Choice {
-    let gitlab = gitlab_pick(evidence);
-    if evidence.get(gitlab).is_some_and(|e| e.blob_found) {
-        return Choice::Gitlab(gitlab);
-    }
-    let with_blob = || {
-        evidence
-            .iter()
-            .enumerate()
-            .rev()
-            .filter(move |&(i, e)| i != gitlab && e.blob_found)
-    };
-    let used = with_blob()
-        .find(|(_, e)| e.ref_is_branch_or_tag)
-        .or_else(|| with_blob().next());
-    match used {
-        Some((used, _)) => Choice::Fallback { gitlab, used },
-        None => Choice::NotFound { gitlab },
-    }
-}
-
-/// The candidate GitLab's `extract_raw_ref` picks: 0 when candidate 0 (the
-/// first segment) is an existing branch or tag; else the highest index
-/// whose ref is an existing branch or tag (the longest ref, since
-/// candidates come in order of increasing ref length); else 0 (split at the
-/// first `/`). 0 for an empty slice.
-fn gitlab_pick(evidence: &[Evidence]) -> usize {
-    match evidence.first() {
-        Some(first) if first.ref_is_branch_or_tag => 0,
-        _ => evidence
-            .iter()
-            .rposition(|e| e.ref_is_branch_or_tag)
-            .unwrap_or(0),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -838,7 +703,8 @@ mod tests {
         let b = base(base_url);
         for &(input, needle) in cases {
             match parse_file_url(input, &b) {
-                Err(UrlError::Invalid { url, reason }) => {
+                Err(UrlError::Invalid { url, problem }) => {
+                    let reason = crate::response::url_problem(&problem);
                     assert_eq!(url, input);
                     assert!(
                         reason.contains(needle),
@@ -1688,71 +1554,6 @@ mod tests {
         assert!(msg.contains("40 ways") && msg.contains("32"), "{msg}");
     }
 
-    // ---- choose ----
-
-    fn ev(pairs: &[(bool, bool)]) -> Vec<Evidence> {
-        pairs
-            .iter()
-            .map(|&(ref_is_branch_or_tag, blob_found)| Evidence {
-                ref_is_branch_or_tag,
-                blob_found,
-            })
-            .collect()
-    }
-
-    #[test]
-    fn choose_rules() {
-        const T: bool = true;
-        const F: bool = false;
-        let cases: &[(&[(bool, bool)], Choice)] = &[
-            // (ref exists, blob found) per candidate
-            (&[(T, T)], Choice::Gitlab(0)),
-            (&[(F, T)], Choice::Gitlab(0)),
-            (&[(F, F)], Choice::NotFound { gitlab: 0 }),
-            (&[(T, F)], Choice::NotFound { gitlab: 0 }),
-            // First segment wins even when a longer ref exists.
-            (&[(T, T), (T, T)], Choice::Gitlab(0)),
-            (&[(T, T), (F, F), (T, T)], Choice::Gitlab(0)),
-            // Longest existing ref.
-            (&[(F, F), (T, T), (F, F)], Choice::Gitlab(1)),
-            (&[(F, F), (T, T), (T, T)], Choice::Gitlab(2)),
-            (&[(F, F), (T, F), (F, F), (T, T)], Choice::Gitlab(3)),
-            // No ref exists: split at the first slash.
-            (&[(F, T), (F, F), (F, F)], Choice::Gitlab(0)),
-            // Fallbacks: an existing ref with the file, longest first.
-            (&[(T, F), (T, T)], Choice::Fallback { gitlab: 0, used: 1 }),
-            (
-                &[(T, F), (T, T), (T, T)],
-                Choice::Fallback { gitlab: 0, used: 2 },
-            ),
-            (
-                &[(F, F), (T, T), (T, F)],
-                Choice::Fallback { gitlab: 2, used: 1 },
-            ),
-            (&[(F, T), (T, F)], Choice::Fallback { gitlab: 1, used: 0 }),
-            // ... before a non-ref candidate with the file, even a longer one.
-            (
-                &[(T, F), (T, T), (F, T)],
-                Choice::Fallback { gitlab: 0, used: 1 },
-            ),
-            // Then any candidate with the file, longest first.
-            (
-                &[(T, F), (F, T), (F, T)],
-                Choice::Fallback { gitlab: 0, used: 2 },
-            ),
-            (&[(F, F), (F, T)], Choice::Fallback { gitlab: 0, used: 1 }),
-            // Nothing found anywhere.
-            (&[(F, F), (F, F), (F, F)], Choice::NotFound { gitlab: 0 }),
-            (&[(F, F), (T, F), (F, F)], Choice::NotFound { gitlab: 1 }),
-            (&[(T, F), (T, F)], Choice::NotFound { gitlab: 0 }),
-            // Empty evidence.
-            (&[], Choice::NotFound { gitlab: 0 }),
-        ];
-        for &(evidence, want) in cases {
-            assert_eq!(choose(&ev(evidence)), want, "evidence {evidence:?}");
-        }
-    }
-
     // ---- never panic ----
 
     proptest! {
@@ -1772,7 +1573,7 @@ mod tests {
                     let input = format!("https://gitlab.example.com/{tail}");
                     let _ = parse_file_url(&input, &b).map(|f| splits(&f.ref_and_path));
                     let _ = parse_file_url_any_host(&input);
-                    let _ = UrlError::invalid(&input, "x").to_string();
+                    let _ = UrlError::invalid(&input, UrlProblem::NoMarker).to_string();
                 }
             }
         }
@@ -1793,17 +1594,6 @@ mod tests {
                 Ok(Splits::Sha(_)) => prop_assert!(false, "no hex in the alphabet"),
                 Err(SplitError::NoPath { ref_and_path }) => prop_assert_eq!(ref_and_path, s),
                 Err(SplitError::TooManySegments { .. }) => prop_assert!(false, "at most 20 slashes"),
-            }
-        }
-
-        #[test]
-        fn choose_index_in_range(evidence in prop::collection::vec(any::<(bool, bool)>(), 1..8)) {
-            let evidence = ev(&evidence);
-            let (Choice::Gitlab(g) | Choice::Fallback { gitlab: g, .. } | Choice::NotFound { gitlab: g }) =
-                choose(&evidence);
-            prop_assert!(g < evidence.len());
-            if let Choice::Fallback { used, .. } = choose(&evidence) {
-                prop_assert!(used < evidence.len() && evidence[used].blob_found);
             }
         }
     }

@@ -8,14 +8,14 @@
 
 use memchr::memchr;
 
-/// Why a literal could not be decoded.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum JsonTextError {
-    #[error("not a JSON string literal")]
+/// Why a literal could not be decoded (`response` words it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum JsonTextError {
+    /// Not a string literal in quotes, or not valid UTF-8 once decoded.
     NotAString,
-    #[error("invalid escape at byte {0}")]
+    /// A backslash not followed by a valid escape, at this byte of the literal's inside.
     BadEscape(usize),
-    #[error("unpaired surrogate at byte {0}")]
+    /// A `\u` escape of a lone surrogate, at this byte.
     BadSurrogate(usize),
 }
 
@@ -30,7 +30,7 @@ pub enum JsonTextError {
 ///   validated the document);
 /// - the result's capacity is the number of bytes between the quotes, an upper bound of the
 ///   decoded length, so it never reallocates.
-pub fn decode(raw: &str) -> Result<String, JsonTextError> {
+pub(crate) fn decode(raw: &str) -> Result<String, JsonTextError> {
     let inner = raw
         .strip_prefix('"')
         .and_then(|s| s.strip_suffix('"'))

@@ -2,7 +2,7 @@
 
 /// GitLab's `BigInt`: sent as a JSON string (`"15234"`); a number is accepted too.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BigInt(pub u64);
+pub(crate) struct BigInt(pub u64);
 
 impl<'de> serde::Deserialize<'de> for BigInt {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -30,25 +30,22 @@ impl serde::Serialize for BigInt {
     }
 }
 
-/// GraphQL `ID`.
-pub type ID = String;
-
 /// A blob's `rawTextBlob`, kept as the raw JSON string literal until [`BlobText::decode`].
 ///
 /// GitLab's schema types the field `String`; our codegen subset declares it as this scalar so
 /// that a 10 MiB file is copied out of the response once, verbatim, and decoded once into an
 /// exactly-sized `String` after the response body is gone (see `json_text`).
 #[derive(Debug, Clone)]
-pub struct BlobText(Box<serde_json::value::RawValue>);
+pub(crate) struct BlobText(Box<serde_json::value::RawValue>);
 
 impl BlobText {
     /// The decoded text.
-    pub fn decode(self) -> Result<String, super::json_text::JsonTextError> {
+    pub(crate) fn decode(self) -> Result<String, super::json_text::JsonTextError> {
         super::json_text::decode(self.0.get())
     }
 
     /// An upper bound of the decoded length in bytes (the literal's length).
-    pub fn raw_len(&self) -> usize {
+    pub(crate) fn raw_len(&self) -> usize {
         self.0.get().len()
     }
 }

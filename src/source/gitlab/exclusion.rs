@@ -62,7 +62,7 @@
 ///
 /// Ruby raises `ArgumentError` when either string contains a NUL character;
 /// this function returns `false` instead.
-pub fn fnmatch(pattern: &str, path: &str) -> bool {
+pub(crate) fn fnmatch(pattern: &str, path: &str) -> bool {
     if pattern.contains('\0') || path.contains('\0') {
         return false;
     }
@@ -256,7 +256,7 @@ fn set_member(pattern: &[char], i: usize) -> Option<usize> {
 /// 4. The result is refused if it is blank in the ActiveSupport sense, i.e.
 ///    made only of Unicode whitespace (`" /"` cleans to `" "`; a lone
 ///    U+00A0 passes step 2 but not this one).
-pub fn normalize_path(path: &str) -> Option<String> {
+pub(crate) fn normalize_path(path: &str) -> Option<String> {
     let path = path.trim_start_matches('/');
     let refused = path.contains("..")
         || path.contains('\\')
@@ -352,7 +352,7 @@ fn parse_rule(rule: &str) -> (Effect, &str) {
 ///   path), and not excluded otherwise.
 /// * If any non-blank rule contains NUL, on which Ruby's `File.fnmatch`
 ///   raises and GitLab's service errors out, every path is excluded.
-pub fn is_excluded<S: AsRef<str>>(rules: &[S], path: &str) -> bool {
+pub(crate) fn is_excluded<S: AsRef<str>>(rules: &[S], path: &str) -> bool {
     let rules = || {
         rules
             .iter()

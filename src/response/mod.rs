@@ -1,25 +1,30 @@
-//! What the agent reads: the tool's output object, the `system_instruction` hints, and the
-//! sentence for every way a read can fail. The only place those sentences live.
+//! What the agent reads: the tool's output object and its `system_instruction` hints (here),
+//! and the sentence for every way a call can fail ([`errors`]). The only place those sentences
+//! live.
 //!
 //! Output and hints follow GitLab's own `get_repository_file` tool word for word where it has
 //! words; the `start_line`/`end_line` hints and the URL-split note are ours.
 
+mod errors;
+
 use serde::Serialize;
 
+#[cfg(test)]
+pub(crate) use errors::url_problem;
+
 use crate::resolve::HintStyle;
-use crate::source::SourceError;
-use crate::window::{Cap, MAX_WINDOW_BYTES, Window, WindowError};
+use crate::window::{Cap, MAX_WINDOW_BYTES, Window};
 
 /// `{start, end}`: 1-indexed, inclusive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct LineRange {
+pub(crate) struct LineRange {
     pub start: u64,
     pub end: u64,
 }
 
 /// `metadata` of the output.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Metadata {
+pub(crate) struct Metadata {
     pub total_lines: u64,
     pub returned_lines: Option<LineRange>,
     /// The window is not the whole file, or the byte cap shortened it, or GitLab's read limit
@@ -30,7 +35,7 @@ pub struct Metadata {
 
 /// The tool's output, borrowing the content from the blob (no copy until serialisation).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct FileOutput<'a> {
+pub(crate) struct FileOutput<'a> {
     pub path: &'a str,
     #[serde(rename = "ref")]
     pub git_ref: &'a str,
@@ -42,7 +47,7 @@ pub struct FileOutput<'a> {
 
 /// Facts about the read that are not in the window itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ReadFacts<'a> {
+pub(crate) struct ReadFacts<'a> {
     pub path: &'a str,
     pub git_ref: &'a str,
     pub size_bytes: u64,
@@ -54,7 +59,7 @@ pub struct ReadFacts<'a> {
 }
 
 /// Builds the output for a window of a text file.
-pub fn file_output<'a>(facts: ReadFacts<'a>, window: &Window<'a>) -> FileOutput<'a> {
+pub(crate) fn file_output<'a>(facts: ReadFacts<'a>, window: &Window<'a>) -> FileOutput<'a> {
     FileOutput {
         path: facts.path,
         git_ref: facts.git_ref,
@@ -72,7 +77,7 @@ pub fn file_output<'a>(facts: ReadFacts<'a>, window: &Window<'a>) -> FileOutput<
 }
 
 /// The hint sentences, joined by a space; `None` when there is nothing to say.
-pub fn system_instruction(facts: &ReadFacts<'_>, w: &Window<'_>) -> Option<String> {
+pub(crate) fn system_instruction(facts: &ReadFacts<'_>, w: &Window<'_>) -> Option<String> {
     let mut notes: Vec<String> = Vec::new();
     if let Some(gitlab_ref) = facts.split_fallback_from {
         notes.push(format!(
@@ -118,55 +123,6 @@ pub fn system_instruction(facts: &ReadFacts<'_>, w: &Window<'_>) -> Option<Strin
         );
     }
     (!notes.is_empty()).then(|| notes.join(" "))
-}
-
-/// The agent-facing sentence for a source error.
-pub fn source_error(e: &SourceError) -> String {
-    match e {
-        SourceError::ProjectNotFound { project } => format!(
-            "Project '{project}' not found or inaccessible. Check the project's full path or numeric id, and that the token can read it."
-        ),
-        SourceError::RefNotFound { git_ref } => format!(
-            "Ref '{git_ref}' not found. Provide an existing branch name, tag name, or commit SHA, or use HEAD for the default branch."
-        ),
-        SourceError::FileNotFound { path, git_ref } => format!(
-            "File '{path}' does not exist at ref '{git_ref}'. The path must be relative to the repository root. Do not retry the same path; search the repository for the file name to locate it."
-        ),
-        SourceError::IsDirectory { path, git_ref } => format!(
-            "'{path}' is a directory at ref '{git_ref}', not a file. Pass the path of a file inside it."
-        ),
-        SourceError::Excluded { path } => format!(
-            "File '{path}' is excluded from AI context by this project's settings and cannot be read."
-        ),
-        SourceError::InvalidRef { git_ref, reason } => {
-            let subject = if git_ref.is_empty() {
-                "The ref".to_string()
-            } else {
-                format!("Ref '{git_ref}'")
-            };
-            format!(
-                "{subject} is not valid ({reason}). Provide an existing branch name, tag name, or commit SHA, or use HEAD for the default branch."
-            )
-        }
-        SourceError::Local(message) | SourceError::Upstream(message) => message.clone(),
-    }
-}
-
-/// The sentence for a binary file.
-pub fn binary_error(path: &str, size_bytes: u64) -> String {
-    format!("File '{path}' is binary and cannot be returned as text. Size: {size_bytes} bytes.")
-}
-
-/// The sentence for a file stored in LFS (the pointer text is never shown).
-pub fn lfs_error(path: &str, storage: &str, size_bytes: u64) -> String {
-    format!(
-        "File '{path}' is stored in LFS ({storage}) and its content cannot be read with this tool. Size: {size_bytes} bytes."
-    )
-}
-
-/// The sentence for an inverted `start_line`/`end_line` range.
-pub fn window_error(e: &WindowError) -> String {
-    format!("Invalid line range: {e}. Pass start_line less than or equal to end_line.")
 }
 
 #[cfg(test)]

@@ -4,18 +4,20 @@
 //! The rules follow GitLab's own tool: `url`, or `project_id` + `file_path` + `ref`; paths are
 //! stripped of surrounding whitespace and one leading `/`, must not be empty, end in `/`, hold a
 //! `..` component or control characters; with a `url`, any `project_id`, `file_path` or `ref`
-//! must agree with it.
+//! must agree with it. [`for_gitlab`] needs a project and a ref; [`for_local`] (the local
+//! repository) needs neither: the ref defaults to `HEAD` and a project is checked, then ignored.
+//! URLs are parsed and split in [`file_url`].
 
-use crate::args::ToolArgs;
-use crate::url::{
-    FileUrl, RefType, Split, SplitError, Splits, UrlError, parse_file_url, parse_file_url_any_host,
-    splits,
-};
+pub(crate) mod file_url;
+
+use crate::args::{ArgName, ToolArgs};
 use crate::window::{DEFAULT_LIMIT, LineRequest};
+use file_url::{FileUrl, SplitError, Splits, UrlError, parse_file_url, parse_file_url_any_host};
+pub(crate) use file_url::{RefType, Split, qualify_ref};
 
 /// How the project was named.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ProjectRef {
+pub(crate) enum ProjectRef {
     /// Full path, e.g. `group/sub/project`.
     Path(String),
     /// Numeric id (zero padding removed).
@@ -33,7 +35,7 @@ impl std::fmt::Display for ProjectRef {
 
 /// Which ref and path to read.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Lookup {
+pub(crate) enum Lookup {
     /// Exactly this ref and path.
     Exact {
         git_ref: String,
@@ -48,158 +50,234 @@ pub enum Lookup {
     },
 }
 
+/// A file of a GitLab project: what the GitLab source needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ProjectFile {
+    /// `project_id` + `file_path` + `ref`: one ref and path.
+    Named {
+        project: ProjectRef,
+        git_ref: String,
+        path: String,
+    },
+    /// A file URL: the project by full path, its ref/path as one or several candidate splits.
+    Url {
+        project_path: String,
+        /// A numeric `project_id` given beside the URL: the URL's project must have this id.
+        expect_project_id: Option<u64>,
+        file: Lookup,
+    },
+}
+
 /// Which vocabulary the next-window hint should use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HintStyle {
+pub(crate) enum HintStyle {
     OffsetLimit,
     StartEnd,
 }
 
-/// Everything a source and the window step need.
+/// Everything a source (through `lookup`, its own kind of lookup) and the window step need.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Target {
-    /// `None` only for a local repository called without a project.
-    pub project: Option<ProjectRef>,
-    pub lookup: Lookup,
+pub(crate) struct Target<L> {
+    pub lookup: L,
     pub lines: LineRequest,
     pub hint_style: HintStyle,
-    /// With a `url`, a numeric `project_id` that the resolved project's id must equal.
-    pub expect_project_id: Option<u64>,
 }
 
-/// Where the file will be read from, as far as resolving is concerned.
-#[derive(Debug, Clone, Copy)]
-pub enum Mode<'a> {
-    /// A GitLab instance: URLs must be on `base`; project, path and ref are required.
-    Gitlab { base: &'a ::url::Url },
-    /// A local repository: any URL host; project optional and ignored; ref defaults to `HEAD`.
-    Local,
+/// A bad combination of arguments. `response` words each variant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ResolveError {
+    /// No url, and this argument is missing.
+    Missing(ArgName),
+    /// `project_id` names another project than the URL.
+    ProjectMismatch { given: String, in_url: String },
+    /// `file_path` is not the URL's path.
+    PathMismatch { given: String, in_url: String },
+    /// `ref` is not the URL's ref.
+    RefMismatch { given: String, in_url: String },
+    /// All digits, but more than a `u64`.
+    ProjectIdTooLarge { raw: String },
+    /// Neither an id nor a full path.
+    NotAProject { raw: String },
+    /// A ref with control characters.
+    RefControlCharacters { git_ref: String },
+    /// `file_path` is unusable.
+    Path(PathError),
+    /// The path a URL names is unusable.
+    UrlPath { url: String, error: PathError },
+    /// The URL is unusable.
+    Url(UrlError),
+    /// The URL's "ref/path" cannot be split.
+    Split(SplitError),
 }
 
-/// A bad combination of arguments; `Display` is the sentence the agent sees.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct ResolveError(pub String);
+/// Why a file path is unusable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum PathError {
+    Empty,
+    ControlCharacters { path: String },
+    Directory { path: String },
+    Traversal { path: String },
+}
 
 impl From<UrlError> for ResolveError {
     fn from(e: UrlError) -> Self {
-        ResolveError(e.to_string())
+        ResolveError::Url(e)
     }
 }
 
 impl From<SplitError> for ResolveError {
     fn from(e: SplitError) -> Self {
-        ResolveError(e.to_string())
+        ResolveError::Split(e)
     }
 }
 
-const PROVIDE: &str =
-    "Provide either url, or project_id, file_path, and ref (use HEAD for the default branch).";
-
-/// Resolves arguments into a target.
-pub fn resolve(args: &ToolArgs, mode: Mode<'_>) -> Result<Target, ResolveError> {
-    match &args.url {
-        Some(url) if !url.trim().is_empty() => resolve_url(args, url.trim(), mode),
-        _ => resolve_ids(args, mode),
+impl From<PathError> for ResolveError {
+    fn from(e: PathError) -> Self {
+        ResolveError::Path(e)
     }
 }
 
-fn resolve_ids(args: &ToolArgs, mode: Mode<'_>) -> Result<Target, ResolveError> {
-    let local = matches!(mode, Mode::Local);
-    let project = match args.project_id.as_deref().map(str::trim) {
-        Some(p) if !p.is_empty() => Some(project_ref(p)?),
-        _ if local => None,
-        _ => return Err(ResolveError(format!("project_id is missing. {PROVIDE}"))),
+/// Resolves arguments for the GitLab instance at `base`: URLs must be on it; a project, a path
+/// and a ref are required.
+pub(crate) fn for_gitlab(
+    args: &ToolArgs,
+    base: &::url::Url,
+) -> Result<Target<ProjectFile>, ResolveError> {
+    if let Some(url) = given_url(args) {
+        let parsed = parse_file_url(url, base)?;
+        let expect_project_id = url_project_check(args, &parsed.project_path, true)?;
+        let file = url_lookup(args, &parsed, url)?;
+        let lookup = ProjectFile::Url {
+            project_path: parsed.project_path,
+            expect_project_id,
+            file,
+        };
+        return Ok(target(args, &parsed.lines, lookup));
+    }
+    let project = match trimmed(args.project_id.as_deref()) {
+        Some(p) => project_ref(p)?,
+        None => return Err(ResolveError::Missing(ArgName::ProjectId)),
     };
-    let path = match &args.file_path {
-        Some(p) => normalize_path(p)?,
-        None => return Err(ResolveError(format!("file_path is missing. {PROVIDE}"))),
-    };
-    let git_ref = match args.git_ref.as_deref().map(str::trim) {
-        Some(r) if !r.is_empty() => check_ref(r)?.to_string(),
-        _ if local => "HEAD".to_string(),
-        _ => return Err(ResolveError(format!("ref is missing. {PROVIDE}"))),
-    };
-    let (lines, hint_style) = line_request(args, None);
-    Ok(Target {
+    let (git_ref, path) = exact_ref_and_path(args, None)?;
+    let lookup = ProjectFile::Named {
         project,
-        lookup: Lookup::Exact {
-            git_ref,
-            path,
-            ref_type: None,
-        },
+        git_ref,
+        path,
+    };
+    Ok(target(args, &None, lookup))
+}
+
+/// Resolves arguments for the local repository: a URL on any host; the ref defaults to `HEAD`;
+/// a `project_id` must be well-formed but is otherwise ignored.
+pub(crate) fn for_local(args: &ToolArgs) -> Result<Target<Lookup>, ResolveError> {
+    if let Some(url) = given_url(args) {
+        let parsed = parse_file_url_any_host(url)?;
+        url_project_check(args, &parsed.project_path, false)?;
+        let file = url_lookup(args, &parsed, url)?;
+        return Ok(target(args, &parsed.lines, file));
+    }
+    if let Some(p) = trimmed(args.project_id.as_deref()) {
+        project_ref(p)?;
+    }
+    let (git_ref, path) = exact_ref_and_path(args, Some("HEAD"))?;
+    let lookup = Lookup::Exact {
+        git_ref,
+        path,
+        ref_type: None,
+    };
+    Ok(target(args, &None, lookup))
+}
+
+fn target<L>(args: &ToolArgs, anchor: &Option<file_url::LineAnchor>, lookup: L) -> Target<L> {
+    let (lines, hint_style) = line_request(args, anchor.map(|a| (a.start, a.end)));
+    Target {
+        lookup,
         lines,
         hint_style,
-        expect_project_id: None,
-    })
+    }
 }
 
-fn resolve_url(args: &ToolArgs, url: &str, mode: Mode<'_>) -> Result<Target, ResolveError> {
-    let parsed: FileUrl = match mode {
-        Mode::Gitlab { base } => parse_file_url(url, base)?,
-        Mode::Local => parse_file_url_any_host(url)?,
+fn given_url(args: &ToolArgs) -> Option<&str> {
+    trimmed(args.url.as_deref())
+}
+
+/// `Some` for a value that is not empty after trimming.
+fn trimmed(value: Option<&str>) -> Option<&str> {
+    value.map(str::trim).filter(|v| !v.is_empty())
+}
+
+/// `ref` and `file_path` of a call without a URL; `default_ref` stands in for a missing ref.
+fn exact_ref_and_path(
+    args: &ToolArgs,
+    default_ref: Option<&str>,
+) -> Result<(String, String), ResolveError> {
+    let path = match &args.file_path {
+        Some(p) => clean_file_path(p)?,
+        None => return Err(ResolveError::Missing(ArgName::FilePath)),
     };
-    let mut expect_project_id = None;
-    if let Some(given) = args
-        .project_id
-        .as_deref()
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-    {
-        match project_ref(given)? {
-            ProjectRef::Id(id) => expect_project_id = Some(id),
-            ProjectRef::Path(p) => {
-                if !matches!(mode, Mode::Local) && !p.eq_ignore_ascii_case(&parsed.project_path) {
-                    return Err(ResolveError(format!(
-                        "Project mismatch: project_id is '{given}' but url contains '{}'. Pass one of them, or make them agree.",
-                        parsed.project_path
-                    )));
-                }
-            }
+    let git_ref = match trimmed(args.git_ref.as_deref()).or(default_ref) {
+        Some(r) => check_ref(r)?.to_string(),
+        None => return Err(ResolveError::Missing(ArgName::Ref)),
+    };
+    Ok((git_ref, path))
+}
+
+/// A `project_id` given beside a URL: a numeric id is returned, to be checked against the id
+/// of the project the URL names once it is known; a full path must name the URL's project
+/// (case-insensitively) when `paths_must_agree`.
+fn url_project_check(
+    args: &ToolArgs,
+    url_project: &str,
+    paths_must_agree: bool,
+) -> Result<Option<u64>, ResolveError> {
+    let Some(given) = trimmed(args.project_id.as_deref()) else {
+        return Ok(None);
+    };
+    match project_ref(given)? {
+        ProjectRef::Id(id) => Ok(Some(id)),
+        ProjectRef::Path(p) if paths_must_agree && !p.eq_ignore_ascii_case(url_project) => {
+            Err(ResolveError::ProjectMismatch {
+                given: given.to_string(),
+                in_url: url_project.to_string(),
+            })
         }
+        ProjectRef::Path(_) => Ok(None),
     }
-    let wanted_path = args.file_path.as_deref().map(normalize_path).transpose()?;
-    let wanted_ref = args
-        .git_ref
-        .as_deref()
-        .map(str::trim)
-        .filter(|r| !r.is_empty());
-    let (candidates, sha) = match splits(&parsed.ref_and_path)? {
+}
+
+/// The ref/path a URL names: its candidate splits, narrowed by `file_path` and `ref` when the
+/// call gives them; one left (or a SHA) is exact.
+fn url_lookup(args: &ToolArgs, parsed: &FileUrl, url: &str) -> Result<Lookup, ResolveError> {
+    let (candidates, sha) = match file_url::splits(&parsed.ref_and_path)? {
         Splits::Sha(s) => (vec![s], true),
         Splits::Candidates(c) => (c, false),
     };
-    let mut kept: Vec<Split> = Vec::with_capacity(candidates.len());
-    for c in candidates {
-        let path = normalize_path(&c.path)
-            .map_err(|e| ResolveError(format!("Invalid file URL: {e} (from {url})")))?;
-        kept.push(Split {
-            git_ref: c.git_ref,
-            path,
-        });
+    let mut kept = clean_candidates(candidates, url)?;
+    if let Some(p) = args.file_path.as_deref().map(clean_file_path).transpose()? {
+        kept = pin(
+            kept,
+            |s| s.path == p,
+            |first| ResolveError::PathMismatch {
+                given: p.clone(),
+                in_url: first.path.clone(),
+            },
+        )?;
     }
-    if let Some(p) = &wanted_path {
-        let before = kept.first().map(|s| s.path.clone()).unwrap_or_default();
-        kept.retain(|s| &s.path == p);
-        if kept.is_empty() {
-            return Err(ResolveError(format!(
-                "File path mismatch: file_path is '{p}' but url contains '{before}'. Pass one of them, or make them agree."
-            )));
-        }
-    }
-    if let Some(r) = wanted_ref {
-        let before = kept.first().map(|s| s.git_ref.clone()).unwrap_or_default();
-        kept.retain(|s| s.git_ref == r);
-        if kept.is_empty() {
-            return Err(ResolveError(format!(
-                "Ref mismatch: ref is '{r}' but url contains '{before}'. Pass one of them, or make them agree."
-            )));
-        }
+    if let Some(r) = trimmed(args.git_ref.as_deref()) {
+        kept = pin(
+            kept,
+            |s| s.git_ref == r,
+            |first| ResolveError::RefMismatch {
+                given: r.to_string(),
+                in_url: first.git_ref.clone(),
+            },
+        )?;
     }
     for s in &kept {
         check_ref(&s.git_ref)?;
     }
     let ref_type = parsed.ref_type;
-    let lookup = if kept.len() == 1 || sha {
+    Ok(if kept.len() == 1 || sha {
         let s = kept.swap_remove(0);
         Lookup::Exact {
             git_ref: s.git_ref,
@@ -211,19 +289,41 @@ fn resolve_url(args: &ToolArgs, url: &str, mode: Mode<'_>) -> Result<Target, Res
             candidates: kept,
             ref_type,
         }
-    };
-    let project = match mode {
-        Mode::Local => None,
-        Mode::Gitlab { .. } => Some(ProjectRef::Path(parsed.project_path.clone())),
-    };
-    let (lines, hint_style) = line_request(args, parsed.lines.map(|a| (a.start, a.end)));
-    Ok(Target {
-        project,
-        lookup,
-        lines,
-        hint_style,
-        expect_project_id,
     })
+}
+
+/// Each candidate's path through [`clean_file_path`]; a bad one fails the URL.
+fn clean_candidates(candidates: Vec<Split>, url: &str) -> Result<Vec<Split>, ResolveError> {
+    candidates
+        .into_iter()
+        .map(|c| {
+            let path = clean_file_path(&c.path).map_err(|error| ResolveError::UrlPath {
+                url: url.to_string(),
+                error,
+            })?;
+            Ok(Split {
+                git_ref: c.git_ref,
+                path,
+            })
+        })
+        .collect()
+}
+
+/// The candidates that `keep`; none left is the `mismatch` error about the first candidate
+/// (what GitLab would have read).
+fn pin(
+    candidates: Vec<Split>,
+    keep: impl Fn(&Split) -> bool,
+    mismatch: impl FnOnce(&Split) -> ResolveError,
+) -> Result<Vec<Split>, ResolveError> {
+    let Some(first) = candidates.first().cloned() else {
+        return Ok(candidates);
+    };
+    let kept: Vec<Split> = candidates.into_iter().filter(|s| keep(s)).collect();
+    if kept.is_empty() {
+        return Err(mismatch(&first));
+    }
+    Ok(kept)
 }
 
 /// The requested lines: start_line/end_line, else offset/limit, else a URL's `#L` anchor,
@@ -260,21 +360,21 @@ fn line_request(args: &ToolArgs, anchor: Option<(u64, Option<u64>)>) -> (LineReq
 }
 
 /// `"42"`, `"0042"` → `Id(42)`; anything with a non-digit → `Path` (trimmed of `/`).
-pub fn project_ref(raw: &str) -> Result<ProjectRef, ResolveError> {
+pub(crate) fn project_ref(raw: &str) -> Result<ProjectRef, ResolveError> {
     let raw = raw.trim();
     if !raw.is_empty() && raw.bytes().all(|b| b.is_ascii_digit()) {
-        return raw.parse().map(ProjectRef::Id).map_err(|_| {
-            ResolveError(format!(
-                "project_id '{raw}' is too large to be a project id."
-            ))
-        });
+        return raw
+            .parse()
+            .map(ProjectRef::Id)
+            .map_err(|_| ResolveError::ProjectIdTooLarge {
+                raw: raw.to_string(),
+            });
     }
     let path = raw.trim_matches('/');
     if path.is_empty() || path.chars().any(char::is_control) {
-        return Err(ResolveError(format!(
-            "project_id '{}' is not a project id or full path (e.g. \"42\" or \"group/project\").",
-            raw.escape_debug()
-        )));
+        return Err(ResolveError::NotAProject {
+            raw: raw.to_string(),
+        });
     }
     Ok(ProjectRef::Path(path.to_string()))
 }
@@ -282,44 +382,37 @@ pub fn project_ref(raw: &str) -> Result<ProjectRef, ResolveError> {
 /// A ref must not hold control characters (GitLab rejects other bad refs itself).
 fn check_ref(git_ref: &str) -> Result<&str, ResolveError> {
     if git_ref.chars().any(char::is_control) {
-        return Err(ResolveError(format!(
-            "ref '{}' contains control characters; pass a branch, tag or commit SHA.",
-            git_ref.escape_debug()
-        )));
+        return Err(ResolveError::RefControlCharacters {
+            git_ref: git_ref.to_string(),
+        });
     }
     Ok(git_ref)
 }
 
-/// GitLab's path normalisation plus our own safety checks.
+/// GitLab's file-path normalisation plus our own safety checks.
 ///
 /// - surrounding whitespace is removed, then one leading `/`;
-/// - empty → error; ending in `/` → error (a directory);
-/// - a `..` component (split on `/` or `\`) → error (traversal);
-/// - NUL or any other control character → error.
-pub fn normalize_path(raw: &str) -> Result<String, ResolveError> {
+/// - empty → [`PathError::Empty`]; ending in `/` → [`PathError::Directory`];
+/// - a `..` component (split on `/` or `\`, also `%2e%2e`) → [`PathError::Traversal`];
+/// - NUL or any other control character → [`PathError::ControlCharacters`].
+pub(crate) fn clean_file_path(raw: &str) -> Result<String, PathError> {
     let path = raw.trim();
     let path = path.strip_prefix('/').unwrap_or(path);
     if path.is_empty() {
-        return Err(ResolveError("file_path must not be empty.".to_string()));
+        return Err(PathError::Empty);
     }
+    let owned = || path.to_string();
     if path.chars().any(char::is_control) {
-        return Err(ResolveError(format!(
-            "file_path '{}' contains control characters (NUL, newline, …); pass the path as it appears in the repository.",
-            path.escape_debug()
-        )));
+        return Err(PathError::ControlCharacters { path: owned() });
     }
     if path.ends_with('/') {
-        return Err(ResolveError(format!(
-            "file_path must be a file, not a directory: '{path}'."
-        )));
+        return Err(PathError::Directory { path: owned() });
     }
     if path
         .split(['/', '\\'])
         .any(|c| c == ".." || c.eq_ignore_ascii_case("%2e%2e"))
     {
-        return Err(ResolveError(format!(
-            "file_path must not contain a path traversal sequence: '{path}'."
-        )));
+        return Err(PathError::Traversal { path: owned() });
     }
     Ok(path.to_string())
 }
@@ -330,6 +423,68 @@ mod tests {
 
     fn base() -> ::url::Url {
         ::url::Url::parse("https://gitlab.example.com").unwrap()
+    }
+
+    /// Which resolver a test calls.
+    #[derive(Clone, Copy)]
+    enum Mode<'a> {
+        Gitlab { base: &'a ::url::Url },
+        Local,
+    }
+
+    /// Either resolver's answer, flattened for assertions.
+    #[derive(Debug)]
+    struct Resolved {
+        project: Option<ProjectRef>,
+        expect_project_id: Option<u64>,
+        lookup: Lookup,
+        lines: LineRequest,
+        hint_style: HintStyle,
+    }
+
+    fn resolve(args: &ToolArgs, mode: Mode<'_>) -> Result<Resolved, ResolveError> {
+        Ok(match mode {
+            Mode::Gitlab { base } => {
+                let t = for_gitlab(args, base)?;
+                let (project, expect_project_id, lookup) = match t.lookup {
+                    ProjectFile::Named {
+                        project,
+                        git_ref,
+                        path,
+                    } => (
+                        project,
+                        None,
+                        Lookup::Exact {
+                            git_ref,
+                            path,
+                            ref_type: None,
+                        },
+                    ),
+                    ProjectFile::Url {
+                        project_path,
+                        expect_project_id,
+                        file,
+                    } => (ProjectRef::Path(project_path), expect_project_id, file),
+                };
+                Resolved {
+                    project: Some(project),
+                    expect_project_id,
+                    lookup,
+                    lines: t.lines,
+                    hint_style: t.hint_style,
+                }
+            }
+            Mode::Local => {
+                let t = for_local(args)?;
+                Resolved {
+                    project: None,
+                    expect_project_id: None,
+                    lookup: t.lookup,
+                    lines: t.lines,
+                    hint_style: t.hint_style,
+                }
+            }
+        })
     }
 
     fn ids(project: &str, path: &str, r: &str) -> ToolArgs {
@@ -349,7 +504,7 @@ mod tests {
     }
 
     #[test]
-    fn normalize_path_table() {
+    fn clean_file_path_table() {
         let ok = [
             ("a.txt", "a.txt"),
             ("/a/b.rs", "a/b.rs"),
@@ -359,7 +514,7 @@ mod tests {
             ("dir/.hidden", "dir/.hidden"),
         ];
         for (input, want) in ok {
-            assert_eq!(normalize_path(input).unwrap(), want, "{input:?}");
+            assert_eq!(clean_file_path(input).unwrap(), want, "{input:?}");
         }
         let bad = [
             ("", "empty"),
@@ -376,7 +531,7 @@ mod tests {
             ("a\nb", "control"),
         ];
         for (input, want) in bad {
-            let e = normalize_path(input).unwrap_err().0;
+            let e = ResolveError::from(clean_file_path(input).unwrap_err()).to_string();
             assert!(e.contains(want), "{input:?}: {e}");
         }
     }
@@ -438,7 +593,7 @@ mod tests {
             ),
             (ToolArgs::default(), "project_id is missing"),
         ] {
-            let e = resolve(&args, m).unwrap_err().0;
+            let e = resolve(&args, m).unwrap_err().to_string();
             assert!(
                 e.contains(missing) && e.contains("Provide either url"),
                 "{e}"
@@ -581,7 +736,7 @@ mod tests {
             m,
         )
         .unwrap_err()
-        .0;
+        .to_string();
         assert!(
             e.starts_with("Project mismatch") && e.contains("other/proj") && e.contains("grp/proj"),
             "{e}"
@@ -604,7 +759,7 @@ mod tests {
             m,
         )
         .unwrap_err()
-        .0;
+        .to_string();
         assert!(
             e.starts_with("File path mismatch") && e.contains("'x.rs'"),
             "{e}"
@@ -617,7 +772,7 @@ mod tests {
             m,
         )
         .unwrap_err()
-        .0;
+        .to_string();
         assert!(
             e.starts_with("Ref mismatch") && e.contains("'dev'") && e.contains("'main'"),
             "{e}"
@@ -638,15 +793,15 @@ mod tests {
         let m = Mode::Gitlab { base: &base() };
         let e = resolve(&url("https://evil.example.com/g/p/-/blob/main/a"), m)
             .unwrap_err()
-            .0;
+            .to_string();
         assert!(e.contains("gitlab.example.com"), "{e}");
         let e = resolve(&url("https://gitlab.example.com/g/p/-/blob/main"), m)
             .unwrap_err()
-            .0;
+            .to_string();
         assert!(!e.is_empty());
         let e = resolve(&url("https://gitlab.example.com/g/p/-/blob/main/..%2Fx"), m)
             .unwrap_err()
-            .0;
+            .to_string();
         assert!(e.contains("traversal"), "{e}");
     }
 

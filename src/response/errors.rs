@@ -1,0 +1,679 @@
+//! Every error sentence an agent or a user reads, worded once, from the typed errors of each
+//! layer: `Display` for each error enum lives here, nowhere else. The words follow GitLab's own
+//! tool where it has words; each message says what to do next.
+
+use std::borrow::Cow;
+use std::fmt::{self, Display, Formatter};
+
+use crate::args::{ArgError, ArgName, Got, JsonKind};
+use crate::config::{ConfigError, TokenOrigin};
+use crate::reader::ReadError;
+use crate::ref_name::RefNameError;
+use crate::resolve::file_url::{SplitError, UrlError, UrlProblem};
+use crate::resolve::{PathError, ResolveError};
+use crate::source::gitlab::GitlabError;
+use crate::source::gitlab::json_text::JsonTextError;
+use crate::source::gitlab::transport::{MAX_BODY_BYTES, TransportError};
+use crate::source::local::{LocalError, LocalRefError};
+use crate::source::{RefProblem, SourceError};
+use crate::tool::CallRefusal;
+
+/// What to pass instead of a ref that does not exist or is not valid.
+const PROVIDE_A_REF: &str =
+    "Provide an existing branch name, tag name, or commit SHA, or use HEAD for the default branch.";
+/// What to pass instead of a bad local ref, appended to reasons.
+const PASS_INSTEAD: &str = "pass a branch, tag or commit SHA";
+/// The argument forms, for a call that has neither.
+const PROVIDE: &str =
+    "Provide either url, or project_id, file_path, and ref (use HEAD for the default branch).";
+/// What a file URL looks like, for a URL that is not one.
+const URL_FORM: &str = "Expected .../-/blob/<ref>/<file_path> (/-/raw/ and /-/blame/ also work), \
+for example https://gitlab.example.com/group/project/-/blob/main/README.md; or pass project_id, \
+file_path and ref instead of url.";
+
+/// Shortens `s` for an error message: at most 200 characters, with `…` appended when something
+/// was cut. Cuts on a character boundary.
+pub(crate) fn shorten(s: &str) -> Cow<'_, str> {
+    const MAX_CHARS: usize = 200;
+    match s.char_indices().nth(MAX_CHARS) {
+        None => Cow::Borrowed(s),
+        Some((cut, _)) => Cow::Owned(format!("{}…", &s[..cut])),
+    }
+}
+
+impl Display for ReadError {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::Args(e) => e.fmt(f),
+            ReadError::Resolve(e) => e.fmt(f),
+            ReadError::Source(e) => e.fmt(f),
+            ReadError::Window(e) => write!(
+                f,
+                "Invalid line range: {e}. Pass start_line less than or equal to end_line."
+            ),
+            ReadError::Binary { path, size_bytes } => write!(
+                f,
+                "File '{path}' is binary and cannot be returned as text. Size: {size_bytes} bytes."
+            ),
+            ReadError::Lfs {
+                path,
+                storage,
+                size_bytes,
+            } => write!(
+                f,
+                "File '{path}' is stored in LFS ({storage}) and its content cannot be read with this tool. Size: {size_bytes} bytes."
+            ),
+            ReadError::Output(e) => write!(f, "internal error: cannot serialise the output: {e}"),
+        }
+    }
+}
+
+impl Display for CallRefusal {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            CallRefusal::UnknownTool { name, ours } => write!(
+                f,
+                "Unknown tool '{name}'. This server has one tool: {ours}."
+            ),
+            CallRefusal::NoCallerToken => f.write_str(
+                "This server reads with each caller's own GitLab token: send it as 'Authorization: Bearer <token>' or 'PRIVATE-TOKEN: <token>'.",
+            ),
+        }
+    }
+}
+
+// ---- arguments -------------------------------------------------------------------------------
+
+impl Display for ArgName {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Display for Got {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let kind = match self.kind {
+            JsonKind::Null => "null",
+            JsonKind::Boolean => "a boolean",
+            JsonKind::Number => "a number",
+            JsonKind::String => "a string",
+            JsonKind::Array => "an array",
+            JsonKind::Object => "an object",
+        };
+        match &self.text {
+            Some(text) => write!(f, "{kind} ({text})"),
+            None => f.write_str(kind),
+        }
+    }
+}
+
+impl Display for ArgError {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            ArgError::Unknown { names } => {
+                let quoted: Vec<String> = names.iter().map(|k| format!("'{k}'")).collect();
+                let accepted: Vec<&str> = ArgName::ALL.iter().map(|a| a.as_str()).collect();
+                write!(
+                    f,
+                    "Unknown argument{} {}. Accepted arguments: {}.",
+                    if names.len() == 1 { "" } else { "s" },
+                    quoted.join(", "),
+                    accepted.join(", ")
+                )
+            }
+            ArgError::NotAString { name, got } => {
+                write!(f, "Argument '{name}' must be a string, got {got}.")
+            }
+            ArgError::NotAProjectId { got } => write!(
+                f,
+                "Argument 'project_id' must be a project's numeric id or full path (e.g. \"42\" or \"group/project\"), got {got}."
+            ),
+            ArgError::NotAnInteger { name, got } => {
+                write!(f, "Argument '{name}' must be an integer, got {got}.")
+            }
+            ArgError::OutOfRange {
+                name,
+                min,
+                max,
+                got,
+            } => {
+                if *max == u64::MAX {
+                    write!(f, "Argument '{name}' must be at least {min}, got {got}.")
+                } else {
+                    write!(f, "Argument '{name}' must be between {min} and {max}, got {got}.")
+                }
+            }
+            ArgError::BothWindowForms => f.write_str(
+                "Use either offset/limit (zero-indexed) or start_line/end_line (1-indexed, inclusive), not both.",
+            ),
+        }
+    }
+}
+
+// ---- resolving -------------------------------------------------------------------------------
+
+impl Display for ResolveError {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let agree = "Pass one of them, or make them agree.";
+        match self {
+            ResolveError::Missing(name) => write!(f, "{name} is missing. {PROVIDE}"),
+            ResolveError::ProjectMismatch { given, in_url } => write!(
+                f,
+                "Project mismatch: project_id is '{given}' but url contains '{in_url}'. {agree}"
+            ),
+            ResolveError::PathMismatch { given, in_url } => write!(
+                f,
+                "File path mismatch: file_path is '{given}' but url contains '{in_url}'. {agree}"
+            ),
+            ResolveError::RefMismatch { given, in_url } => write!(
+                f,
+                "Ref mismatch: ref is '{given}' but url contains '{in_url}'. {agree}"
+            ),
+            ResolveError::ProjectIdTooLarge { raw } => {
+                write!(f, "project_id '{raw}' is too large to be a project id.")
+            }
+            ResolveError::NotAProject { raw } => write!(
+                f,
+                "project_id '{}' is not a project id or full path (e.g. \"42\" or \"group/project\").",
+                raw.escape_debug()
+            ),
+            ResolveError::RefControlCharacters { git_ref } => write!(
+                f,
+                "ref '{}' contains control characters; {PASS_INSTEAD}.",
+                git_ref.escape_debug()
+            ),
+            ResolveError::Path(e) => e.fmt(f),
+            ResolveError::UrlPath { url, error } => {
+                write!(f, "Invalid file URL: {error} (from {url})")
+            }
+            ResolveError::Url(e) => e.fmt(f),
+            ResolveError::Split(e) => e.fmt(f),
+        }
+    }
+}
+
+impl Display for PathError {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            PathError::Empty => f.write_str("file_path must not be empty."),
+            PathError::ControlCharacters { path } => write!(
+                f,
+                "file_path '{}' contains control characters (NUL, newline, …); pass the path as it appears in the repository.",
+                path.escape_debug()
+            ),
+            PathError::Directory { path } => {
+                write!(f, "file_path must be a file, not a directory: '{path}'.")
+            }
+            PathError::Traversal { path } => write!(
+                f,
+                "file_path must not contain a path traversal sequence: '{path}'."
+            ),
+        }
+    }
+}
+
+impl Display for UrlError {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            UrlError::ForeignHost { configured, got } => write!(
+                f,
+                "URL host '{got}' is not the configured GitLab instance '{configured}'; \
+                 this server only reads from {configured}. Pass a URL on {configured}, \
+                 or project_id/file_path/ref."
+            ),
+            UrlError::Invalid { url, problem } => write!(
+                f,
+                "Invalid file URL '{}': {} {URL_FORM}",
+                shorten(url),
+                url_problem(problem)
+            ),
+        }
+    }
+}
+
+/// The sentence saying what is wrong with a URL (the middle of an "Invalid file URL" message).
+pub(crate) fn url_problem(problem: &UrlProblem) -> String {
+    let open_a_file = "not a file; open a file in that directory and pass its /-/blob/ URL.";
+    match problem {
+        UrlProblem::Empty => "The URL is empty.".into(),
+        UrlProblem::NoScheme => {
+            "It has no scheme; a file URL starts with https:// or http://.".into()
+        }
+        UrlProblem::NoHost => "It has no host name.".into(),
+        UrlProblem::BadPort => "Its port is not a number from 0 to 65535.".into(),
+        UrlProblem::NotAUrl { cause } => format!("It is not a valid URL ({cause})."),
+        UrlProblem::Scheme { scheme } => {
+            format!("Only http and https URLs are supported, not '{scheme}:'.")
+        }
+        UrlProblem::NotUnderRoot { root, configured } => format!(
+            "Its path is not under the GitLab instance's relative URL root '{root}' (configured as {configured})."
+        ),
+        UrlProblem::NoProject => "It has no project path before the file marker.".into(),
+        UrlProblem::NoProjectBefore { marker } => {
+            format!("It has no project path before /-/{marker}/.")
+        }
+        UrlProblem::LegacyTree => format!("It points at a directory (tree), {open_a_file}"),
+        UrlProblem::Tree => format!("It points at a directory (/-/tree/), {open_a_file}"),
+        UrlProblem::OtherPage { page } => format!(
+            "'/-/{}/' URLs do not name a file; only /-/blob/, /-/raw/ and /-/blame/ URLs do.",
+            shorten(page)
+        ),
+        UrlProblem::NoMarker => {
+            "It does not point at a file: its path has no /-/blob/, /-/raw/ or /-/blame/ part."
+                .into()
+        }
+    }
+}
+
+impl Display for SplitError {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let expected =
+            "Expected .../-/blob/<ref>/<file_path>, or pass project_id, file_path and ref.";
+        match self {
+            SplitError::NoPath { ref_and_path } if ref_and_path.trim_matches('/').is_empty() => {
+                write!(
+                    f,
+                    "The URL names no ref and no file after /-/blob/. {expected}"
+                )
+            }
+            SplitError::NoPath { ref_and_path } => write!(
+                f,
+                "The URL names '{}' after /-/blob/ but no file path after the ref; a URL \
+                 ending in a ref or a directory does not name a file. {expected}",
+                shorten(ref_and_path)
+            ),
+            SplitError::TooManySegments { count, max } => write!(
+                f,
+                "The ref and file path in the URL can be split into a ref and a path in \
+                 {count} ways, more than the {max} this server tries. Pass project_id, \
+                 file_path and ref separately instead of url."
+            ),
+        }
+    }
+}
+
+// ---- sources ---------------------------------------------------------------------------------
+
+impl Display for SourceError {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            SourceError::ProjectNotFound { project } => write!(
+                f,
+                "Project '{project}' not found or inaccessible. Check the project's full path or numeric id, and that the token can read it."
+            ),
+            SourceError::ProjectMismatch {
+                given,
+                url_project,
+                url_project_id,
+            } => write!(
+                f,
+                "Project mismatch: project_id is '{given}' but url contains '{url_project}' (project id {url_project_id}). Pass one of them, or make them agree."
+            ),
+            SourceError::RefNotFound { git_ref } => {
+                write!(f, "Ref '{git_ref}' not found. {PROVIDE_A_REF}")
+            }
+            SourceError::FileNotFound { path, git_ref } => write!(
+                f,
+                "File '{path}' does not exist at ref '{git_ref}'. The path must be relative to the repository root. Do not retry the same path; search the repository for the file name to locate it."
+            ),
+            SourceError::IsDirectory { path, git_ref } => write!(
+                f,
+                "'{path}' is a directory at ref '{git_ref}', not a file. Pass the path of a file inside it."
+            ),
+            SourceError::Excluded { path } => write!(
+                f,
+                "File '{path}' is excluded from AI context by this project's settings and cannot be read."
+            ),
+            SourceError::InvalidRef { git_ref, reason } => invalid_ref(f, git_ref, reason),
+            SourceError::Gitlab(e) => e.fmt(f),
+            SourceError::Local(e) => e.fmt(f),
+        }
+    }
+}
+
+fn invalid_ref(f: &mut Formatter<'_>, git_ref: &str, reason: &dyn Display) -> fmt::Result {
+    if git_ref.is_empty() {
+        write!(f, "The ref is not valid ({reason}). {PROVIDE_A_REF}")
+    } else {
+        write!(
+            f,
+            "Ref '{git_ref}' is not valid ({reason}). {PROVIDE_A_REF}"
+        )
+    }
+}
+
+impl Display for RefProblem {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            RefProblem::Gitlab { messages } => f.write_str(messages),
+            RefProblem::Local(e) => e.fmt(f),
+        }
+    }
+}
+
+impl Display for LocalRefError {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            LocalRefError::Syntax(e) => e.fmt(f),
+            LocalRefError::Ambiguous => f.write_str(
+                "it is ambiguous (an abbreviated SHA matching several objects); use more hex digits or the full SHA",
+            ),
+            LocalRefError::NotACommit { kind } => {
+                write!(f, "it names a {kind} object, not a commit; {PASS_INSTEAD}")
+            }
+            LocalRefError::TagChain { max } => {
+                write!(f, "it names a chain of more than {max} tags; {PASS_INSTEAD}")
+            }
+        }
+    }
+}
+
+impl Display for RefNameError {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        use RefNameError as E;
+        match self {
+            E::Empty => f.write_str("it is empty"),
+            E::ControlCharacter(c) => write!(f, "it contains the control character {c:?}"),
+            E::Space => f.write_str("it contains a space"),
+            E::Colon => {
+                f.write_str("it contains ':' (name the file with the path, not as 'ref:path')")
+            }
+            E::Forbidden(c) => write!(f, "it contains '{c}'"),
+            E::DoubleDot => f.write_str("it contains '..'"),
+            E::AtBrace => f.write_str("it contains '@{'"),
+            E::LoneAt => f.write_str("it is '@'"),
+            E::LeadingDash => f.write_str("it starts with '-'"),
+            E::BadSlashes => f.write_str("it starts or ends with '/' or contains '//'"),
+            E::TrailingDot => f.write_str("it ends with '.'"),
+            E::ComponentStartsWithDot => f.write_str("a '/'-separated part of it starts with '.'"),
+            E::ComponentEndsWithLock => {
+                f.write_str("a '/'-separated part of it ends with '.lock'")
+            }
+            E::StartsWithStep(c) => write!(
+                f,
+                "it starts with '{c}'; {PASS_INSTEAD}, optionally followed by ~N or ^N"
+            ),
+            E::StepNotANumber => f.write_str(
+                "'~' and '^' may only be followed by a number (as in HEAD~1 or main^2); name the file with the path, not in the ref",
+            ),
+        }
+    }
+}
+
+impl Display for LocalError {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            LocalError::Missing { path } => write!(
+                f,
+                "'{}' does not exist; pass the path of a local git repository (a work tree or a bare repository)",
+                path.display()
+            ),
+            LocalError::NoRepository { path, cause } => write!(
+                f,
+                "no git repository found at or above '{}' ({cause}); pass the path of a git work tree or a bare repository",
+                path.display()
+            ),
+            LocalError::CannotOpen { found, cause } => write!(
+                f,
+                "the git repository at '{}' cannot be opened ({cause}); pass the path of a readable git work tree or bare repository",
+                found.display()
+            ),
+            LocalError::Read { cause } => write!(f, "could not read the local repository: {cause}"),
+            LocalError::Task { cause } => write!(f, "local read failed: {cause}"),
+        }
+    }
+}
+
+impl Display for GitlabError {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            GitlabError::Transport(e) => e.fmt(f),
+            GitlabError::Graphql { messages } => write!(f, "GitLab reported: {messages}"),
+            GitlabError::InvalidRef { messages } => invalid_ref(f, "", messages),
+            GitlabError::NoData => f.write_str("GitLab returned no data and no error"),
+            GitlabError::Shape { reason } => {
+                write!(
+                    f,
+                    "GitLab's blob answer was not shaped as expected: {reason}"
+                )
+            }
+            GitlabError::Content(e) => write!(f, "GitLab's rawTextBlob could not be decoded: {e}"),
+        }
+    }
+}
+
+impl Display for JsonTextError {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            JsonTextError::NotAString => f.write_str("not a JSON string literal"),
+            JsonTextError::BadEscape(at) => write!(f, "invalid escape at byte {at}"),
+            JsonTextError::BadSurrogate(at) => write!(f, "unpaired surrogate at byte {at}"),
+        }
+    }
+}
+
+/// What the agent or operator should check when GitLab rejects the token.
+fn what_to_check(origin: TokenOrigin) -> &'static str {
+    match origin {
+        TokenOrigin::GitlabToken => "the GITLAB_TOKEN environment variable",
+        TokenOrigin::PersonalAccessToken => "the GITLAB_PERSONAL_ACCESS_TOKEN environment variable",
+        TokenOrigin::Request => {
+            "the token sent with this request (Authorization or PRIVATE-TOKEN header)"
+        }
+    }
+}
+
+impl Display for TransportError {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        use TransportError as T;
+        match self {
+            T::TokenNotAHeader { origin } => write!(
+                f,
+                "The GitLab token contains characters that cannot be sent in an HTTP header. Check {}.",
+                what_to_check(*origin)
+            ),
+            T::Redirect {
+                instance,
+                status,
+                location,
+            } => write!(
+                f,
+                "GitLab at {instance} answered with a redirect (HTTP {status}) to {location}. Redirects are not followed so the token never leaves the configured instance: set GITLAB_URL to the instance's final address."
+            ),
+            T::TooLarge { endpoint } => write!(
+                f,
+                "GitLab's answer from {endpoint} exceeded {} MiB; this is not a GitLab GraphQL answer this server can use.",
+                MAX_BODY_BYTES / 1_048_576
+            ),
+            T::Rejected {
+                instance,
+                status,
+                detail,
+                origin,
+            } => rejected(f, instance, *status, detail.as_deref(), *origin),
+            T::NoApi { endpoint } => write!(
+                f,
+                "GitLab's GraphQL API was not found at {endpoint} (HTTP 404). Check GITLAB_URL: it must be the instance's base URL (with its relative root, if any), e.g. https://gitlab.example.com."
+            ),
+            T::Empty { status, endpoint } => write!(
+                f,
+                "GitLab answered HTTP {status} without data or errors from {endpoint}. Check GITLAB_URL."
+            ),
+            T::Status { status, messages } => {
+                write!(f, "GitLab answered HTTP {status}: {messages}")
+            }
+            T::NotJson {
+                status,
+                content_type,
+                endpoint,
+                cause,
+            } => write!(
+                f,
+                "GitLab answered HTTP {status} with a body that is not JSON (content-type {content_type}) from {endpoint}. Check GITLAB_URL: it must point at GitLab itself, not a login page or a proxy. ({cause})"
+            ),
+            T::Unexpected { status, cause } => write!(
+                f,
+                "GitLab's answer (HTTP {status}) was JSON but not shaped as expected: {cause}. This GitLab version may not be supported."
+            ),
+            T::Timeout { instance, cause } => write!(
+                f,
+                "GitLab at {instance} did not answer in time ({cause}). Try again; if it keeps happening, raise GITLAB_REQUEST_TIMEOUT or GITLAB_CONNECT_TIMEOUT."
+            ),
+            T::Connect { instance, cause } => write!(
+                f,
+                "Cannot connect to GitLab at {instance} ({cause}). Check GITLAB_URL and the network (HTTPS_PROXY, or GITLAB_CA_FILE for a private certificate)."
+            ),
+            T::Failed { instance, cause } => {
+                write!(f, "Request to GitLab at {instance} failed: {cause}")
+            }
+            T::RetriesExhausted {
+                status,
+                retry_after,
+                retries,
+            } => retries_exhausted(f, *status, *retry_after, *retries),
+        }
+    }
+}
+
+fn rejected(
+    f: &mut Formatter<'_>,
+    instance: &str,
+    status: u16,
+    detail: Option<&str>,
+    origin: Option<TokenOrigin>,
+) -> fmt::Result {
+    let detail = detail.map(|d| format!(": {d}")).unwrap_or_default();
+    match origin {
+        Some(origin) => write!(
+            f,
+            "GitLab rejected the token (HTTP {status}{detail}). Check {}: it must be a valid, unexpired token with the read_api scope for {instance}.",
+            what_to_check(origin)
+        ),
+        None => write!(
+            f,
+            "GitLab requires authentication (HTTP {status}{detail}). Set GITLAB_TOKEN to a token with the read_api scope for {instance}."
+        ),
+    }
+}
+
+fn retries_exhausted(
+    f: &mut Formatter<'_>,
+    status: u16,
+    retry_after: Option<std::time::Duration>,
+    retries: u32,
+) -> fmt::Result {
+    let tried = if retries == 0 {
+        "did not retry".to_string()
+    } else {
+        format!("still did after {retries} retries")
+    };
+    if status == 429 {
+        let wait = retry_after
+            .map(|d| format!("{} s", d.as_secs()))
+            .unwrap_or_else(|| "a minute".to_string());
+        write!(
+            f,
+            "GitLab is rate-limiting requests (HTTP 429) and {tried}. Wait {wait} and call again."
+        )
+    } else {
+        write!(
+            f,
+            "GitLab answered HTTP {status} and {tried}. GitLab may be down or overloaded; try again later."
+        )
+    }
+}
+
+// ---- configuration ---------------------------------------------------------------------------
+
+impl Display for ConfigError {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let example = "e.g. https://gitlab.example.com";
+        match self {
+            ConfigError::BadUrl { raw, cause } => write!(
+                f,
+                "GITLAB_URL '{raw}' is not a URL ({cause}); expected {example}"
+            ),
+            ConfigError::NotHttp { raw } => write!(
+                f,
+                "GITLAB_URL '{raw}' must be an http(s) URL with a host, {example}"
+            ),
+            ConfigError::CarriesSecrets { raw } => write!(
+                f,
+                "GITLAB_URL '{raw}' must not carry credentials, a query or a fragment"
+            ),
+            ConfigError::ZeroTimeout => f.write_str("timeouts must be at least 1 second"),
+            ConfigError::CaUnreadable { path, cause } => write!(
+                f,
+                "cannot read GITLAB_CA_FILE '{}': {cause}",
+                path.display()
+            ),
+            ConfigError::CaNotPem { path, cause } => write!(
+                f,
+                "GITLAB_CA_FILE '{}' is not a PEM certificate bundle: {cause}",
+                path.display()
+            ),
+            ConfigError::CaEmpty { path } => write!(
+                f,
+                "GITLAB_CA_FILE '{}' holds no PEM certificate",
+                path.display()
+            ),
+            ConfigError::HttpClient { cause } => write!(f, "cannot build the HTTP client: {cause}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exhausted_wording() {
+        let m = TransportError::RetriesExhausted {
+            status: 429,
+            retry_after: Some(std::time::Duration::from_secs(60)),
+            retries: 0,
+        }
+        .to_string();
+        assert!(
+            m.contains("429") && m.contains("60 s") && m.contains("did not retry"),
+            "{m}"
+        );
+        let m = TransportError::RetriesExhausted {
+            status: 502,
+            retry_after: None,
+            retries: 2,
+        }
+        .to_string();
+        assert!(m.contains("502") && m.contains("2 retries"), "{m}");
+    }
+
+    #[test]
+    fn invalid_refs_name_the_ref_when_known() {
+        let reason = RefProblem::Gitlab {
+            messages: "Ref is not valid".into(),
+        };
+        let named = SourceError::InvalidRef {
+            git_ref: "a..b".into(),
+            reason: reason.clone(),
+        };
+        assert!(
+            named
+                .to_string()
+                .starts_with("Ref 'a..b' is not valid (Ref is not valid).")
+        );
+        let unnamed = SourceError::InvalidRef {
+            git_ref: String::new(),
+            reason,
+        };
+        assert!(unnamed.to_string().starts_with("The ref is not valid"));
+    }
+
+    #[test]
+    fn long_values_are_shortened() {
+        let long = "é".repeat(1000);
+        let s = shorten(&long);
+        assert_eq!(s.chars().count(), 201);
+        assert!(s.ends_with('…'));
+        assert_eq!(shorten("short"), "short");
+    }
+}

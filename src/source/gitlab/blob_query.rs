@@ -1,0 +1,252 @@
+//! The one blob query (`graphql/blob.graphql`): one file of one project, named by full path or
+//! numeric id, with the project's Duo exclusion rules where the instance has them; and what its
+//! answer says — the project ([`ProjectAnswer`]) and the blob, as a [`Blob`].
+
+use graphql_client::{GraphQLQuery, QueryBody};
+
+use super::capabilities::EXCLUSIONS_FIELD;
+use super::client::Client;
+use super::error::{GitlabError, answer_data, answer_data_despite};
+use super::graphql::variants::BLOB_WITHOUT_DUO_EXCLUSIONS_IF_SUPPORTED;
+use super::graphql::{Blob as BlobQuery, BlobFields, blob, global_id_number, project_global_id};
+use crate::config::Credential;
+use crate::resolve::{ProjectRef, RefType};
+use crate::source::{Blob, BlobKind};
+
+/// One file to ask for.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct BlobRequest<'a> {
+    pub project: &'a ProjectRef,
+    pub git_ref: &'a str,
+    pub path: &'a str,
+    pub ref_type: Option<RefType>,
+}
+
+/// What a blob answer says about the project, whichever way it was named.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ProjectAnswer {
+    /// The numeric id (from its global id).
+    pub id: Option<u64>,
+    pub full_path: String,
+    /// The Duo exclusion rules; `None` when the instance has none to give.
+    pub rules: Option<Vec<String>>,
+    /// The blobs found at the ref and path (at most one is asked for).
+    pub nodes: Vec<BlobFields>,
+}
+
+/// Asks for one file. `Ok(None)`: the project is missing or unreadable. The exclusion rules are
+/// asked for until the instance is seen to lack the field; then, from this call on, never.
+pub(crate) async fn ask(
+    client: &Client,
+    request: BlobRequest<'_>,
+    credential: Option<&Credential>,
+) -> Result<Option<ProjectAnswer>, GitlabError> {
+    // At most two rounds: the first answer either uses the rules field or rules it out.
+    loop {
+        let with_rules = client.caps().exclusions.worth_asking();
+        let answer = client.post(&body(request, with_rules), credential).await?;
+        if with_rules && answer.lacks_field(EXCLUSIONS_FIELD) {
+            tracing::info!("this GitLab has no {EXCLUSIONS_FIELD}; not asking again");
+            client.caps().exclusions.record(false);
+            continue;
+        }
+        let data: blob::ResponseData = if with_rules {
+            client.caps().exclusions.record(true);
+            answer_data_despite(answer, EXCLUSIONS_FIELD)?
+        } else {
+            answer_data(answer)?
+        };
+        return Ok(project_of(data).map(ProjectAnswer::from));
+    }
+}
+
+/// The request body; without the rules field for instances that lack it.
+fn body(request: BlobRequest<'_>, with_rules: bool) -> QueryBody<blob::Variables> {
+    let (by_id, project_path, ids) = match request.project {
+        ProjectRef::Path(p) => (false, Some(p.clone()), None),
+        ProjectRef::Id(id) => (true, None, Some(vec![project_global_id(*id)])),
+    };
+    let mut body = BlobQuery::build_query(blob::Variables {
+        by_id,
+        project_path,
+        ids,
+        ref_: request.git_ref.to_string(),
+        paths: vec![request.path.to_string()],
+        ref_type: request.ref_type,
+    });
+    if !with_rules {
+        body.query = BLOB_WITHOUT_DUO_EXCLUSIONS_IF_SUPPORTED;
+    }
+    body
+}
+
+/// The project, from `project` (by path) or the first `projects` node (by id).
+fn project_of(data: blob::ResponseData) -> Option<blob::ProjectBlob> {
+    if let Some(project) = data.project {
+        return Some(project);
+    }
+    data.projects?.nodes?.into_iter().flatten().next()
+}
+
+impl From<blob::ProjectBlob> for ProjectAnswer {
+    fn from(p: blob::ProjectBlob) -> Self {
+        let rules = p
+            .duo_exclusions_if_supported
+            .duo_context_exclusion_settings
+            .and_then(|s| s.exclusion_rules);
+        let nodes = p
+            .repository
+            .and_then(|r| r.blobs)
+            .and_then(|b| b.nodes)
+            .unwrap_or_default()
+            .into_iter()
+            .flatten()
+            .collect();
+        ProjectAnswer {
+            id: global_id_number(&p.id),
+            full_path: p.full_path,
+            rules,
+            nodes,
+        }
+    }
+}
+
+impl ProjectAnswer {
+    /// The node for `path` (one path was asked for, so GitLab answers with at most one; an
+    /// exact match is preferred should it ever answer more).
+    pub(crate) fn take_node(&mut self, path: &str) -> Option<BlobFields> {
+        let exact = self.nodes.iter().position(|n| n.path == path).unwrap_or(0);
+        (exact < self.nodes.len()).then(|| self.nodes.swap_remove(exact))
+    }
+}
+
+/// GitLab's blob node → our [`Blob`]: LFS first (the pointer text is dropped), then binary
+/// (`rawTextBlob` null), then text; `size_bytes` is `rawSize` (falling back to `size`).
+pub(crate) fn to_blob(node: BlobFields, git_ref: &str) -> Result<Blob, GitlabError> {
+    let size_bytes = node.raw_size.or(node.size).map(|s| s.0).unwrap_or_else(|| {
+        node.raw_text_blob
+            .as_ref()
+            .map_or(0, |t| t.raw_len() as u64)
+    });
+    let kind = if node.stored_externally == Some(true) {
+        BlobKind::Lfs {
+            storage: node.external_storage.unwrap_or_else(|| "lfs".to_string()),
+        }
+    } else {
+        match node.raw_text_blob {
+            None => BlobKind::Binary,
+            Some(raw) => {
+                let content = raw.decode().map_err(GitlabError::Content)?;
+                let cut_by_read_limit = size_bytes > content.len() as u64;
+                BlobKind::Text {
+                    content,
+                    cut_by_read_limit,
+                }
+            }
+        }
+    };
+    Ok(Blob {
+        path: node.path,
+        git_ref: git_ref.to_string(),
+        size_bytes,
+        kind,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::scalars::{BigInt, BlobText};
+    use super::*;
+
+    fn text(s: &str) -> BlobText {
+        serde_json::from_str(&serde_json::to_string(s).unwrap()).unwrap()
+    }
+
+    fn node(content: &str) -> BlobFields {
+        BlobFields {
+            oid: "3374e3ddc562b942669e8b8d09ce7ec8d20a8803".into(),
+            path: "a".into(),
+            size: Some(BigInt(content.len() as u64)),
+            raw_size: Some(BigInt(content.len() as u64)),
+            raw_text_blob: Some(text(content)),
+            stored_externally: Some(false),
+            external_storage: None,
+        }
+    }
+
+    #[test]
+    fn blob_kinds() {
+        let text_node = node("a\nb");
+        assert_eq!(
+            to_blob(text_node.clone(), "main").unwrap().kind,
+            BlobKind::Text {
+                content: "a\nb".into(),
+                cut_by_read_limit: false
+            }
+        );
+        let cut = BlobFields {
+            raw_size: Some(BigInt(20_000_000)),
+            ..text_node.clone()
+        };
+        assert!(matches!(
+            to_blob(cut, "main").unwrap().kind,
+            BlobKind::Text {
+                cut_by_read_limit: true,
+                ..
+            }
+        ));
+        let bin = BlobFields {
+            raw_text_blob: None,
+            ..text_node.clone()
+        };
+        assert_eq!(to_blob(bin, "main").unwrap().kind, BlobKind::Binary);
+        let lfs = BlobFields {
+            stored_externally: Some(true),
+            external_storage: Some("lfs".into()),
+            raw_size: Some(BigInt(1_575_078)),
+            raw_text_blob: Some(text("version https://git-lfs...")),
+            ..text_node
+        };
+        let b = to_blob(lfs, "main").unwrap();
+        assert_eq!(
+            (b.kind, b.size_bytes),
+            (
+                BlobKind::Lfs {
+                    storage: "lfs".into()
+                },
+                1_575_078
+            )
+        );
+    }
+
+    #[test]
+    fn bodies_by_path_and_by_id() {
+        let path = ProjectRef::Path("g/p".into());
+        let request = BlobRequest {
+            project: &path,
+            git_ref: "main",
+            path: "a.txt",
+            ref_type: Some(RefType::Tags),
+        };
+        let v = serde_json::to_value(body(request, true)).unwrap();
+        assert_eq!(v["variables"]["projectPath"], "g/p");
+        assert_eq!(v["variables"]["byId"], false);
+        assert_eq!(v["variables"]["refType"], "TAGS");
+        assert!(v["query"].as_str().unwrap().contains(EXCLUSIONS_FIELD));
+        let id = ProjectRef::Id(42);
+        let v = serde_json::to_value(body(
+            BlobRequest {
+                project: &id,
+                ..request
+            },
+            false,
+        ))
+        .unwrap();
+        assert_eq!(
+            v["variables"]["ids"],
+            serde_json::json!(["gid://gitlab/Project/42"])
+        );
+        assert_eq!(v["variables"]["byId"], true);
+        assert!(!v["query"].as_str().unwrap().contains(EXCLUSIONS_FIELD));
+    }
+}

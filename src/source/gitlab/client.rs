@@ -1,0 +1,42 @@
+//! The GitLab connection every query shares: the transport and what the instance is known to
+//! support. Cheap to clone (the capabilities are shared).
+
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::capabilities::Capabilities;
+use super::envelope::GraphqlResponse;
+use super::error::GitlabError;
+use super::transport::Transport;
+use crate::config::Credential;
+
+#[derive(Debug, Clone)]
+pub(crate) struct Client {
+    transport: Transport,
+    caps: Arc<Capabilities>,
+}
+
+impl Client {
+    pub(crate) fn new(transport: Transport) -> Self {
+        Self {
+            transport,
+            caps: Arc::new(Capabilities::default()),
+        }
+    }
+
+    /// What this instance is known to support.
+    pub(crate) fn caps(&self) -> &Capabilities {
+        &self.caps
+    }
+
+    /// Posts one GraphQL request with the caller's credential.
+    pub(crate) async fn post<B: Serialize, T: DeserializeOwned>(
+        &self,
+        body: &B,
+        credential: Option<&Credential>,
+    ) -> Result<GraphqlResponse<T>, GitlabError> {
+        Ok(self.transport.post(body, credential).await?)
+    }
+}

@@ -1,0 +1,101 @@
+//! What can go wrong reading from GitLab, below the domain errors (missing project, ref, file):
+//! the request itself, or an answer this server cannot use. `response` words every variant.
+
+use super::envelope::GraphqlResponse;
+use super::json_text::JsonTextError;
+use super::transport::TransportError;
+
+/// A failure of the GitLab source that is not an answer about the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum GitlabError {
+    /// The HTTP exchange failed (status, body, network).
+    Transport(TransportError),
+    /// GitLab answered with GraphQL errors (messages joined with `; `).
+    Graphql { messages: String },
+    /// GitLab's "Ref is not valid" (the messages as GitLab wrote them).
+    InvalidRef { messages: String },
+    /// A GraphQL answer with neither data nor errors.
+    NoData,
+    /// A blob answer that is not shaped like a blob (the parser's reason).
+    Shape { reason: String },
+    /// `rawTextBlob` that is not a valid JSON string.
+    Content(JsonTextError),
+}
+
+impl From<TransportError> for GitlabError {
+    fn from(e: TransportError) -> Self {
+        GitlabError::Transport(e)
+    }
+}
+
+/// The data of a GraphQL answer, or its errors as a [`GitlabError`]: "Ref is not valid" is
+/// [`GitlabError::InvalidRef`], anything else [`GitlabError::Graphql`].
+pub(crate) fn answer_data<T>(r: GraphqlResponse<T>) -> Result<T, GitlabError> {
+    if let Some(messages) = r.error_messages() {
+        return Err(if messages.contains("Ref is not valid") {
+            GitlabError::InvalidRef { messages }
+        } else {
+            GitlabError::Graphql { messages }
+        });
+    }
+    r.data.ok_or(GitlabError::NoData)
+}
+
+/// Like [`answer_data`], but errors that all lie under `field` (e.g. Duo exclusion settings a
+/// user may not read) leave the rest of the answer usable: they are logged and the data used.
+pub(crate) fn answer_data_despite<T>(r: GraphqlResponse<T>, field: &str) -> Result<T, GitlabError> {
+    let errors = r.errors();
+    if !errors.is_empty() && errors.iter().all(|e| e.is_under(field)) {
+        tracing::warn!(
+            ?errors,
+            "GitLab could not answer {field}; going on without it"
+        );
+        return r.data.ok_or(GitlabError::NoData);
+    }
+    answer_data(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn response(v: serde_json::Value) -> GraphqlResponse<serde_json::Value> {
+        serde_json::from_value(v).unwrap()
+    }
+
+    #[test]
+    fn errors_become_typed() {
+        let r = response(json!({"data": null, "errors": [{"message": "Ref is not valid"}]}));
+        assert!(matches!(
+            answer_data(r),
+            Err(GitlabError::InvalidRef { .. })
+        ));
+        let r = response(json!({"data": null, "errors": [{"message": "boom"}]}));
+        assert_eq!(
+            answer_data(r),
+            Err(GitlabError::Graphql {
+                messages: "boom".into()
+            })
+        );
+        assert_eq!(
+            answer_data(response(json!({"data": null}))),
+            Err(GitlabError::NoData)
+        );
+    }
+
+    #[test]
+    fn errors_under_one_field_can_be_ignored() {
+        let r = response(json!({"data": {"x": 1}, "errors": [
+            {"message": "not allowed", "path": ["project", "duoContextExclusionSettings"]}
+        ]}));
+        assert_eq!(
+            answer_data_despite(r, "duoContextExclusionSettings"),
+            Ok(json!({"x": 1}))
+        );
+        let r = response(json!({"data": {"x": 1}, "errors": [
+            {"message": "boom", "path": ["project", "repository"]}
+        ]}));
+        assert!(answer_data_despite(r, "duoContextExclusionSettings").is_err());
+    }
+}

@@ -1,0 +1,395 @@
+//! The request that resolves a URL's ambiguous "ref/path": for every candidate split
+//! (`release` + `2026/q4/x.rs`, `release/2026` + `q4/x.rs`, …) an aliased `blobs` field, and,
+//! where the instance has `Repository.commit`, whether the candidate ref is a branch
+//! (`refs/heads/…`) or a tag (`refs/tags/…`), the evidence GitLab's ExtractsRef rules need.
+//!
+//! The document is built at run time because the number of aliases varies; its shape is fixed,
+//! its blob fields are the `BlobFields` fragment of `graphql/blob.graphql`, and
+//! `tests/graphql_schema.rs` validates generated documents against GitLab's full schema.
+
+use serde_json::{Map, Value, json};
+
+use super::blob_query::ProjectAnswer;
+use super::capabilities::{COMMIT_FIELD, EXCLUSIONS_FIELD};
+use super::client::Client;
+use super::envelope::GraphqlResponse;
+use super::error::{GitlabError, answer_data, answer_data_despite};
+use super::graphql::fragments::{BLOB_FIELDS, DUO_EXCLUSIONS_IF_SUPPORTED};
+use super::graphql::{BlobFields, global_id_number};
+use crate::config::Credential;
+use crate::resolve::{RefType, Split};
+use crate::source::split_choice::Evidence;
+
+/// Candidates asked for in one request, chosen to stay well inside GitLab's query complexity
+/// limits (250 points authenticated, 200 anonymous); see [`estimated_complexity`].
+pub(crate) const MAX_PER_REQUEST: usize = 8;
+
+/// What one candidate's aliases answered.
+#[derive(Debug, Clone)]
+pub(crate) struct SplitAnswer {
+    /// The blob at this candidate's ref and path, if there is one.
+    pub node: Option<BlobFields>,
+    /// Whether the candidate ref is a branch or tag; `None` when the instance cannot say
+    /// (no `Repository.commit`).
+    pub ref_is_branch_or_tag: Option<bool>,
+}
+
+impl SplitAnswer {
+    /// The evidence for `split_choice::choose`. A found blob also counts as an existing ref (a
+    /// blob can only be found at a ref that exists), which covers instances without ref lookups
+    /// and any whose `commit(ref:)` does not take fully qualified `refs/heads/…` names.
+    pub(crate) fn evidence(&self) -> Evidence {
+        let blob_found = self.node.is_some();
+        Evidence {
+            ref_is_branch_or_tag: self.ref_is_branch_or_tag.unwrap_or(false) || blob_found,
+            blob_found,
+        }
+    }
+}
+
+/// Every candidate's answer, and the project (its `nodes` unused: the answers hold the blobs).
+#[derive(Debug)]
+pub(crate) struct SplitsAnswer {
+    pub project: ProjectAnswer,
+    pub answers: Vec<SplitAnswer>,
+}
+
+/// What one batch's request asks for besides the blobs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Extras {
+    /// The project's Duo exclusion rules (asked in the first batch only).
+    pub rules: bool,
+    /// The branch/tag lookups per candidate.
+    pub commit: bool,
+}
+
+/// Asks about every candidate, [`MAX_PER_REQUEST`] per request. `Ok(None)`: the project is
+/// missing or unreadable. When an answer shows the instance lacks an optional field, the field
+/// is remembered as absent and the batches are asked again without it (at most twice more).
+pub(crate) async fn ask(
+    client: &Client,
+    project_path: &str,
+    candidates: &[Split],
+    ref_type: Option<RefType>,
+    credential: Option<&Credential>,
+) -> Result<Option<SplitsAnswer>, GitlabError> {
+    loop {
+        match ask_batches(client, project_path, candidates, ref_type, credential).await? {
+            Batches::Answered(answer) => return Ok(answer),
+            Batches::LearnedAField => continue,
+        }
+    }
+}
+
+enum Batches {
+    Answered(Option<SplitsAnswer>),
+    /// An optional field turned out to be absent (now remembered): ask again.
+    LearnedAField,
+}
+
+async fn ask_batches(
+    client: &Client,
+    project_path: &str,
+    candidates: &[Split],
+    ref_type: Option<RefType>,
+    credential: Option<&Credential>,
+) -> Result<Batches, GitlabError> {
+    let caps = client.caps();
+    let mut project: Option<ProjectAnswer> = None;
+    let mut answers: Vec<SplitAnswer> = Vec::with_capacity(candidates.len());
+    for batch in candidates.chunks(MAX_PER_REQUEST) {
+        let extras = Extras {
+            rules: caps.exclusions.worth_asking() && project.is_none(),
+            commit: caps.commit.worth_asking(),
+        };
+        let offset = answers.len();
+        let body = request(project_path, batch, offset, ref_type, extras);
+        let r: GraphqlResponse<Value> = client.post(&body, credential).await?;
+        if learned_absent_fields(client, &r, extras) {
+            return Ok(Batches::LearnedAField);
+        }
+        let Some(parsed) = parse(r, batch.len(), offset, extras)? else {
+            return Ok(Batches::Answered(None));
+        };
+        if extras.rules {
+            caps.exclusions.record(true);
+        }
+        if extras.commit && parsed.commit_known {
+            caps.commit.record(true);
+        }
+        project.get_or_insert(parsed.project);
+        answers.extend(parsed.answers);
+    }
+    Ok(Batches::Answered(
+        project.map(|project| SplitsAnswer { project, answers }),
+    ))
+}
+
+/// Records the optional fields an answer says the instance lacks; true if there were any.
+fn learned_absent_fields(client: &Client, r: &GraphqlResponse<Value>, extras: Extras) -> bool {
+    let no_rules = extras.rules && r.lacks_field(EXCLUSIONS_FIELD);
+    let no_commit = extras.commit && r.lacks_field(COMMIT_FIELD);
+    if no_rules {
+        client.caps().exclusions.record(false);
+    }
+    if no_commit {
+        client.caps().commit.record(false);
+    }
+    no_rules || no_commit
+}
+
+/// The GraphQL document for `count` candidates numbered from `offset`.
+pub(crate) fn document(count: usize, offset: usize, extras: Extras) -> String {
+    let mut vars = String::from("$projectPath: ID!, $refType: RefType");
+    let mut fields = String::new();
+    for i in offset..offset + count {
+        vars.push_str(&format!(", $r{i}: String!, $p{i}: [String!]!"));
+        fields.push_str(&format!(
+            " b{i}: blobs(ref: $r{i}, paths: $p{i}, refType: $refType, first: 1) {{ nodes {{ ...BlobFields }} }}"
+        ));
+        if extras.commit {
+            vars.push_str(&format!(", $h{i}: String!, $t{i}: String!"));
+            fields.push_str(&format!(
+                " h{i}: commit(ref: $h{i}) {{ sha }} t{i}: commit(ref: $t{i}) {{ sha }}"
+            ));
+        }
+    }
+    let (spread, fragment) = if extras.rules {
+        (
+            " ...DuoExclusionsIfSupported",
+            format!(" {DUO_EXCLUSIONS_IF_SUPPORTED}"),
+        )
+    } else {
+        ("", String::new())
+    };
+    format!(
+        "query BlobBySplits({vars}) {{ project(fullPath: $projectPath) {{ id fullPath{spread} repository {{{fields} }} }} }} {BLOB_FIELDS}{fragment}"
+    )
+}
+
+/// GitLab's complexity score of [`document`], by GitLab's rules (`Types::BaseField`,
+/// `Resolvers::BaseResolver`): a plain field costs 1 plus its children; a resolver field costs
+/// its children + 1, + 1 if it calls Gitaly, and a connection adds 1% per item it may load
+/// (`first`, else the 100-item page size), so `blobs(first: 1)` costs (7 + 1 + 1) × 1.01 → 9
+/// and each `commit(ref:) { sha }` 3. Per candidate: 9 + 2 × 3 = 15.
+#[cfg(test)]
+pub(crate) fn estimated_complexity(count: usize, extras: Extras) -> usize {
+    let per_candidate = 9 + if extras.commit { 6 } else { 0 };
+    // project (resolver: 1 + 1) + id + fullPath + repository, plus the exclusion settings
+    // object and its rules.
+    let base = 5 + if extras.rules { 2 } else { 0 };
+    base + count * per_candidate
+}
+
+/// The request body (query, variables, operationName) for a batch of candidates.
+pub(crate) fn request(
+    project_path: &str,
+    batch: &[Split],
+    offset: usize,
+    ref_type: Option<RefType>,
+    extras: Extras,
+) -> Value {
+    let mut variables = Map::new();
+    variables.insert("projectPath".into(), json!(project_path));
+    variables.insert("refType".into(), json!(ref_type));
+    for (k, split) in batch.iter().enumerate() {
+        let i = offset + k;
+        variables.insert(format!("r{i}"), json!(split.git_ref));
+        variables.insert(format!("p{i}"), json!([split.path]));
+        if extras.commit {
+            variables.insert(
+                format!("h{i}"),
+                json!(format!("refs/heads/{}", split.git_ref)),
+            );
+            variables.insert(
+                format!("t{i}"),
+                json!(format!("refs/tags/{}", split.git_ref)),
+            );
+        }
+    }
+    json!({
+        "query": document(batch.len(), offset, extras),
+        "variables": variables,
+        "operationName": "BlobBySplits",
+    })
+}
+
+/// A parsed answer for one batch.
+#[derive(Debug)]
+pub(crate) struct ParsedBatch {
+    pub project: ProjectAnswer,
+    pub answers: Vec<SplitAnswer>,
+    /// True when the answer carried the commit lookups.
+    pub commit_known: bool,
+}
+
+/// Reads a batch's answer. `Ok(None)`: the project is missing or unreadable.
+pub(crate) fn parse(
+    r: GraphqlResponse<Value>,
+    count: usize,
+    offset: usize,
+    extras: Extras,
+) -> Result<Option<ParsedBatch>, GitlabError> {
+    let mut data = if extras.rules {
+        answer_data_despite(r, EXCLUSIONS_FIELD)?
+    } else {
+        answer_data(r)?
+    };
+    let Some(project) = data.get_mut("project").filter(|p| !p.is_null()) else {
+        return Ok(None);
+    };
+    let mut repo = project.get_mut("repository").map(Value::take);
+    let mut answers = Vec::with_capacity(count);
+    let mut commit_known = false;
+    for i in offset..offset + count {
+        let node = take_node(repo.as_mut(), i)?;
+        let ref_is_branch_or_tag = branch_or_tag(repo.as_ref(), i);
+        commit_known |= ref_is_branch_or_tag.is_some();
+        answers.push(SplitAnswer {
+            node,
+            ref_is_branch_or_tag,
+        });
+    }
+    Ok(Some(ParsedBatch {
+        project: project_of(project),
+        answers,
+        commit_known,
+    }))
+}
+
+/// The project's id, full path and rules (the blobs are in the per-candidate answers).
+fn project_of(project: &Value) -> ProjectAnswer {
+    let text = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or_default().to_string();
+    let rules = project
+        .pointer("/duoContextExclusionSettings/exclusionRules")
+        .and_then(Value::as_array)
+        .map(|rules| {
+            rules
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        });
+    ProjectAnswer {
+        id: global_id_number(&text(project.get("id"))),
+        full_path: text(project.get("fullPath")),
+        rules,
+        nodes: Vec::new(),
+    }
+}
+
+/// Candidate `i`'s blob, taken (not cloned: a node may hold a 10 MiB file).
+fn take_node(repo: Option<&mut Value>, i: usize) -> Result<Option<BlobFields>, GitlabError> {
+    repo.and_then(|r| r.get_mut(format!("b{i}")))
+        .and_then(|b| b.get_mut("nodes"))
+        .and_then(Value::as_array_mut)
+        .and_then(|nodes| nodes.iter_mut().find(|n| !n.is_null()))
+        .map(|n| serde_json::from_value::<BlobFields>(n.take()))
+        .transpose()
+        .map_err(|e| GitlabError::Shape {
+            reason: e.to_string(),
+        })
+}
+
+/// Whether candidate `i`'s ref is a branch or tag; `None` when the answer has no lookups.
+fn branch_or_tag(repo: Option<&Value>, i: usize) -> Option<bool> {
+    let field = |name: String| repo.and_then(|r| r.get(&name));
+    let heads = field(format!("h{i}"));
+    let tags = field(format!("t{i}"));
+    (heads.is_some() || tags.is_some())
+        .then(|| heads.is_some_and(|v| !v.is_null()) || tags.is_some_and(|v| !v.is_null()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(r: &str, p: &str) -> Split {
+        Split {
+            git_ref: r.into(),
+            path: p.into(),
+        }
+    }
+
+    const ALL: Extras = Extras {
+        rules: true,
+        commit: true,
+    };
+    const NONE: Extras = Extras {
+        rules: false,
+        commit: false,
+    };
+
+    #[test]
+    fn document_shape() {
+        let d = document(2, 3, ALL);
+        assert!(d.starts_with("query BlobBySplits($projectPath: ID!, $refType: RefType, $r3: String!, $p3: [String!]!, $h3: String!, $t3: String!, $r4"), "{d}");
+        assert!(d.contains("b4: blobs(ref: $r4, paths: $p4, refType: $refType, first: 1)"));
+        assert!(d.contains("duoContextExclusionSettings"));
+        assert!(d.contains("fragment BlobFields on RepositoryBlob"));
+        let d = document(1, 0, NONE);
+        assert!(!d.contains("commit") && !d.contains("duoContext"), "{d}");
+    }
+
+    #[test]
+    fn a_full_batch_stays_inside_gitlabs_complexity_limits() {
+        let worst = estimated_complexity(MAX_PER_REQUEST, ALL);
+        assert_eq!(worst, 127);
+        assert!(worst <= 200, "anonymous limit");
+        // Without `first: 1` each blobs field would cost twice as much (9 × 2 = 18).
+        assert!(document(1, 0, NONE).contains("first: 1"));
+    }
+
+    #[test]
+    fn request_variables() {
+        let body = request(
+            "g/p",
+            &[split("release", "2026/x"), split("release/2026", "x")],
+            0,
+            Some(RefType::Tags),
+            Extras {
+                rules: false,
+                commit: true,
+            },
+        );
+        assert_eq!(body["variables"]["r1"], "release/2026");
+        assert_eq!(body["variables"]["p1"], json!(["x"]));
+        assert_eq!(body["variables"]["h1"], "refs/heads/release/2026");
+        assert_eq!(body["variables"]["t0"], "refs/tags/release");
+        assert_eq!(body["variables"]["refType"], "TAGS");
+    }
+
+    #[test]
+    fn parse_answers() {
+        let r: GraphqlResponse<Value> = serde_json::from_value(json!({"data": {"project": {
+            "id": "gid://gitlab/Project/42", "fullPath": "g/p",
+            "repository": {
+                "b0": {"nodes": []}, "h0": {"sha": "abc"}, "t0": null,
+                "b1": {"nodes": [{"oid": "1", "path": "x", "size": "1", "rawSize": "1", "rawTextBlob": "x", "storedExternally": false, "externalStorage": null}]},
+                "h1": null, "t1": null
+            }}}})).unwrap();
+        let p = parse(r, 2, 0, NONE).unwrap().unwrap();
+        assert!(p.commit_known);
+        assert_eq!(p.project.id, Some(42));
+        assert_eq!(
+            p.answers[0].evidence(),
+            Evidence {
+                ref_is_branch_or_tag: true,
+                blob_found: false
+            }
+        );
+        // h1/t1 are null (e.g. a short SHA, or commit(ref:) not taking qualified names), but a
+        // blob was found there, so the ref exists.
+        assert_eq!(p.answers[1].ref_is_branch_or_tag, Some(false));
+        assert_eq!(
+            p.answers[1].evidence(),
+            Evidence {
+                ref_is_branch_or_tag: true,
+                blob_found: true
+            }
+        );
+        let r: GraphqlResponse<Value> =
+            serde_json::from_value(json!({"data": {"project": null}})).unwrap();
+        assert!(parse(r, 1, 0, NONE).unwrap().is_none());
+    }
+}

@@ -1,0 +1,420 @@
+//! One HTTP client for GitLab: posting a GraphQL query, retrying what is worth retrying, and
+//! turning every HTTP failure into a [`TransportError`] (worded by `response`).
+//!
+//! Redirects are never followed, so the `Authorization` header only ever goes to the
+//! configured instance. Nothing here formats the token, except into the one header.
+
+use std::time::Duration;
+
+use reqwest::StatusCode;
+use reqwest::header::{AUTHORIZATION, CONTENT_TYPE, HeaderValue, LOCATION, RETRY_AFTER};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::envelope::GraphqlResponse;
+use crate::config::{ConfigError, Credential, GitlabConfig, TokenOrigin};
+
+/// How many times a 429 or 5xx answer is retried before giving up.
+pub(crate) const MAX_RETRIES: u32 = 2;
+/// Longest `Retry-After` we are willing to sleep through inside one tool call.
+pub(crate) const MAX_RETRY_AFTER: Duration = Duration::from_secs(20);
+/// First backoff when GitLab gives no `Retry-After`; doubled each retry.
+pub(crate) const BASE_BACKOFF: Duration = Duration::from_millis(250);
+/// Largest answer we read: GitLab sends at most 10 MiB of file content, which JSON escaping can
+/// inflate (6 bytes for a control character); anything larger is not an answer we can use.
+pub(crate) const MAX_BODY_BYTES: usize = 64 * 1_048_576;
+
+/// Why a request to GitLab failed. `instance` is the configured base URL, `endpoint` the URL
+/// that was called.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum TransportError {
+    /// The token holds characters an HTTP header cannot carry.
+    TokenNotAHeader { origin: TokenOrigin },
+    /// GitLab answered with a redirect, which is never followed.
+    Redirect {
+        instance: String,
+        status: u16,
+        location: String,
+    },
+    /// The answer was larger than [`MAX_BODY_BYTES`].
+    TooLarge { endpoint: String },
+    /// 401 or 403; `origin` is where the token came from (`None`: no token was sent).
+    Rejected {
+        instance: String,
+        status: u16,
+        detail: Option<String>,
+        origin: Option<TokenOrigin>,
+    },
+    /// 404: no GraphQL API at the endpoint.
+    NoApi { endpoint: String },
+    /// A JSON answer with neither data nor errors.
+    Empty { status: u16, endpoint: String },
+    /// A failing status with GraphQL errors and no data.
+    Status { status: u16, messages: String },
+    /// A body that is not JSON.
+    NotJson {
+        status: u16,
+        content_type: String,
+        endpoint: String,
+        cause: String,
+    },
+    /// JSON, but not shaped as a GraphQL answer we understand.
+    Unexpected { status: u16, cause: String },
+    /// No answer in time.
+    Timeout { instance: String, cause: String },
+    /// No connection.
+    Connect { instance: String, cause: String },
+    /// Any other failure of the request.
+    Failed { instance: String, cause: String },
+    /// 429 or 5xx after `retries` retries; `retry_after` as GitLab sent it.
+    RetriesExhausted {
+        status: u16,
+        retry_after: Option<Duration>,
+        retries: u32,
+    },
+}
+
+/// The GraphQL client.
+#[derive(Debug, Clone)]
+pub(crate) struct Transport {
+    client: reqwest::Client,
+    endpoint: String,
+    instance: String,
+}
+
+impl Transport {
+    /// Builds the client: timeouts from the config, no redirects, extra CA certificates if
+    /// configured, proxies from `HTTPS_PROXY`/`NO_PROXY` (reqwest's default).
+    pub(crate) fn new(config: &GitlabConfig) -> Result<Self, ConfigError> {
+        install_crypto_provider();
+        let mut builder = reqwest::Client::builder()
+            .connect_timeout(config.connect_timeout)
+            .timeout(config.request_timeout)
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!("gitlab-file-mcp/", env!("CARGO_PKG_VERSION")));
+        if let Some(path) = &config.ca_file {
+            for cert in crate::config::read_ca_bundle(path)? {
+                builder = builder.add_root_certificate(cert);
+            }
+        }
+        let client = builder.build().map_err(|e| ConfigError::HttpClient {
+            cause: e.to_string(),
+        })?;
+        Ok(Self {
+            client,
+            endpoint: config.graphql_url(),
+            instance: config.base_url.as_str().trim_end_matches('/').to_string(),
+        })
+    }
+
+    /// Posts `body` and parses the answer as a GraphQL response, retrying 429 and 5xx at most
+    /// [`MAX_RETRIES`] times (honouring `Retry-After`).
+    pub(crate) async fn post<B: Serialize, T: DeserializeOwned>(
+        &self,
+        body: &B,
+        credential: Option<&Credential>,
+    ) -> Result<GraphqlResponse<T>, TransportError> {
+        let authorization = credential.map(authorization).transpose()?;
+        let mut attempt = 0;
+        loop {
+            let mut request = self.client.post(&self.endpoint).json(body);
+            if let Some(value) = &authorization {
+                request = request.header(AUTHORIZATION, value.clone());
+            }
+            let sent = std::time::Instant::now();
+            let response = request.send().await;
+            crate::timing::record_upstream(sent.elapsed());
+            let response = response.map_err(|e| self.send_error(&e))?;
+            match retry_decision(response.status(), response.headers(), attempt) {
+                Retry::No => return self.parse(response, credential).await,
+                Retry::After(wait) => {
+                    tracing::warn!(status = %response.status(), ?wait, attempt, "GitLab asked us to retry");
+                    tokio::time::sleep(wait).await;
+                    crate::timing::record_upstream(wait);
+                    attempt += 1;
+                }
+                Retry::GiveUp(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Reads an answer that is not to be retried: refuses redirects and error statuses, then
+    /// decodes the GraphQL envelope.
+    async fn parse<T: DeserializeOwned>(
+        &self,
+        response: reqwest::Response,
+        credential: Option<&Credential>,
+    ) -> Result<GraphqlResponse<T>, TransportError> {
+        let status = response.status();
+        self.refuse_redirect(&response)?;
+        let content_type = header_text(response.headers().get(CONTENT_TYPE)).unwrap_or("none");
+        let content_type = content_type.to_string();
+        let received = std::time::Instant::now();
+        let bytes = read_body(response).await;
+        crate::timing::record_upstream(received.elapsed());
+        let bytes = bytes.map_err(|e| match e {
+            BodyError::Http(e) => self.send_error(&e),
+            BodyError::TooLarge => TransportError::TooLarge {
+                endpoint: self.endpoint.clone(),
+            },
+        })?;
+        self.refuse_status(status, &bytes, credential)?;
+        self.decode(status, &bytes, content_type)
+    }
+
+    fn refuse_redirect(&self, response: &reqwest::Response) -> Result<(), TransportError> {
+        if !response.status().is_redirection() {
+            return Ok(());
+        }
+        Err(TransportError::Redirect {
+            instance: self.instance.clone(),
+            status: response.status().as_u16(),
+            location: header_text(response.headers().get(LOCATION))
+                .unwrap_or("?")
+                .to_string(),
+        })
+    }
+
+    /// 401/403 (the token) and 404 (the endpoint) mean the same whatever the body says.
+    fn refuse_status(
+        &self,
+        status: StatusCode,
+        body: &[u8],
+        credential: Option<&Credential>,
+    ) -> Result<(), TransportError> {
+        match status {
+            StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN => Err(TransportError::Rejected {
+                instance: self.instance.clone(),
+                status: status.as_u16(),
+                detail: first_message(body).filter(|d| !d.is_empty()),
+                origin: credential.map(|c| c.origin),
+            }),
+            StatusCode::NOT_FOUND => Err(TransportError::NoApi {
+                endpoint: self.endpoint.clone(),
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// The GraphQL envelope of a body, or why it is not one we can use.
+    fn decode<T: DeserializeOwned>(
+        &self,
+        status: StatusCode,
+        body: &[u8],
+        content_type: String,
+    ) -> Result<GraphqlResponse<T>, TransportError> {
+        let code = status.as_u16();
+        let parsed = match serde_json::from_slice::<GraphqlResponse<T>>(body) {
+            Ok(parsed) => parsed,
+            Err(e) if serde_json::from_slice::<serde::de::IgnoredAny>(body).is_err() => {
+                return Err(TransportError::NotJson {
+                    status: code,
+                    content_type,
+                    endpoint: self.endpoint.clone(),
+                    cause: e.to_string(),
+                });
+            }
+            Err(e) => {
+                return Err(TransportError::Unexpected {
+                    status: code,
+                    cause: e.to_string(),
+                });
+            }
+        };
+        if parsed.data.is_none() && parsed.errors().is_empty() {
+            return Err(TransportError::Empty {
+                status: code,
+                endpoint: self.endpoint.clone(),
+            });
+        }
+        if !status.is_success() && parsed.data.is_none() {
+            return Err(TransportError::Status {
+                status: code,
+                messages: parsed.error_messages().unwrap_or_default(),
+            });
+        }
+        Ok(parsed)
+    }
+
+    fn send_error(&self, e: &reqwest::Error) -> TransportError {
+        let instance = self.instance.clone();
+        let cause = error_chain(e);
+        if e.is_timeout() {
+            TransportError::Timeout { instance, cause }
+        } else if e.is_connect() {
+            TransportError::Connect { instance, cause }
+        } else {
+            TransportError::Failed { instance, cause }
+        }
+    }
+}
+
+/// The `Authorization` header for a credential, marked sensitive so no `Debug` prints it.
+fn authorization(credential: &Credential) -> Result<HeaderValue, TransportError> {
+    let mut value = HeaderValue::from_str(&format!("Bearer {}", credential.token.expose()))
+        .map_err(|_| TransportError::TokenNotAHeader {
+            origin: credential.origin,
+        })?;
+    value.set_sensitive(true);
+    Ok(value)
+}
+
+/// What to do with an answer's status.
+#[derive(Debug, PartialEq, Eq)]
+enum Retry {
+    /// Not a retryable status: read the answer.
+    No,
+    /// Retry after this wait.
+    After(Duration),
+    /// Retryable, but not again (or not within one call's patience).
+    GiveUp(TransportError),
+}
+
+/// 429 and 5xx are retried at most [`MAX_RETRIES`] times, after GitLab's `Retry-After` (when it
+/// is at most [`MAX_RETRY_AFTER`]) or else [`BASE_BACKOFF`] doubled per attempt.
+fn retry_decision(status: StatusCode, headers: &reqwest::header::HeaderMap, attempt: u32) -> Retry {
+    if status != StatusCode::TOO_MANY_REQUESTS && !status.is_server_error() {
+        return Retry::No;
+    }
+    let retry_after = retry_after(headers.get(RETRY_AFTER));
+    if attempt < MAX_RETRIES && retry_after.is_none_or(|d| d <= MAX_RETRY_AFTER) {
+        return Retry::After(retry_after.unwrap_or(BASE_BACKOFF * 2u32.pow(attempt)));
+    }
+    Retry::GiveUp(TransportError::RetriesExhausted {
+        status: status.as_u16(),
+        retry_after,
+        retries: attempt,
+    })
+}
+
+enum BodyError {
+    Http(reqwest::Error),
+    TooLarge,
+}
+
+/// Reads a body chunk by chunk into one buffer sized from `Content-Length` when GitLab sends
+/// it, so a 10 MiB answer is held once rather than as chunks plus a joined copy.
+async fn read_body(mut response: reqwest::Response) -> Result<Vec<u8>, BodyError> {
+    let expected = response.content_length().unwrap_or(0);
+    if expected > MAX_BODY_BYTES as u64 {
+        return Err(BodyError::TooLarge);
+    }
+    // Bounded by MAX_BODY_BYTES just above, so it fits in usize.
+    let mut body = Vec::with_capacity(expected as usize);
+    while let Some(chunk) = response.chunk().await.map_err(BodyError::Http)? {
+        if body.len() + chunk.len() > MAX_BODY_BYTES {
+            return Err(BodyError::TooLarge);
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+/// Installs rustls' ring provider once per process (reqwest is built without a default one).
+fn install_crypto_provider() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // An Err means another provider is already installed, which is just as good.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
+}
+
+fn header_text(value: Option<&HeaderValue>) -> Option<&str> {
+    value.and_then(|v| v.to_str().ok())
+}
+
+/// `Retry-After` as a number of seconds (`"3"`); an HTTP date or garbage gives `None`.
+fn retry_after(value: Option<&HeaderValue>) -> Option<Duration> {
+    let secs: u64 = header_text(value)?.trim().parse().ok()?;
+    Some(Duration::from_secs(secs))
+}
+
+/// The first GraphQL/REST error message in a body, if it is JSON with one.
+fn first_message(bytes: &[u8]) -> Option<String> {
+    let value: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+    let message = value
+        .pointer("/errors/0/message")
+        .or_else(|| value.get("message"))
+        .or_else(|| value.get("error"))?;
+    Some(match message {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    })
+}
+
+/// An error and its sources, joined with `: `.
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        let next = s.to_string();
+        if !text.contains(&next) {
+            text.push_str(": ");
+            text.push_str(&next);
+        }
+        source = s.source();
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_seconds_only() {
+        assert_eq!(
+            retry_after(Some(&HeaderValue::from_static("3"))),
+            Some(Duration::from_secs(3))
+        );
+        assert_eq!(
+            retry_after(Some(&HeaderValue::from_static(" 0 "))),
+            Some(Duration::ZERO)
+        );
+        assert_eq!(
+            retry_after(Some(&HeaderValue::from_static(
+                "Wed, 21 Oct 2015 07:28:00 GMT"
+            ))),
+            None
+        );
+        assert_eq!(retry_after(None), None);
+    }
+
+    #[test]
+    fn first_message_shapes() {
+        assert_eq!(
+            first_message(br#"{"errors":[{"message":"Invalid token"}]}"#).as_deref(),
+            Some("Invalid token")
+        );
+        assert_eq!(
+            first_message(br#"{"message":"401 Unauthorized"}"#).as_deref(),
+            Some("401 Unauthorized")
+        );
+        assert_eq!(first_message(b"<html>"), None);
+    }
+
+    #[test]
+    fn retry_decisions() {
+        let none = reqwest::header::HeaderMap::new();
+        assert_eq!(retry_decision(StatusCode::OK, &none, 0), Retry::No);
+        assert_eq!(retry_decision(StatusCode::NOT_FOUND, &none, 0), Retry::No);
+        assert_eq!(
+            retry_decision(StatusCode::BAD_GATEWAY, &none, 1),
+            Retry::After(BASE_BACKOFF * 2)
+        );
+        let mut long = reqwest::header::HeaderMap::new();
+        long.insert(RETRY_AFTER, HeaderValue::from_static("60"));
+        assert!(matches!(
+            retry_decision(StatusCode::TOO_MANY_REQUESTS, &long, 0),
+            Retry::GiveUp(TransportError::RetriesExhausted {
+                status: 429,
+                retries: 0,
+                ..
+            })
+        ));
+        assert!(matches!(
+            retry_decision(StatusCode::SERVICE_UNAVAILABLE, &none, MAX_RETRIES),
+            Retry::GiveUp(TransportError::RetriesExhausted { retries: 2, .. })
+        ));
+    }
+}
