@@ -476,10 +476,7 @@ impl Display for TransportError {
                 instance,
                 status,
                 location,
-            } => write!(
-                f,
-                "GitLab at {instance} answered with a redirect (HTTP {status}) to {location}. Redirects are not followed so the token never leaves the configured instance: set GITLAB_URL to the instance's final address."
-            ),
+            } => redirect(f, instance, *status, location),
             T::TooLarge { endpoint } => write!(
                 f,
                 "GitLab's answer from {endpoint} exceeded {} MiB; this is not a GitLab GraphQL answer this server can use.",
@@ -507,10 +504,7 @@ impl Display for TransportError {
                 content_type,
                 endpoint,
                 cause,
-            } => write!(
-                f,
-                "GitLab answered HTTP {status} with a body that is not JSON (content-type {content_type}) from {endpoint}. Check GITLAB_URL: it must point at GitLab itself, not a login page or a proxy. ({cause})"
-            ),
+            } => not_json(f, *status, content_type, endpoint, cause),
             T::Unexpected { status, cause } => write!(
                 f,
                 "GitLab's answer (HTTP {status}) was JSON but not shaped as expected: {cause}. This GitLab version may not be supported."
@@ -533,6 +527,26 @@ impl Display for TransportError {
             } => retries_exhausted(f, *status, *retry_after, *retries),
         }
     }
+}
+
+fn redirect(f: &mut Formatter<'_>, instance: &str, status: u16, location: &str) -> fmt::Result {
+    write!(
+        f,
+        "GitLab at {instance} answered with a redirect (HTTP {status}) to {location}. Redirects are not followed so the token never leaves the configured instance: set GITLAB_URL to the instance's final address."
+    )
+}
+
+fn not_json(
+    f: &mut Formatter<'_>,
+    status: u16,
+    content_type: &str,
+    endpoint: &str,
+    cause: &str,
+) -> fmt::Result {
+    write!(
+        f,
+        "GitLab answered HTTP {status} with a body that is not JSON (content-type {content_type}) from {endpoint}. Check GITLAB_URL: it must point at GitLab itself, not a login page or a proxy. ({cause})"
+    )
 }
 
 fn rejected(

@@ -2,8 +2,8 @@
 //! nothing ([`SourceError`]). Both sources return these, so windowing and wording do not care
 //! where a file came from.
 
-use super::gitlab::GitlabError;
-use super::local::{LocalError, LocalRefError};
+use super::gitlab::error::GitlabError;
+use super::local::error::{LocalError, LocalRefError};
 
 /// A file as a source found it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -4,12 +4,12 @@
 //! repository on disk with gix. Both choose among a URL's candidate ref/path splits with the
 //! same pure rule ([`split_choice`]).
 
-mod blob;
+pub(crate) mod blob;
 pub(crate) mod gitlab;
 pub(crate) mod local;
 pub(crate) mod split_choice;
 
-pub(crate) use blob::{Blob, BlobKind, Fetched, RefProblem, SourceError};
+pub(crate) use blob::{BlobKind, Fetched, RefProblem, SourceError};
 
 use crate::args::ToolArgs;
 use crate::config::Credential;

@@ -11,7 +11,7 @@ use super::graphql::variants::BLOB_WITHOUT_DUO_EXCLUSIONS_IF_SUPPORTED;
 use super::graphql::{Blob as BlobQuery, BlobFields, blob, global_id_number, project_global_id};
 use crate::config::Credential;
 use crate::resolve::{ProjectRef, RefType};
-use crate::source::{Blob, BlobKind};
+use crate::source::blob::{Blob, BlobKind};
 
 /// One file to ask for.
 #[derive(Debug, Clone, Copy)]

@@ -11,7 +11,7 @@ mod blob_query;
 mod capabilities;
 mod client;
 mod envelope;
-mod error;
+pub(crate) mod error;
 pub(crate) mod exclusion;
 pub(crate) mod graphql;
 pub(crate) mod json_text;
@@ -27,8 +27,8 @@ use transport::Transport;
 
 use crate::config::{ConfigError, Credential, GitlabConfig};
 use crate::resolve::{Lookup, ProjectFile, ProjectRef, RefType, Split};
+use crate::source::blob::{Fetched, SourceError};
 use crate::source::split_choice::choose;
-use crate::source::{Fetched, SourceError};
 
 /// The GitLab source; cheap to clone and share across calls.
 #[derive(Debug, Clone)]

@@ -11,7 +11,7 @@ use super::error::{GitlabError, answer_data};
 use super::graphql::{RefCommit, RefTree, ref_commit, ref_tree};
 use crate::config::Credential;
 use crate::resolve::{RefType, qualify_ref};
-use crate::source::SourceError;
+use crate::source::blob::SourceError;
 
 /// What the follow-up query learned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

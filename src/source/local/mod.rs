@@ -18,7 +18,7 @@
 //! `..`, …), and the path is looked up entry by entry in the commit's tree, where `..`, `.` and
 //! empty components simply do not exist.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use gix::hash::ObjectId;
@@ -26,8 +26,12 @@ use gix::object::Kind;
 use gix::object::tree::EntryKind;
 
 use super::split_choice::{Evidence, choose};
-use super::{Blob, BlobKind, Fetched, RefProblem, SourceError};
-use crate::ref_name::{RefNameError, check_ref_name, check_rev};
+pub(crate) mod error;
+
+pub(crate) use error::{LocalError, LocalRefError};
+
+use super::blob::{Blob, BlobKind, Fetched, RefProblem, SourceError};
+use crate::ref_name::{check_ref_name, check_rev};
 use crate::resolve::{Lookup, qualify_ref};
 
 /// Bytes at the start of a blob searched for a NUL byte (git's and GitLab's binary heuristic).
@@ -42,34 +46,6 @@ const LFS_VERSION_PREFIX: &str = "version https://git-lfs.github.com/spec/";
 
 /// Tag objects followed before giving up (a tag of a tag of … a commit).
 const MAX_TAG_DEPTH: usize = 32;
-
-/// Why the local repository could not be opened or read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum LocalError {
-    /// Nothing exists at the path given.
-    Missing { path: PathBuf },
-    /// No repository at or above the path.
-    NoRepository { path: PathBuf, cause: String },
-    /// A repository was found but cannot be opened.
-    CannotOpen { found: PathBuf, cause: String },
-    /// Reading the repository failed.
-    Read { cause: String },
-    /// The blocking read task failed.
-    Task { cause: String },
-}
-
-/// Why the local repository refuses a ref.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum LocalRefError {
-    /// Not a ref name with ancestry steps.
-    Syntax(RefNameError),
-    /// An abbreviated SHA that matches several objects.
-    Ambiguous,
-    /// It names a tree or blob, not a commit.
-    NotACommit { kind: &'static str },
-    /// More than [`MAX_TAG_DEPTH`] tags in a row.
-    TagChain { max: usize },
-}
 
 /// A local git repository to read files from. `Send + Sync`; clone it or share it behind an
 /// `Arc` (cloning shares the underlying object and ref stores).
@@ -523,7 +499,7 @@ pub(crate) fn lfs_pointer_size(data: &[u8]) -> Option<u64> {
 }
 
 #[cfg(test)]
-#[path = "../../tests/support/git_fixture.rs"]
+#[path = "../../../tests/support/git_fixture.rs"]
 mod git_fixture;
 
 #[cfg(test)]
