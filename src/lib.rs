@@ -12,6 +12,7 @@ pub mod config;
 pub mod exclusion;
 pub mod gitlab;
 pub mod http;
+pub mod jsonrpc;
 pub mod reader;
 pub mod resolve;
 pub mod response;
