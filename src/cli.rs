@@ -8,7 +8,6 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Args, Parser, Subcommand};
-use rmcp::ServiceExt;
 use serde_json::{Map, Value, json};
 
 use crate::config::{GitlabArgs, GitlabConfig};
@@ -158,17 +157,10 @@ async fn serve(args: ServeArgs, config: GitlabConfig) -> ExitCode {
     };
     tracing::info!(source = %where_from, "serving MCP on stdio");
     let server = FileServer::new(reader, Tokens::Configured(config.credential.clone()));
-    let running = match server.serve(rmcp::transport::stdio()).await {
-        Ok(r) => r,
+    match crate::stdio::serve(server).await {
+        Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            tracing::error!("MCP handshake failed: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    match running.waiting().await {
-        Ok(_) => ExitCode::SUCCESS,
-        Err(e) => {
-            tracing::error!("MCP server stopped: {e}");
+            tracing::error!("{e}");
             ExitCode::FAILURE
         }
     }

@@ -17,6 +17,7 @@ pub mod reader;
 pub mod resolve;
 pub mod response;
 pub mod source;
+pub mod stdio;
 pub mod timing;
 pub mod tool;
 pub mod url;
