@@ -11,11 +11,12 @@
 //!    held until the response body is sent, and shutdown waits for all slots to come back.
 //! 4. [`deadline`]: 504 when no response has started in time. In stateless mode that bounds the
 //!    whole call; in session mode the answer is an SSE stream whose 200 goes out first, so
-//!    [`Bounded`] bounds the call itself and answers with a tool error.
+//!    the tool's own call timeout ([`FileServer::with_call_timeout`]) answers with a tool error.
 //!
 //! rmcp then enforces the body limit while reading (413) and checks `Host` again.
 //!
-//! Whose token: [`Tokens`]. rmcp hands each request's own HTTP parts to the handler, so a call
+//! Whose token: [`Tokens`]. With `--token-from-request`, [`authenticate`] puts the caller's
+//! [`Credential`] into the request's extensions for the tool. rmcp hands each request's own HTTP parts to the handler, so a call
 //! reads with the token of the request that carries it, never with the one that opened the
 //! session; nothing token-related is kept between requests.
 
@@ -33,21 +34,15 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use clap::Args;
 use http::{HeaderValue, Method, StatusCode, header};
-use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
-    PaginatedRequestParams, ServerConfig, Tool,
-};
-use rmcp::service::RequestContext;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 use tower::ServiceBuilder;
 
-use crate::config::Credential;
+use crate::config::{Credential, Secret, TokenOrigin};
 use crate::reader::Reader;
-use crate::tool::{self, FileServer, Tokens};
+use crate::tool::{FileServer, Tokens};
 
 /// Where `--http` listens when given without an address.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
@@ -376,11 +371,12 @@ pub fn router(
         slots,
         timeout: args.request_timeout(),
     });
-    let handler = Bounded {
-        inner: FileServer::new(reader, args.tokens(configured)),
-        // Stateless responses are bounded by `deadline` (504); see the module doc.
-        limit: (!args.stateless).then(|| args.request_timeout()),
-    };
+    let mut handler = FileServer::new(reader, args.tokens(configured));
+    // Stateless responses are bounded by `deadline` (504); see the module doc.
+    if !args.stateless {
+        let limit = args.request_timeout();
+        handler = handler.with_call_timeout(limit, call_timed_out(limit));
+    }
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(!args.stateless)
         .with_json_response(args.stateless)
@@ -450,7 +446,8 @@ async fn admit(State(g): State<Arc<Guards>>, request: Request, next: Next) -> Re
 /// so that no `Debug` of the request can print them.
 async fn authenticate(State(g): State<Arc<Guards>>, mut request: Request, next: Next) -> Response {
     hide_tokens(request.headers_mut());
-    if g.token_from_request && tool::request_token(request.headers()).is_none() {
+    let credential = request_token(request.headers());
+    if g.token_from_request && credential.is_none() {
         tracing::debug!("refused a request without a caller token");
         let mut response = plain(
             StatusCode::UNAUTHORIZED,
@@ -461,6 +458,9 @@ async fn authenticate(State(g): State<Arc<Guards>>, mut request: Request, next: 
             HeaderValue::from_static(CHALLENGE),
         );
         return response;
+    }
+    if let Some(credential) = credential.filter(|_| g.token_from_request) {
+        request.extensions_mut().insert(credential);
     }
     next.run(request).await
 }
@@ -561,6 +561,34 @@ fn declared_length(request: &Request) -> Option<usize> {
         .ok()
 }
 
+/// The caller's token from an HTTP request's headers: `Authorization: Bearer <t>` first, then
+/// `PRIVATE-TOKEN: <t>`.
+pub fn request_token(headers: &http::HeaderMap) -> Option<Credential> {
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| {
+            let (scheme, token) = v.trim().split_once(' ')?;
+            scheme.eq_ignore_ascii_case("bearer").then_some(token)
+        });
+    let private = headers.get("private-token").and_then(|v| v.to_str().ok());
+    bearer
+        .or(private)
+        .and_then(Secret::new)
+        .map(|token| Credential {
+            token,
+            origin: TokenOrigin::Request,
+        })
+}
+
+/// The tool error of a session-mode call over `--request-timeout-secs`.
+fn call_timed_out(limit: Duration) -> String {
+    format!(
+        "The call did not finish within {} s (the server's --request-timeout-secs). GitLab may be slow; try again.",
+        limit.as_secs()
+    )
+}
+
 /// Marks token-bearing header values sensitive (`Debug` then prints `Sensitive`).
 fn hide_tokens(headers: &mut http::HeaderMap) {
     for name in [
@@ -598,54 +626,6 @@ impl http_body::Body for Holding {
 
     fn size_hint(&self) -> http_body::SizeHint {
         self.body.size_hint()
-    }
-}
-
-/// The tool server with a deadline on each call, for session mode, where the 200 of the SSE
-/// answer is sent before the call runs and a 504 is no longer possible. It forwards the
-/// handler methods [`FileServer`] implements; one FileServer gains must be forwarded here too.
-#[derive(Debug, Clone)]
-pub struct Bounded {
-    inner: FileServer,
-    limit: Option<Duration>,
-}
-
-impl ServerHandler for Bounded {
-    fn get_info(&self) -> ServerConfig {
-        self.inner.get_info()
-    }
-
-    async fn list_tools(
-        &self,
-        request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ListToolsResult, McpError> {
-        self.inner.list_tools(request, context).await
-    }
-
-    fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.inner.get_tool(name)
-    }
-
-    async fn call_tool(
-        &self,
-        request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, McpError> {
-        let Some(limit) = self.limit else {
-            return self.inner.call_tool(request, context).await;
-        };
-        match tokio::time::timeout(limit, self.inner.call_tool(request, context)).await {
-            Ok(answer) => answer,
-            Err(_) => {
-                tracing::warn!(secs = limit.as_secs(), "tool call timed out");
-                Ok(CallToolResult::error(vec![ContentBlock::text(format!(
-                    "The call did not finish within {} s (the server's --request-timeout-secs). GitLab may be slow; try again.",
-                    limit.as_secs()
-                ))])
-                .into())
-            }
-        }
     }
 }
 

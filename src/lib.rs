@@ -5,10 +5,12 @@
 //!
 //! A call flows one way: [`args`] → [`resolve`] (a [`resolve::Target`]) → a source
 //! ([`gitlab`] or [`source::local`]) → [`window`] → [`response`]; [`reader`] wires those steps
-//! and [`tool`] is the MCP face. [`cli`] and [`http`] start it.
+//! and [`tool`] is the MCP face. [`cli`] starts it over [`stdio`] or [`http`]; [`jsonrpc`]
+//! answers what rmcp cannot type, [`cutoff`] ends calls that run too long.
 pub mod args;
 pub mod cli;
 pub mod config;
+pub mod cutoff;
 pub mod exclusion;
 pub mod gitlab;
 pub mod http;

@@ -4,6 +4,7 @@
 //! No GitLab or git knowledge lives here.
 
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
@@ -13,8 +14,10 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
 
-use crate::config::{Credential, Secret, TokenOrigin};
+use crate::config::Credential;
+use crate::cutoff::Cutoffs;
 use crate::reader::Reader;
 
 /// The tool's name, as GitLab's own tool calls it.
@@ -134,8 +137,9 @@ pub fn tool() -> Tool {
 pub enum Tokens {
     /// The server's configured token (or none) for every call.
     Configured(Option<Credential>),
-    /// The token of the HTTP request carrying the call (`Authorization: Bearer …` or
-    /// `PRIVATE-TOKEN: …`); the HTTP layer has already refused requests without one.
+    /// The token of the HTTP request carrying the call: the HTTP layer reads it from the
+    /// request's headers and puts it in the request's extensions as a [`Credential`] (rmcp
+    /// hands the handler those as `http::request::Parts`); it refuses requests without one.
     FromRequest,
 }
 
@@ -144,11 +148,28 @@ pub enum Tokens {
 pub struct FileServer {
     reader: Reader,
     tokens: Tokens,
+    cutoffs: Cutoffs,
 }
 
 impl FileServer {
     pub fn new(reader: Reader, tokens: Tokens) -> Self {
-        Self { reader, tokens }
+        Self {
+            reader,
+            tokens,
+            cutoffs: Cutoffs::default(),
+        }
+    }
+
+    /// A `tools/call` running longer than `limit` is answered with a tool error, `message`.
+    pub fn with_call_timeout(mut self, limit: Duration, message: impl Into<Arc<str>>) -> Self {
+        self.cutoffs = self.cutoffs.with_time_limit(limit, message);
+        self
+    }
+
+    /// A `tools/call` still running when `token` fires is answered with a tool error, `message`.
+    pub fn with_shutdown(mut self, token: CancellationToken, message: impl Into<Arc<str>>) -> Self {
+        self.cutoffs = self.cutoffs.with_shutdown(token, message);
+        self
     }
 
     /// Runs the tool with explicit arguments and credential (used by the `read` command too).
@@ -174,26 +195,6 @@ impl FileServer {
         );
         result
     }
-}
-
-/// The caller's token from an HTTP request's headers: `Authorization: Bearer <t>` first, then
-/// `PRIVATE-TOKEN: <t>`.
-pub fn request_token(headers: &http::HeaderMap) -> Option<Credential> {
-    let bearer = headers
-        .get(http::header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| {
-            let (scheme, token) = v.trim().split_once(' ')?;
-            scheme.eq_ignore_ascii_case("bearer").then_some(token)
-        });
-    let private = headers.get("private-token").and_then(|v| v.to_str().ok());
-    bearer
-        .or(private)
-        .and_then(Secret::new)
-        .map(|token| Credential {
-            token,
-            origin: TokenOrigin::Request,
-        })
 }
 
 fn server_info() -> &'static ServerConfig {
@@ -247,7 +248,8 @@ impl ServerHandler for FileServer {
             Tokens::FromRequest => context
                 .extensions
                 .get::<http::request::Parts>()
-                .and_then(|parts| request_token(&parts.headers)),
+                .and_then(|parts| parts.extensions.get::<Credential>())
+                .cloned(),
         };
         if matches!(self.tokens, Tokens::FromRequest) && credential.is_none() {
             return Ok(CallToolResult::error(vec![ContentBlock::text(
@@ -255,11 +257,10 @@ impl ServerHandler for FileServer {
             )])
             .into());
         }
-        Ok(self
-            .call(request.arguments.as_ref(), credential.as_ref())
-            .await
-            .into())
+        let call = self.call(request.arguments.as_ref(), credential.as_ref());
+        Ok(self.cutoffs.bound(call).await.into())
     }
+
     /// rmcp hands over requests it could not type; a `tools/call` with malformed params is one.
     async fn on_custom_request(
         &self,
