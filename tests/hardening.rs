@@ -188,6 +188,22 @@ async fn slow_headers_and_idle_connections_are_closed() {
     assert_eq!(health.status, 200);
 }
 
+/// The header deadline runs only while a connection waits for a request: a session call
+/// whose SSE answer streams for longer, and the session's standing stream, are not cut.
+#[tokio::test]
+async fn answers_streaming_longer_than_the_header_timeout_are_not_cut() {
+    let gitlab = gitlab(Duration::from_secs(3)).await;
+    let server = HttpServer::start(&gitlab.uri(), &["--header-timeout-secs", "1"], None);
+    let client = mcp_client(&server.mcp(), &[]).await;
+    for _ in 0..2 {
+        let result = client.call_tool(read_call()).await.expect("answered");
+        assert_ne!(result.is_error, Some(true), "{}", text(&result));
+        assert_eq!(result.structured_content.unwrap()["content"], CONTENT);
+    }
+    assert_eq!(gitlab_requests(&gitlab).await, 2);
+    client.cancel().await.ok();
+}
+
 // ---------------------------------------------------------------------------------------------
 // 2. Origin.
 
