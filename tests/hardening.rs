@@ -428,8 +428,11 @@ async fn stdio_answers_lines_that_are_not_json_and_keeps_serving() {
     stdin.write_all(&input).await.unwrap();
     stdin.flush().await.unwrap();
 
-    let mut replies = Vec::new();
-    while !replies.iter().any(|r: &Value| r["id"] == 99) {
+    // rmcp answers requests concurrently, so replies come in any order: one per line sent
+    // (the initialized notification gets none).
+    let expected = 1 + malformed_calls().len() + 4 + 1;
+    let mut replies: Vec<Value> = Vec::new();
+    while replies.len() < expected {
         let next = tokio::time::timeout(PATIENCE, stdout.next_line()).await;
         let line = next.expect("hung: no reply").unwrap().expect("stdout open");
         replies.push(serde_json::from_str(&line).expect("every line on stdout is JSON"));
