@@ -7,7 +7,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use rmcp::ServiceExt;
 use serde_json::{Map, Value, json};
 
 use crate::args::ArgName;
@@ -156,17 +155,10 @@ async fn serve(args: ServeArgs, config: GitlabConfig) -> ExitCode {
     };
     tracing::info!(source = %where_from, "serving MCP on stdio");
     let server = FileServer::new(reader, Tokens::Configured(config.credential.clone()));
-    let running = match server.serve(rmcp::transport::stdio()).await {
-        Ok(r) => r,
+    match crate::stdio::serve(server).await {
+        Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            tracing::error!("MCP handshake failed: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    match running.waiting().await {
-        Ok(_) => ExitCode::SUCCESS,
-        Err(e) => {
-            tracing::error!("MCP server stopped: {e}");
+            tracing::error!("{e}");
             ExitCode::FAILURE
         }
     }

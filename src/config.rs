@@ -9,21 +9,21 @@ use std::time::Duration;
 use clap::Args;
 
 /// The default instance when neither `GITLAB_URL` nor `GITLAB_API_URL` is set.
-pub const DEFAULT_GITLAB_URL: &str = "https://gitlab.com";
+pub(crate) const DEFAULT_GITLAB_URL: &str = "https://gitlab.com";
 
 /// A GitLab token. `Debug` and `Display` print `[redacted]`.
 #[derive(Clone, PartialEq, Eq)]
-pub struct Secret(String);
+pub(crate) struct Secret(String);
 
 impl Secret {
     /// Wraps a token; `None` for an empty or all-whitespace string.
-    pub fn new(token: impl Into<String>) -> Option<Self> {
+    pub(crate) fn new(token: impl Into<String>) -> Option<Self> {
         let token = token.into().trim().to_string();
         (!token.is_empty()).then_some(Self(token))
     }
 
     /// The token itself, for the one place that builds the `Authorization` header.
-    pub fn expose(&self) -> &str {
+    pub(crate) fn expose(&self) -> &str {
         &self.0
     }
 }
@@ -36,7 +36,7 @@ impl std::fmt::Debug for Secret {
 
 /// Where the token came from, so an error can name the variable to check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TokenOrigin {
+pub(crate) enum TokenOrigin {
     /// `GITLAB_TOKEN`.
     GitlabToken,
     /// `GITLAB_PERSONAL_ACCESS_TOKEN`.
@@ -47,14 +47,14 @@ pub enum TokenOrigin {
 
 /// A token together with where it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Credential {
+pub(crate) struct Credential {
     pub token: Secret,
     pub origin: TokenOrigin,
 }
 
 /// GitLab connection flags, shared by `serve` and `read`.
 #[derive(Debug, Clone, Args)]
-pub struct GitlabArgs {
+pub(crate) struct GitlabArgs {
     /// Base URL of the GitLab instance, with its relative root if any (https://host/gitlab).
     /// Default: https://gitlab.com, or GITLAB_API_URL without its /api/v4.
     #[arg(long, global = true, env = "GITLAB_URL", value_name = "URL")]
@@ -87,7 +87,7 @@ pub struct GitlabArgs {
 
 /// Everything needed to talk to one GitLab instance.
 #[derive(Debug, Clone)]
-pub struct GitlabConfig {
+pub(crate) struct GitlabConfig {
     /// The instance's base URL, normalised to end without a `/`.
     pub base_url: url::Url,
     /// The configured token, if any (public projects need none).
@@ -99,12 +99,12 @@ pub struct GitlabConfig {
 
 impl GitlabConfig {
     /// Builds the configuration from parsed flags and the process environment.
-    pub fn from_args(args: &GitlabArgs) -> Result<Self, ConfigError> {
+    pub(crate) fn from_args(args: &GitlabArgs) -> Result<Self, ConfigError> {
         Self::from_parts(args, |name| std::env::var(name).ok())
     }
 
     /// Builds the configuration with `env` standing in for the environment (testable).
-    pub fn from_parts(
+    pub(crate) fn from_parts(
         args: &GitlabArgs,
         env: impl Fn(&str) -> Option<String>,
     ) -> Result<Self, ConfigError> {
@@ -140,7 +140,7 @@ impl GitlabConfig {
     }
 
     /// The GraphQL endpoint: `<base>/api/graphql`.
-    pub fn graphql_url(&self) -> String {
+    pub(crate) fn graphql_url(&self) -> String {
         format!(
             "{}/api/graphql",
             self.base_url.as_str().trim_end_matches('/')
@@ -149,13 +149,13 @@ impl GitlabConfig {
 }
 
 /// `https://h/api/v4` and `https://h/api/v4/` → `https://h`; anything else unchanged.
-pub fn strip_api_suffix(url: &str) -> &str {
+pub(crate) fn strip_api_suffix(url: &str) -> &str {
     let trimmed = url.trim_end_matches('/');
     trimmed.strip_suffix("/api/v4").unwrap_or(trimmed)
 }
 
 /// Parses a base URL: http or https, a host, no query or fragment; a trailing `/` is dropped.
-pub fn parse_base_url(raw: &str) -> Result<url::Url, ConfigError> {
+pub(crate) fn parse_base_url(raw: &str) -> Result<url::Url, ConfigError> {
     let url = url::Url::parse(raw.trim_end_matches('/')).map_err(|e| ConfigError::BadUrl {
         raw: raw.to_string(),
         cause: e.to_string(),
@@ -193,7 +193,7 @@ pub(crate) fn read_ca_bundle(path: &Path) -> Result<Vec<reqwest::Certificate>, C
 
 /// A setting that cannot be used; the server does not start. `response` words each variant.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ConfigError {
+pub(crate) enum ConfigError {
     /// `GITLAB_URL` does not parse as a URL.
     BadUrl { raw: String, cause: String },
     /// `GITLAB_URL` is not http(s) with a host.

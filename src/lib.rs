@@ -5,7 +5,8 @@
 //!
 //! A call flows one way: `args` → `resolve` (a `Target`) → a `source` (GitLab or local) →
 //! [`window`] → `response`; `reader` wires those steps and `tool` is the MCP face. [`cli`]
-//! starts it (stdio, or `http`). The README's Development section maps every module.
+//! starts it over `stdio` or `http`; `jsonrpc` answers what rmcp cannot type and `cutoff` ends
+//! calls that run too long. The README's Development section maps every module.
 //!
 //! The public surface is what the binary, the benches and the tests need: [`cli`], the pure
 //! [`window`]ing, and (hidden) the `fuzzing` and `testing` entry points.
@@ -14,12 +15,15 @@ pub mod window;
 
 mod args;
 mod config;
+mod cutoff;
 mod http;
+mod jsonrpc;
 mod reader;
 mod ref_name;
 mod resolve;
 mod response;
 mod source;
+mod stdio;
 mod timing;
 mod tool;
 

@@ -12,20 +12,20 @@ tokio::task_local! {
 
 /// How long a call took, and how much of that was spent waiting on GitLab.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CallTiming {
+pub(crate) struct CallTiming {
     pub total: Duration,
     pub upstream: Duration,
 }
 
 impl CallTiming {
     /// The server's own time: total minus upstream (never negative).
-    pub fn own(&self) -> Duration {
+    pub(crate) fn own(&self) -> Duration {
         self.total.saturating_sub(self.upstream)
     }
 }
 
 /// Runs `f`, returning its output and its timing.
-pub async fn measure<F: Future>(f: F) -> (F::Output, CallTiming) {
+pub(crate) async fn measure<F: Future>(f: F) -> (F::Output, CallTiming) {
     let start = Instant::now();
     let (output, upstream) = UPSTREAM
         .scope(Cell::new(Duration::ZERO), async {
@@ -43,7 +43,7 @@ pub async fn measure<F: Future>(f: F) -> (F::Output, CallTiming) {
 }
 
 /// Adds `d` to the current call's upstream time (network and retry waits).
-pub fn record_upstream(d: Duration) {
+pub(crate) fn record_upstream(d: Duration) {
     let _ = UPSTREAM.try_with(|c| c.set(c.get() + d));
 }
 

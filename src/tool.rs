@@ -4,18 +4,21 @@
 //! No GitLab or git knowledge lives here.
 
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
-    ToolAnnotations,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+    CustomResult, Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
+    ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::{Map, Value, json};
+use tokio_util::sync::CancellationToken;
 
 use crate::args::ArgName;
-use crate::config::{Credential, Secret, TokenOrigin};
+use crate::config::Credential;
+use crate::cutoff::Cutoffs;
 use crate::reader::Reader;
 use crate::window::{DEFAULT_LIMIT, MAX_LIMIT};
 
@@ -151,8 +154,9 @@ pub(crate) fn tool() -> Tool {
 pub(crate) enum Tokens {
     /// The server's configured token (or none) for every call.
     Configured(Option<Credential>),
-    /// The token of the HTTP request carrying the call (`Authorization: Bearer …` or
-    /// `PRIVATE-TOKEN: …`); the HTTP layer has already refused requests without one.
+    /// The token of the HTTP request carrying the call: the HTTP layer reads it from the
+    /// request's headers and puts it in the request's extensions as a [`Credential`] (rmcp
+    /// hands the handler those as `http::request::Parts`); it refuses requests without one.
     FromRequest,
 }
 
@@ -170,11 +174,36 @@ pub(crate) enum CallRefusal {
 pub(crate) struct FileServer {
     reader: Reader,
     tokens: Tokens,
+    cutoffs: Cutoffs,
 }
 
 impl FileServer {
     pub(crate) fn new(reader: Reader, tokens: Tokens) -> Self {
-        Self { reader, tokens }
+        Self {
+            reader,
+            tokens,
+            cutoffs: Cutoffs::default(),
+        }
+    }
+
+    /// A `tools/call` running longer than `limit` is answered with a tool error, `message`.
+    pub(crate) fn with_call_timeout(
+        mut self,
+        limit: Duration,
+        message: impl Into<Arc<str>>,
+    ) -> Self {
+        self.cutoffs = self.cutoffs.with_time_limit(limit, message);
+        self
+    }
+
+    /// A `tools/call` still running when `token` fires is answered with a tool error, `message`.
+    pub(crate) fn with_shutdown(
+        mut self,
+        token: CancellationToken,
+        message: impl Into<Arc<str>>,
+    ) -> Self {
+        self.cutoffs = self.cutoffs.with_shutdown(token, message);
+        self
     }
 
     /// Runs the tool with explicit arguments and credential (used by the `read` command too).
@@ -200,26 +229,6 @@ impl FileServer {
         );
         result
     }
-}
-
-/// The caller's token from an HTTP request's headers: `Authorization: Bearer <t>` first, then
-/// `PRIVATE-TOKEN: <t>`.
-pub(crate) fn request_token(headers: &http::HeaderMap) -> Option<Credential> {
-    let bearer = headers
-        .get(http::header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| {
-            let (scheme, token) = v.trim().split_once(' ')?;
-            scheme.eq_ignore_ascii_case("bearer").then_some(token)
-        });
-    let private = headers.get("private-token").and_then(|v| v.to_str().ok());
-    bearer
-        .or(private)
-        .and_then(Secret::new)
-        .map(|token| Credential {
-            token,
-            origin: TokenOrigin::Request,
-        })
 }
 
 fn server_info() -> &'static ServerConfig {
@@ -271,15 +280,23 @@ impl ServerHandler for FileServer {
             Tokens::FromRequest => context
                 .extensions
                 .get::<http::request::Parts>()
-                .and_then(|parts| request_token(&parts.headers)),
+                .and_then(|parts| parts.extensions.get::<Credential>())
+                .cloned(),
         };
         if matches!(self.tokens, Tokens::FromRequest) && credential.is_none() {
             let refusal = CallRefusal::NoCallerToken.to_string();
             return Ok(CallToolResult::error(vec![ContentBlock::text(refusal)]).into());
         }
-        Ok(self
-            .call(request.arguments.as_ref(), credential.as_ref())
-            .await
-            .into())
+        let call = self.call(request.arguments.as_ref(), credential.as_ref());
+        Ok(self.cutoffs.bound(call).await.into())
+    }
+
+    /// rmcp hands over requests it could not type; a `tools/call` with malformed params is one.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, McpError> {
+        Err(crate::jsonrpc::answer_untyped(&request))
     }
 }

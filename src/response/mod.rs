@@ -1,11 +1,12 @@
 //! What the agent reads: the tool's output object and its `system_instruction` hints (here),
-//! and the sentence for every way a call can fail ([`errors`]). The only place those sentences
-//! live.
+//! the sentence for every way a call can fail ([`errors`]), and what the HTTP layer says
+//! ([`http`]). The only place those sentences live.
 //!
 //! Output and hints follow GitLab's own `get_repository_file` tool word for word where it has
 //! words; the `start_line`/`end_line` hints and the URL-split note are ours.
 
 mod errors;
+pub(crate) mod http;
 
 use serde::Serialize;
 

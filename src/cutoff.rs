@@ -1,0 +1,141 @@
+//! Ending a tool call early, with a tool error the agent can act on, instead of leaving the
+//! client without an answer: when the call runs past its time limit, or when the server shuts
+//! down under it. The transport that sets a cutoff also words its message.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::model::{CallToolResult, ContentBlock};
+use tokio_util::sync::CancellationToken;
+
+/// The cutoffs of every call a [`crate::tool::FileServer`] runs; none by default.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Cutoffs {
+    time_limit: Option<TimeLimit>,
+    shutdown: Option<Shutdown>,
+}
+
+#[derive(Debug, Clone)]
+struct TimeLimit {
+    limit: Duration,
+    message: Arc<str>,
+}
+
+#[derive(Debug, Clone)]
+struct Shutdown {
+    token: CancellationToken,
+    message: Arc<str>,
+}
+
+/// Why a call was cut off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Cut {
+    TimeLimit,
+    Shutdown,
+}
+
+impl Cutoffs {
+    /// A call running longer than `limit` is answered with `message`.
+    pub(crate) fn with_time_limit(mut self, limit: Duration, message: impl Into<Arc<str>>) -> Self {
+        self.time_limit = Some(TimeLimit {
+            limit,
+            message: message.into(),
+        });
+        self
+    }
+
+    /// A call still running when `token` fires is answered with `message`.
+    pub(crate) fn with_shutdown(
+        mut self,
+        token: CancellationToken,
+        message: impl Into<Arc<str>>,
+    ) -> Self {
+        self.shutdown = Some(Shutdown {
+            token,
+            message: message.into(),
+        });
+        self
+    }
+
+    /// Runs `call` within the cutoffs. Dropping the call cancels it (and its GitLab request).
+    pub(crate) async fn bound(&self, call: impl Future<Output = CallToolResult>) -> CallToolResult {
+        match self.run(call).await {
+            Ok(result) => result,
+            Err(cut) => {
+                tracing::warn!(?cut, "tool call cut off");
+                CallToolResult::error(vec![ContentBlock::text(self.message(cut).to_string())])
+            }
+        }
+    }
+
+    async fn run(&self, call: impl Future<Output = CallToolResult>) -> Result<CallToolResult, Cut> {
+        let timed = async {
+            match &self.time_limit {
+                Some(t) => tokio::time::timeout(t.limit, call)
+                    .await
+                    .map_err(|_| Cut::TimeLimit),
+                None => Ok(call.await),
+            }
+        };
+        let shutdown = async {
+            match &self.shutdown {
+                Some(s) => s.token.cancelled().await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            // A call that is done when the shutdown fires keeps its answer.
+            biased;
+            outcome = timed => outcome,
+            () = shutdown => Err(Cut::Shutdown),
+        }
+    }
+
+    fn message(&self, cut: Cut) -> &str {
+        let message = match cut {
+            Cut::TimeLimit => self.time_limit.as_ref().map(|t| &t.message),
+            Cut::Shutdown => self.shutdown.as_ref().map(|s| &s.message),
+        };
+        message.map_or("", |m| m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok() -> CallToolResult {
+        CallToolResult::success(vec![ContentBlock::text("done")])
+    }
+
+    fn text(result: &CallToolResult) -> String {
+        result.content[0].as_text().unwrap().text.clone()
+    }
+
+    #[tokio::test]
+    async fn without_cutoffs_the_call_runs_to_its_end() {
+        let result = Cutoffs::default().bound(async { ok() }).await;
+        assert_eq!(text(&result), "done");
+    }
+
+    #[tokio::test]
+    async fn a_call_past_its_time_limit_is_a_tool_error() {
+        let cutoffs = Cutoffs::default().with_time_limit(Duration::from_millis(10), "too slow");
+        let result = cutoffs.bound(std::future::pending()).await;
+        assert_eq!(result.is_error, Some(true));
+        assert_eq!(text(&result), "too slow");
+    }
+
+    #[tokio::test]
+    async fn a_call_running_at_shutdown_is_a_tool_error() {
+        let token = CancellationToken::new();
+        let cutoffs = Cutoffs::default().with_shutdown(token.clone(), "shutting down");
+        token.cancel();
+        let result = cutoffs.bound(std::future::pending()).await;
+        assert_eq!(result.is_error, Some(true));
+        assert_eq!(text(&result), "shutting down");
+        // A call already done keeps its answer.
+        assert_eq!(text(&cutoffs.bound(async { ok() }).await), "done");
+    }
+}

@@ -1,0 +1,131 @@
+//! The app: `/mcp` (rmcp's streamable-HTTP service behind the checks of [`super::gate`],
+//! [`super::body`] and [`super::capacity`]) and `/healthz` (open, for probes).
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::middleware::from_fn_with_state;
+use axum::routing::get;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio::sync::Semaphore;
+use tokio_util::sync::CancellationToken;
+use tower::ServiceBuilder;
+
+use super::flags::HttpArgs;
+use super::origin::OriginPolicy;
+use super::{body, capacity, gate};
+use crate::config::Credential;
+use crate::reader::Reader;
+use crate::response::http as wording;
+use crate::tool::{FileServer, Tokens};
+
+/// What every request to `/mcp` is checked against, and the slots it takes.
+#[derive(Debug)]
+pub(crate) struct Admission {
+    pub allowed_hosts: Vec<String>,
+    pub origins: OriginPolicy,
+    pub token_from_request: bool,
+    pub max_body: usize,
+    pub body_timeout: Duration,
+    pub slots: Arc<Semaphore>,
+    pub request_timeout: Duration,
+}
+
+/// What steers the server's shutdown.
+#[derive(Debug, Clone)]
+pub(crate) struct Controls {
+    /// The concurrency budget: a request in progress holds one slot; shutdown drains them.
+    pub slots: Arc<Semaphore>,
+    /// Fires at the drain deadline: calls still running answer that the server shuts down.
+    pub calls_stop: CancellationToken,
+    /// Ends rmcp's sessions and their open SSE streams, so their connections can close.
+    pub rmcp_stop: CancellationToken,
+}
+
+impl Controls {
+    pub(crate) fn new(slots: usize) -> Self {
+        Self {
+            slots: Arc::new(Semaphore::new(slots)),
+            calls_stop: CancellationToken::new(),
+            rmcp_stop: CancellationToken::new(),
+        }
+    }
+}
+
+/// The app for a server listening on `local`.
+pub(crate) fn router(
+    args: &HttpArgs,
+    local: SocketAddr,
+    reader: Reader,
+    configured: Option<Credential>,
+    controls: &Controls,
+) -> Router {
+    let admission = Arc::new(Admission {
+        allowed_hosts: args.host_allow_list(),
+        origins: OriginPolicy::new(&args.allowed_origins, local.port()),
+        token_from_request: args.token_from_request,
+        max_body: args.max_body(),
+        body_timeout: args.body_timeout(),
+        slots: Arc::clone(&controls.slots),
+        request_timeout: args.request_timeout(),
+    });
+    let handler = file_server(args, reader, configured, controls);
+    let config = StreamableHttpServerConfig::default()
+        .with_legacy_session_mode(!args.stateless)
+        .with_json_response(args.stateless)
+        .with_allowed_hosts(admission.allowed_hosts.clone())
+        .with_max_request_body_bytes(admission.max_body)
+        .with_cancellation_token(controls.rmcp_stop.clone());
+    let mcp = StreamableHttpService::new(
+        move || Ok(handler.clone()),
+        Arc::new(LocalSessionManager::default()),
+        config,
+    );
+    // The cheapest refusal first; a request takes a slot only once its body is in.
+    let checks = ServiceBuilder::new()
+        .layer(from_fn_with_state(Arc::clone(&admission), gate::admit))
+        .layer(from_fn_with_state(
+            Arc::clone(&admission),
+            gate::authenticate,
+        ))
+        .layer(from_fn_with_state(Arc::clone(&admission), body::receive))
+        .layer(from_fn_with_state(
+            Arc::clone(&admission),
+            capacity::limit_concurrency,
+        ))
+        .layer(from_fn_with_state(admission, capacity::deadline));
+    Router::new()
+        .route_service("/mcp", mcp)
+        .route_layer(checks)
+        .merge(Router::new().route("/healthz", get(healthz)))
+}
+
+/// The tool server: cut off at the drain deadline; in session mode also at the request
+/// timeout (stateless calls get a 504 from [`capacity::deadline`] instead).
+fn file_server(
+    args: &HttpArgs,
+    reader: Reader,
+    configured: Option<Credential>,
+    controls: &Controls,
+) -> FileServer {
+    let tokens = if args.token_from_request {
+        Tokens::FromRequest
+    } else {
+        Tokens::Configured(configured)
+    };
+    let server = FileServer::new(reader, tokens)
+        .with_shutdown(controls.calls_stop.clone(), wording::SHUTTING_DOWN);
+    if args.stateless {
+        server
+    } else {
+        let limit = args.request_timeout();
+        server.with_call_timeout(limit, wording::call_timed_out(limit))
+    }
+}
+
+async fn healthz() -> &'static str {
+    wording::HEALTHY
+}

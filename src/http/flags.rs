@@ -1,0 +1,277 @@
+//! The `serve --http` flags, their defaults, and what is checked about them at startup.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::origin;
+use crate::response::http as wording;
+
+/// Where `--http` listens when given without an address.
+pub(crate) const DEFAULT_ADDR: &str = "127.0.0.1:8080";
+/// Default `--max-body-bytes`: 1 MiB, far above any tool call.
+pub(crate) const DEFAULT_MAX_BODY_BYTES: u64 = 1024 * 1024;
+/// Default `--max-concurrent`.
+pub(crate) const DEFAULT_MAX_CONCURRENT: u32 = 64;
+/// Default `--request-timeout-secs`: room for GitLab's own timeout plus a retry.
+pub(crate) const DEFAULT_REQUEST_TIMEOUT_SECS: u64 = 60;
+/// Default `--drain-timeout-secs`: under the 30 s a container orchestrator usually grants.
+pub(crate) const DEFAULT_DRAIN_TIMEOUT_SECS: u64 = 25;
+/// Default `--header-timeout-secs`: hyper's own default; also how long a connection may idle.
+pub(crate) const DEFAULT_HEADER_TIMEOUT_SECS: u64 = 30;
+/// Default `--body-timeout-secs`: a 1 MiB body at 35 KB/s; a tool call is a few hundred bytes.
+pub(crate) const DEFAULT_BODY_TIMEOUT_SECS: u64 = 30;
+/// Hosts always accepted in the `Host` header.
+pub(crate) const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
+
+/// Flags of `serve` that concern HTTP.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct HttpArgs {
+    /// Serve MCP over streamable HTTP on this address (MCP at /mcp, health at /healthz).
+    /// Port 0 picks a free port; the bound address is printed on stderr.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = DEFAULT_ADDR)]
+    pub http: Option<String>,
+
+    /// Keep no session: each POST gets one JSON response, so replicas can sit behind any load
+    /// balancer. Default: MCP sessions, held in this process's memory.
+    #[arg(long, requires = "http")]
+    pub stateless: bool,
+
+    /// Read with each caller's own GitLab token (`Authorization: Bearer <token>` or
+    /// `PRIVATE-TOKEN: <token>` on every request; 401 without one) instead of the server's.
+    #[arg(long, requires = "http")]
+    pub token_from_request: bool,
+
+    /// Acknowledge that every caller reads with the server's own token when listening on a
+    /// non-loopback address (silences the warning).
+    #[arg(long, requires = "http", conflicts_with = "token_from_request")]
+    pub allow_shared_token: bool,
+
+    /// A host name (or host:port) clients use to reach this server, accepted in the Host
+    /// header besides localhost, 127.0.0.1 and ::1 (others get 403). Repeatable.
+    #[arg(long = "allowed-host", value_name = "HOST[:PORT]", requires = "http")]
+    pub allowed_hosts: Vec<String>,
+
+    /// A browser origin (scheme://host[:port]) allowed to call this server, besides the
+    /// server's own address; a request with any other Origin header gets 403. Repeatable.
+    #[arg(long = "allowed-origin", value_name = "ORIGIN", requires = "http")]
+    pub allowed_origins: Vec<String>,
+
+    /// Largest request body accepted (413 above it).
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_BODY_BYTES, requires = "http",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_body_bytes: u64,
+
+    /// Requests served at once, counted from when a request's body has arrived; more are
+    /// answered 503 with Retry-After, not queued.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CONCURRENT, requires = "http",
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub max_concurrent: u32,
+
+    /// Seconds a client has to send a request's headers, counted from when the connection
+    /// opens or its previous response was sent; an idle connection is closed after it.
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_HEADER_TIMEOUT_SECS, requires = "http",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub header_timeout_secs: u64,
+
+    /// Seconds a client has to send a request's body once its headers arrived (408 after).
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_BODY_TIMEOUT_SECS, requires = "http",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub body_timeout_secs: u64,
+
+    /// Seconds one MCP request may take (504, or a tool error in session mode). Each GitLab
+    /// request inside it is bounded by --request-timeout.
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_REQUEST_TIMEOUT_SECS, requires = "http",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub request_timeout_secs: u64,
+
+    /// Seconds to let in-flight calls finish after SIGTERM/SIGINT; calls still running then
+    /// are answered that the server is shutting down.
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_DRAIN_TIMEOUT_SECS, requires = "http",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub drain_timeout_secs: u64,
+}
+
+impl Default for HttpArgs {
+    fn default() -> Self {
+        Self {
+            http: None,
+            stateless: false,
+            token_from_request: false,
+            allow_shared_token: false,
+            allowed_hosts: Vec::new(),
+            allowed_origins: Vec::new(),
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            max_concurrent: DEFAULT_MAX_CONCURRENT,
+            header_timeout_secs: DEFAULT_HEADER_TIMEOUT_SECS,
+            body_timeout_secs: DEFAULT_BODY_TIMEOUT_SECS,
+            request_timeout_secs: DEFAULT_REQUEST_TIMEOUT_SECS,
+            drain_timeout_secs: DEFAULT_DRAIN_TIMEOUT_SECS,
+        }
+    }
+}
+
+impl HttpArgs {
+    /// The body limit as a `usize` (saturating on 32-bit targets).
+    pub(crate) fn max_body(&self) -> usize {
+        usize::try_from(self.max_body_bytes).unwrap_or(usize::MAX)
+    }
+
+    /// The concurrency limit; `u32` always fits a `usize` on the targets we build for.
+    pub(crate) fn slots(&self) -> usize {
+        usize::try_from(self.max_concurrent)
+            .unwrap_or(usize::MAX)
+            .max(1)
+    }
+
+    pub(crate) fn header_timeout(&self) -> Duration {
+        seconds(self.header_timeout_secs)
+    }
+
+    pub(crate) fn body_timeout(&self) -> Duration {
+        seconds(self.body_timeout_secs)
+    }
+
+    pub(crate) fn request_timeout(&self) -> Duration {
+        seconds(self.request_timeout_secs)
+    }
+
+    pub(crate) fn drain_timeout(&self) -> Duration {
+        seconds(self.drain_timeout_secs)
+    }
+
+    /// Loopback names plus `--allowed-host`, lower-cased.
+    pub(crate) fn host_allow_list(&self) -> Vec<String> {
+        LOOPBACK_HOSTS
+            .iter()
+            .map(|h| (*h).to_string())
+            .chain(
+                self.allowed_hosts
+                    .iter()
+                    .map(|h| h.trim().to_ascii_lowercase()),
+            )
+            .filter(|h| !h.is_empty())
+            .collect()
+    }
+
+    /// Rejects entries that would refuse every client, so a typo fails at startup.
+    pub(crate) fn check(&self) -> Result<(), String> {
+        check_allowed_hosts(&self.allowed_hosts)?;
+        for entry in &self.allowed_origins {
+            origin::parse_allowed(entry).ok_or_else(|| wording::bad_allowed_origin(entry))?;
+        }
+        Ok(())
+    }
+}
+
+fn seconds(secs: u64) -> Duration {
+    Duration::from_secs(secs.max(1))
+}
+
+/// Each `--allowed-host` must be a host name or `host:port` as a `Host` header carries it.
+fn check_allowed_hosts(entries: &[String]) -> Result<(), String> {
+    for entry in entries {
+        let parsed = http::uri::Authority::try_from(entry.trim()).ok();
+        if parsed.is_none_or(|a| a.host().is_empty() || a.as_str().contains('@')) {
+            return Err(wording::bad_allowed_host(entry));
+        }
+    }
+    Ok(())
+}
+
+/// What an operator should hear about how exposed this server is, given where it listens.
+pub(crate) fn exposure_warnings(args: &HttpArgs, local: SocketAddr) -> Vec<String> {
+    if local.ip().is_loopback() {
+        return Vec::new();
+    }
+    let mut warnings = Vec::new();
+    if !args.token_from_request && !args.allow_shared_token {
+        warnings.push(wording::shared_token_exposed(local));
+    }
+    if args.allowed_hosts.is_empty() {
+        warnings.push(wording::only_loopback_hosts(local));
+    }
+    warnings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exposure_warnings_only_off_loopback() {
+        let args = HttpArgs::default();
+        assert!(exposure_warnings(&args, "127.0.0.1:8080".parse().unwrap()).is_empty());
+        assert!(exposure_warnings(&args, "[::1]:8080".parse().unwrap()).is_empty());
+        let w = exposure_warnings(&args, "0.0.0.0:8080".parse().unwrap());
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert!(w[0].contains("--token-from-request") && w[1].contains("--allowed-host"));
+        let per_user = HttpArgs {
+            token_from_request: true,
+            allowed_hosts: vec!["mcp.example.com".into()],
+            ..HttpArgs::default()
+        };
+        assert!(exposure_warnings(&per_user, "10.0.0.5:8080".parse().unwrap()).is_empty());
+        let shared = HttpArgs {
+            allow_shared_token: true,
+            token_from_request: false,
+            ..per_user
+        };
+        assert!(exposure_warnings(&shared, "10.0.0.5:8080".parse().unwrap()).is_empty());
+    }
+
+    #[test]
+    fn allowed_host_typos_fail_at_startup() {
+        let ok = |v: &[&str]| {
+            check_allowed_hosts(&v.iter().map(|s| (*s).to_string()).collect::<Vec<_>>())
+        };
+        assert!(
+            ok(&[
+                "mcp.example.com",
+                "mcp.example.com:8443",
+                "10.0.0.5",
+                "[::1]:8080"
+            ])
+            .is_ok()
+        );
+        for bad in [
+            "https://mcp.example.com",
+            "mcp.example.com/mcp",
+            "",
+            "user@host",
+            ":8080",
+        ] {
+            assert!(ok(&[bad]).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn allowed_origin_typos_fail_at_startup() {
+        let check = |origin: &str| {
+            HttpArgs {
+                allowed_origins: vec![origin.to_string()],
+                ..HttpArgs::default()
+            }
+            .check()
+        };
+        for good in [
+            "https://app.example.com",
+            "http://localhost:3000",
+            "https://app.example.com/",
+        ] {
+            assert!(check(good).is_ok(), "{good}");
+        }
+        for bad in [
+            "null",
+            "app.example.com",
+            "ftp://app.example.com",
+            "https://app.example.com/path",
+            "https://user@app.example.com",
+            "",
+        ] {
+            let error = check(bad).expect_err(bad);
+            assert!(error.contains("--allowed-origin"), "{error}");
+        }
+    }
+}

@@ -1,0 +1,91 @@
+//! The first checks of a request to `/mcp`, made on its headers alone (nothing is read yet):
+//! [`admit`] (Origin, Host, declared size) and [`authenticate`] (the caller's token).
+
+use std::sync::Arc;
+
+use axum::extract::{Request, State};
+use axum::middleware::Next;
+use axum::response::Response;
+use http::{StatusCode, header};
+
+use super::app::Admission;
+use super::host::{HostProblem, host_allowed, request_host};
+use super::reply;
+use super::token::{hide_tokens, request_token};
+use crate::response::http as wording;
+
+/// Check 1: an allowed `Origin` (403) before anything else, then one well-formed `Host` (400)
+/// that is allowed (403, DNS-rebinding protection), then a declared body within the limit
+/// (413, before it is read).
+pub(crate) async fn admit(
+    State(a): State<Arc<Admission>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let host = request_host(request.headers(), request.uri());
+    if !a.origins.admits(request.headers(), host.as_ref().ok()) {
+        tracing::warn!(
+            origin = ?request.headers().get(header::ORIGIN),
+            "{}",
+            wording::LOG_ORIGIN_REFUSED
+        );
+        return reply::plain(StatusCode::FORBIDDEN, wording::ORIGIN_FORBIDDEN);
+    }
+    let host = match host {
+        Ok(host) => host,
+        Err(problem) => {
+            tracing::warn!(?problem, "{}", wording::LOG_HOST_MALFORMED);
+            return reply::plain(StatusCode::BAD_REQUEST, host_problem(problem));
+        }
+    };
+    if !host_allowed(&host, &a.allowed_hosts) {
+        tracing::warn!(host = %host.name, "{}", wording::LOG_HOST_REFUSED);
+        return reply::plain(StatusCode::FORBIDDEN, wording::HOST_FORBIDDEN);
+    }
+    if declared_length(&request).is_some_and(|n| n > a.max_body) {
+        return reply::closing(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            wording::too_large(a.max_body),
+        );
+    }
+    next.run(request).await
+}
+
+fn host_problem(problem: HostProblem) -> &'static str {
+    match problem {
+        HostProblem::Missing => wording::HOST_MISSING,
+        HostProblem::Duplicate => wording::HOST_DUPLICATE,
+        HostProblem::Empty => wording::HOST_EMPTY,
+        HostProblem::Malformed => wording::HOST_MALFORMED,
+    }
+}
+
+fn declared_length(request: &Request) -> Option<usize> {
+    request
+        .headers()
+        .get(header::CONTENT_LENGTH)?
+        .to_str()
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
+}
+
+/// Check 2: token headers are marked sensitive, so that no `Debug` of the request prints
+/// them. With `--token-from-request`, the caller's token goes into the request's extensions
+/// as a [`crate::config::Credential`] for the tool to read, or the request gets 401.
+pub(crate) async fn authenticate(
+    State(a): State<Arc<Admission>>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    hide_tokens(request.headers_mut());
+    if a.token_from_request {
+        let Some(credential) = request_token(request.headers()) else {
+            tracing::debug!("{}", wording::LOG_NO_TOKEN);
+            return reply::unauthorized(wording::UNAUTHORIZED);
+        };
+        request.extensions_mut().insert(credential);
+    }
+    next.run(request).await
+}

@@ -1,0 +1,209 @@
+//! MCP over streamable HTTP, for one server shared by many users: the life of the process
+//! (bind, serve, drain on SIGTERM/SIGINT); the parts each have a module.
+//!
+//! A request to `/mcp` passes these checks, the cheapest refusal first:
+//! 1. [`gate::admit`]: an `Origin` header must be the server's own address or an
+//!    `--allowed-origin` ([`origin`]), or 403; one well-formed `Host` or 400, an allowed one
+//!    ([`host`]) or 403; a declared body over the limit is 413 before it is read.
+//! 2. [`gate::authenticate`] (with `--token-from-request`): the caller's token ([`token`])
+//!    goes into the request's extensions for the tool, or 401 with `WWW-Authenticate`, before
+//!    any GitLab request.
+//! 3. [`body::receive`]: the whole body within `--body-timeout-secs` (408) and
+//!    `--max-body-bytes` (413); bad framing is 400; a JSON body that is no JSON-RPC message is
+//!    400 with a JSON-RPC error.
+//! 4. [`capacity::limit_concurrency`]: a free slot or 503 with `Retry-After`, never a queue;
+//!    only now, so a stalled upload holds no slot. The slot is held until the response body is
+//!    sent, and shutdown waits for all slots to come back.
+//! 5. [`capacity::deadline`]: 504 when no response has started in time (stateless); in session
+//!    mode the tool's own time limit answers with a tool error.
+//!
+//! rmcp then checks `Host` again, `Accept` (406) and `Content-Type` (415). Headers have a read
+//! deadline and idle connections are closed ([`listen`]). Every sentence is in `response::http`.
+//!
+//! Whose token: rmcp hands each request's own HTTP parts to the handler, so a call reads with
+//! the token of the request that carries it, never with the one that opened the session;
+//! nothing token-related is kept between requests.
+//!
+//! Shutdown: no new connections; in-flight calls get `--drain-timeout-secs` to finish; calls
+//! still running then are answered that the server is shutting down (a tool error, never a
+//! bare 500); then sessions and streams end and connections close.
+
+mod app;
+mod body;
+mod capacity;
+mod flags;
+mod gate;
+mod host;
+mod listen;
+mod origin;
+mod reply;
+mod token;
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use tokio::sync::{Semaphore, SemaphorePermit};
+use tokio_util::sync::CancellationToken;
+
+use self::app::Controls;
+pub(crate) use self::flags::{DEFAULT_ADDR, HttpArgs};
+use crate::config::Credential;
+use crate::reader::Reader;
+use crate::response::http as wording;
+
+/// How long calls cut off at the drain deadline have to send their answer.
+const ANSWER_GRACE: Duration = Duration::from_secs(5);
+/// How long the server may take to close its connections once the calls have drained.
+const CLOSE_GRACE: Duration = Duration::from_secs(5);
+
+/// Serves until SIGTERM/SIGINT, then drains in-flight calls (bounded by
+/// `--drain-timeout-secs`) and returns `Ok`. `Err` is a startup failure, worded for the user.
+pub(crate) async fn serve(
+    args: HttpArgs,
+    reader: Reader,
+    configured: Option<Credential>,
+) -> Result<(), String> {
+    args.check()?;
+    // Before listening, so that a signal can never kill the process with calls in flight.
+    let mut stop = StopSignal::install()?;
+    let (listener, local) = bind(&args).await?;
+    announce(&args, local, configured.is_some());
+    let controls = Controls::new(args.slots());
+    let app = app::router(&args, local, reader, configured, &controls);
+    let stop_accepting = CancellationToken::new();
+    let mut accepting = tokio::spawn(listen::accept_until(
+        listener,
+        app,
+        args.header_timeout(),
+        stop_accepting.clone(),
+    ));
+    tokio::select! {
+        ended = &mut accepting => {
+            let why = ended.err().map_or_else(|| "closed".to_string(), |e| e.to_string());
+            return Err(wording::stopped_unexpectedly(&why));
+        }
+        () = stop.received() => {}
+    }
+    tracing::info!("{}", wording::LOG_SHUTDOWN);
+    stop_accepting.cancel();
+    let connections = accepting
+        .await
+        .map_err(|e| wording::stopped_unexpectedly(&e.to_string()))?;
+    // Idle connections close now, busy ones once their response is sent.
+    let closed = tokio::spawn(connections.shutdown());
+    drain(&controls, args.slots(), args.drain_timeout()).await;
+    match tokio::time::timeout(CLOSE_GRACE, closed).await {
+        Ok(_) => tracing::info!("{}", wording::LOG_STOPPED),
+        Err(_) => tracing::warn!("{}", wording::LOG_CONNECTIONS_LEFT_OPEN),
+    }
+    Ok(())
+}
+
+async fn bind(args: &HttpArgs) -> Result<(tokio::net::TcpListener, SocketAddr), String> {
+    let addr = args.http.as_deref().unwrap_or(DEFAULT_ADDR);
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| wording::cannot_listen(addr, &e))?;
+    let local = listener
+        .local_addr()
+        .map_err(|e| wording::cannot_read_bound_address(addr, &e))?;
+    Ok((listener, local))
+}
+
+/// Prints the bound address and warns about exposure.
+fn announce(args: &HttpArgs, local: SocketAddr, has_configured_token: bool) {
+    for warning in flags::exposure_warnings(args, local) {
+        tracing::warn!("{warning}");
+    }
+    if args.token_from_request && has_configured_token {
+        tracing::info!("{}", wording::CONFIGURED_TOKEN_UNUSED);
+    }
+    // The one line scripts and tests wait for; printed whatever the log level.
+    eprintln!("{}", wording::listening(local));
+    tracing::info!(
+        %local,
+        stateless = args.stateless,
+        token_from_request = args.token_from_request,
+        "{}",
+        wording::LOG_SERVING
+    );
+}
+
+/// Waits for the calls in flight, at most `limit`; answers those still running that the
+/// server is shutting down and gives them [`ANSWER_GRACE`] to send it; then ends rmcp's
+/// sessions and streams. Once all slots are back they are kept, so nothing new starts: what
+/// still arrives gets 503.
+async fn drain(controls: &Controls, total: usize, limit: Duration) {
+    let mut all_back = all_slots_back(&controls.slots, total, limit).await;
+    if all_back.is_some() {
+        tracing::info!("{}", wording::LOG_DRAINED);
+    } else {
+        let running = total.saturating_sub(controls.slots.available_permits());
+        tracing::warn!(running, "{}", wording::LOG_DRAIN_TIMED_OUT);
+        controls.calls_stop.cancel();
+        all_back = all_slots_back(&controls.slots, total, ANSWER_GRACE).await;
+        if all_back.is_none() {
+            let abandoned = total.saturating_sub(controls.slots.available_permits());
+            tracing::warn!(abandoned, "{}", wording::LOG_ABANDONED);
+        }
+    }
+    controls.slots.close();
+    controls.rmcp_stop.cancel();
+    drop(all_back);
+}
+
+/// Every slot (no call in flight), if they all come back within `limit`.
+async fn all_slots_back(
+    slots: &Semaphore,
+    total: usize,
+    limit: Duration,
+) -> Option<SemaphorePermit<'_>> {
+    let all = u32::try_from(total).unwrap_or(u32::MAX);
+    tokio::time::timeout(limit, slots.acquire_many(all))
+        .await
+        .ok()?
+        .ok()
+}
+
+/// SIGTERM and SIGINT, registered as soon as this is built.
+#[cfg(unix)]
+struct StopSignal {
+    term: tokio::signal::unix::Signal,
+    interrupt: tokio::signal::unix::Signal,
+}
+
+#[cfg(unix)]
+impl StopSignal {
+    fn install() -> Result<Self, String> {
+        use tokio::signal::unix::{SignalKind, signal};
+        let register = |kind: SignalKind, name: &str| {
+            signal(kind).map_err(|e| wording::cannot_listen_for(name, &e))
+        };
+        Ok(Self {
+            term: register(SignalKind::terminate(), "SIGTERM")?,
+            interrupt: register(SignalKind::interrupt(), "SIGINT")?,
+        })
+    }
+
+    async fn received(&mut self) {
+        tokio::select! {
+            _ = self.term.recv() => {}
+            _ = self.interrupt.recv() => {}
+        }
+    }
+}
+
+/// Ctrl-C where there are no Unix signals.
+#[cfg(not(unix))]
+struct StopSignal;
+
+#[cfg(not(unix))]
+impl StopSignal {
+    fn install() -> Result<Self, String> {
+        Ok(Self)
+    }
+
+    async fn received(&mut self) {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}

@@ -1,0 +1,62 @@
+//! The HTTP layer's own answers: a status with a one-line text from [`super::wording`], or a
+//! JSON-RPC error body, plus the headers each refusal needs.
+
+use axum::response::{IntoResponse, Response};
+use http::{HeaderValue, StatusCode, header};
+
+use crate::jsonrpc::Rejection;
+
+/// The `WWW-Authenticate` challenge of a 401.
+pub(crate) const CHALLENGE: &str = "Bearer realm=\"gitlab-file-mcp\"";
+/// Seconds a client is told to wait after a 503.
+const RETRY_AFTER_SECS: &str = "1";
+
+/// `status` with a `text/plain` line.
+pub(crate) fn plain(status: StatusCode, message: impl Into<String>) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        message.into(),
+    )
+        .into_response()
+}
+
+/// A refusal after which the rest of the connection cannot be trusted (a body left unread or
+/// cut short): the connection is closed once it is sent.
+pub(crate) fn closing(status: StatusCode, message: impl Into<String>) -> Response {
+    let mut response = plain(status, message);
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
+/// 401 with the challenge.
+pub(crate) fn unauthorized(message: &str) -> Response {
+    let mut response = plain(StatusCode::UNAUTHORIZED, message);
+    response.headers_mut().insert(
+        header::WWW_AUTHENTICATE,
+        HeaderValue::from_static(CHALLENGE),
+    );
+    response
+}
+
+/// 503 with `Retry-After`.
+pub(crate) fn busy(message: &str) -> Response {
+    let mut response = plain(StatusCode::SERVICE_UNAVAILABLE, message);
+    response.headers_mut().insert(
+        header::RETRY_AFTER,
+        HeaderValue::from_static(RETRY_AFTER_SECS),
+    );
+    response
+}
+
+/// 400 with the JSON-RPC error for a body that is no message.
+pub(crate) fn rejected(rejection: Rejection) -> Response {
+    (
+        StatusCode::BAD_REQUEST,
+        [(header::CONTENT_TYPE, "application/json")],
+        rejection.reply(),
+    )
+        .into_response()
+}

@@ -1,0 +1,269 @@
+//! The JSON-RPC edges rmcp leaves to us, shared by both transports, with their wording:
+//! - [`parse_message`]: what a line (stdio) or a body (HTTP) is, before rmcp sees it. rmcp
+//!   drops a stdio line that is not JSON without a reply, and answers such an HTTP body `415`;
+//!   JSON-RPC 2.0 wants a `-32700` parse error (`-32600` for JSON that is no message) with
+//!   `"id": null`, which [`Rejection::reply`] is.
+//! - [`answer_untyped`]: rmcp types requests through an untagged enum, so a `tools/call` whose
+//!   params do not fit falls through to a "custom request", which rmcp answers `-32601` (method
+//!   not found) with the bare method name. This answers `-32602` with the reason instead.
+
+use rmcp::ErrorData as McpError;
+use rmcp::model::{CallToolRequestParams, ClientJsonRpcMessage, CustomRequest, ErrorCode};
+use serde_json::{Value, json};
+
+/// Methods this server answers whose params rmcp types; a malformed one is -32602.
+const TYPED_METHODS: [&str; 3] = ["tools/call", "tools/list", "ping"];
+/// JSON allows a leading byte-order mark to be ignored (RFC 8259 §8.1); rmcp does too.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Why incoming bytes could not be handed to rmcp.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Rejection {
+    /// Not JSON: empty, cut short, a syntax error, or not UTF-8 (-32700).
+    NotJson,
+    /// A JSON array: a batch, which MCP removed in 2025-06-18 (-32600).
+    Batch,
+    /// JSON, but not a JSON-RPC 2.0 message (-32600).
+    NotAMessage,
+    /// A stdio line longer than the limit, dropped unread (-32600).
+    TooLong { limit: usize },
+}
+
+impl Rejection {
+    pub(crate) fn code(self) -> ErrorCode {
+        match self {
+            Rejection::NotJson => ErrorCode::PARSE_ERROR,
+            Rejection::Batch | Rejection::NotAMessage | Rejection::TooLong { .. } => {
+                ErrorCode::INVALID_REQUEST
+            }
+        }
+    }
+
+    pub(crate) fn message(self) -> String {
+        match self {
+            Rejection::NotJson => {
+                "Parse error: the message is not JSON (send one JSON-RPC 2.0 object, UTF-8)".into()
+            }
+            Rejection::Batch => "Invalid Request: JSON-RPC batches are not supported (MCP removed \
+                 them in 2025-06-18); send one message at a time"
+                .into(),
+            Rejection::NotAMessage => {
+                "Invalid Request: not a JSON-RPC 2.0 message (an object with \
+                 \"jsonrpc\": \"2.0\" and a method, or a result or error with an id)"
+                    .into()
+            }
+            Rejection::TooLong { limit } => format!(
+                "Invalid Request: the message is longer than {limit} bytes and was dropped unread"
+            ),
+        }
+    }
+
+    /// The JSON-RPC error response, serialized, with `"id": null` (the id could not be read).
+    pub(crate) fn reply(self) -> Vec<u8> {
+        let body = json!({
+            "jsonrpc": "2.0",
+            "id": null,
+            "error": {"code": self.code().0, "message": self.message()}
+        });
+        body.to_string().into_bytes()
+    }
+}
+
+/// The message in `bytes` (one stdio line without its terminator, or one HTTP body).
+pub(crate) fn parse_message(bytes: &[u8]) -> Result<ClientJsonRpcMessage, Rejection> {
+    let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
+    serde_json::from_slice(bytes).map_err(|e| match e.classify() {
+        serde_json::error::Category::Data if starts_with(bytes, b'[') => Rejection::Batch,
+        serde_json::error::Category::Data => Rejection::NotAMessage,
+        _ => Rejection::NotJson,
+    })
+}
+
+fn starts_with(bytes: &[u8], first: u8) -> bool {
+    bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&first)
+}
+
+/// The answer to a request rmcp could not type: -32602 with the reason for a method this
+/// server answers (its params are what did not fit), -32601 for any other method.
+pub(crate) fn answer_untyped(request: &CustomRequest) -> McpError {
+    let method = request.method.as_str();
+    if !TYPED_METHODS.contains(&method) {
+        return method_not_found(method);
+    }
+    let params = request.params.as_ref().filter(|p| !p.is_null());
+    let reason = if method == "tools/call" {
+        tools_call_problem(params)
+    } else {
+        format!(
+            "params must be an object, not {}",
+            kind(params.unwrap_or(&Value::Null))
+        )
+    };
+    McpError::invalid_params(format!("Invalid params for {method}: {reason}."), None)
+}
+
+/// What is wrong with the params of a `tools/call` rmcp could not type.
+fn tools_call_problem(params: Option<&Value>) -> String {
+    let Some(params) = params else {
+        return "params are missing; send {\"name\": <the tool's name>, \"arguments\": {…}}".into();
+    };
+    let Some(object) = params.as_object() else {
+        return format!(
+            "params must be an object with name and arguments, not {}",
+            kind(params)
+        );
+    };
+    match object.get("name") {
+        None => return "params.name is missing; name the tool to call (see tools/list)".into(),
+        Some(Value::String(_)) => {}
+        Some(other) => {
+            return format!(
+                "params.name must be a string (the tool's name, see tools/list), not {}",
+                kind(other)
+            );
+        }
+    }
+    if let Some(arguments) = object
+        .get("arguments")
+        .filter(|a| !a.is_object() && !a.is_null())
+    {
+        return format!(
+            "params.arguments must be an object of the tool's arguments, not {}",
+            kind(arguments)
+        );
+    }
+    match serde_json::from_value::<CallToolRequestParams>(params.clone()) {
+        Err(e) => e.to_string(),
+        Ok(_) => "params do not match tools/call".into(),
+    }
+}
+
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// rmcp's -32601 carries only the method name; ours says what it is.
+fn method_not_found(method: &str) -> McpError {
+    McpError::new(
+        ErrorCode::METHOD_NOT_FOUND,
+        format!("Method not found: {method}"),
+        None,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rejected(bytes: &[u8]) -> Rejection {
+        parse_message(bytes).expect_err("rejected")
+    }
+
+    #[test]
+    fn messages_pass_and_everything_else_is_classified() {
+        let ok = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+        assert!(parse_message(ok).is_ok());
+        let with_bom = [BOM, ok.as_slice()].concat();
+        assert!(parse_message(&with_bom).is_ok());
+        assert!(
+            parse_message(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).is_ok()
+        );
+        for not_json in [
+            &b""[..],
+            b"   ",
+            b"not json",
+            b"{\"jsonrpc\":",
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\"}",
+            b"\xff\xfe",
+        ] {
+            assert_eq!(rejected(not_json), Rejection::NotJson, "{not_json:?}");
+        }
+        assert_eq!(rejected(b" [ ]"), Rejection::Batch);
+        assert_eq!(
+            rejected(br#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#),
+            Rejection::Batch
+        );
+        for not_a_message in [
+            &b"{}"[..],
+            b"42",
+            b"\"x\"",
+            b"null",
+            br#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#,
+        ] {
+            assert_eq!(
+                rejected(not_a_message),
+                Rejection::NotAMessage,
+                "{not_a_message:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_reply_is_a_jsonrpc_error_with_a_null_id() {
+        let reply: Value = serde_json::from_slice(&Rejection::NotJson.reply()).unwrap();
+        assert_eq!(reply["jsonrpc"], "2.0");
+        assert!(reply["id"].is_null() && reply.as_object().unwrap().contains_key("id"));
+        assert_eq!(reply["error"]["code"], -32700);
+        let reply: Value = serde_json::from_slice(&Rejection::Batch.reply()).unwrap();
+        assert_eq!(reply["error"]["code"], -32600);
+        let long = Rejection::TooLong { limit: 16 }.message();
+        assert!(long.contains("16 bytes"), "{long}");
+    }
+
+    fn untyped(method: &str, params: Option<Value>) -> McpError {
+        answer_untyped(&CustomRequest::new(method, params))
+    }
+
+    #[test]
+    fn malformed_tools_call_params_are_invalid_params_with_the_reason() {
+        let cases = [
+            (None, "params are missing"),
+            (Some(Value::Null), "params are missing"),
+            (
+                Some(json!("x")),
+                "params must be an object with name and arguments, not a string",
+            ),
+            (Some(json!({"arguments": {}})), "params.name is missing"),
+            (Some(json!({"name": 5})), "params.name must be a string"),
+            (
+                Some(json!({"name": "get_repository_file", "arguments": "x"})),
+                "params.arguments must be an object of the tool's arguments, not a string",
+            ),
+            (
+                Some(json!({"name": "get_repository_file", "arguments": [1]})),
+                "not an array",
+            ),
+        ];
+        for (params, reason) in cases {
+            let error = untyped("tools/call", params.clone());
+            assert_eq!(error.code, ErrorCode::INVALID_PARAMS, "{params:?}");
+            assert!(
+                error.message.starts_with("Invalid params for tools/call: "),
+                "{}",
+                error.message
+            );
+            assert!(
+                error.message.contains(reason),
+                "{params:?}: {}",
+                error.message
+            );
+        }
+    }
+
+    #[test]
+    fn other_answered_methods_and_unknown_methods() {
+        let error = untyped("tools/list", Some(json!("x")));
+        assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
+        assert!(error.message.contains("not a string"), "{}", error.message);
+        let error = untyped("resources/frobnicate", None);
+        assert_eq!(error.code, ErrorCode::METHOD_NOT_FOUND);
+        assert_eq!(error.message, "Method not found: resources/frobnicate");
+    }
+}

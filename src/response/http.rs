@@ -1,0 +1,130 @@
+//! Every sentence the HTTP layer says (`crate::http`): refusals (status line texts, with the flag that governs
+//! them), the tool errors of calls it cuts off, startup errors and warnings, and log events.
+//! JSON-RPC errors are worded in [`crate::jsonrpc`].
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+// Refusals, one line each, ending with a newline (they are `text/plain` bodies).
+
+pub(crate) const HOST_MISSING: &str = "Bad Request: missing Host header\n";
+pub(crate) const HOST_DUPLICATE: &str = "Bad Request: more than one Host header\n";
+pub(crate) const HOST_EMPTY: &str = "Bad Request: empty Host header\n";
+pub(crate) const HOST_MALFORMED: &str = "Bad Request: malformed Host header\n";
+pub(crate) const HOST_FORBIDDEN: &str =
+    "Forbidden: this Host is not served here (see --allowed-host)\n";
+pub(crate) const ORIGIN_FORBIDDEN: &str =
+    "Forbidden: requests from this Origin are not served here (see --allowed-origin)\n";
+pub(crate) const UNAUTHORIZED: &str = "Unauthorized: send your GitLab token as 'Authorization: Bearer <token>' or 'PRIVATE-TOKEN: <token>'\n";
+pub(crate) const BODY_UNREADABLE: &str = "Bad Request: the request body could not be read (malformed chunked encoding, or the connection broke)\n";
+pub(crate) const BUSY: &str = "Service Unavailable: too many requests in flight, retry shortly\n";
+pub(crate) const HEALTHY: &str = "ok\n";
+
+pub(crate) fn too_large(limit: usize) -> String {
+    format!("Payload Too Large: request body exceeds {limit} bytes (see --max-body-bytes)\n")
+}
+
+pub(crate) fn body_timed_out(limit: Duration) -> String {
+    format!(
+        "Request Timeout: the request body did not arrive within {} s (see --body-timeout-secs)\n",
+        limit.as_secs()
+    )
+}
+
+pub(crate) fn gateway_timeout(limit: Duration) -> String {
+    format!(
+        "Gateway Timeout: the call did not finish within {} s; GitLab may be slow, try again\n",
+        limit.as_secs()
+    )
+}
+
+// Tool errors of calls the HTTP layer cuts off (session mode's time limit; the drain).
+
+pub(crate) fn call_timed_out(limit: Duration) -> String {
+    format!(
+        "The call did not finish within {} s (the server's --request-timeout-secs). GitLab may be slow; try again.",
+        limit.as_secs()
+    )
+}
+
+pub(crate) const SHUTTING_DOWN: &str = "The server is shutting down and stopped this call before it finished. Call again: the request will reach a server that is running.";
+
+// Startup.
+
+pub(crate) fn bad_allowed_host(entry: &str) -> String {
+    format!(
+        "--allowed-host '{entry}' is not a host name or host:port (e.g. mcp.example.com or mcp.example.com:8443)"
+    )
+}
+
+pub(crate) fn bad_allowed_origin(entry: &str) -> String {
+    format!(
+        "--allowed-origin '{entry}' is not an origin: give scheme://host[:port] with http or https and no path (e.g. https://app.example.com); 'null' is never allowed"
+    )
+}
+
+pub(crate) fn cannot_listen(addr: &str, error: &std::io::Error) -> String {
+    format!("cannot listen on {addr}: {error}")
+}
+
+pub(crate) fn cannot_read_bound_address(addr: &str, error: &std::io::Error) -> String {
+    format!("cannot read the address bound for {addr}: {error}")
+}
+
+pub(crate) fn cannot_listen_for(signal: &str, error: &std::io::Error) -> String {
+    format!("cannot listen for {signal}: {error}")
+}
+
+pub(crate) fn stopped_unexpectedly(why: &str) -> String {
+    format!("the HTTP server stopped unexpectedly: {why}")
+}
+
+/// The one line scripts and tests wait for.
+pub(crate) fn listening(local: SocketAddr) -> String {
+    format!("listening on http://{local}/mcp")
+}
+
+pub(crate) fn shared_token_exposed(local: SocketAddr) -> String {
+    format!(
+        "listening on non-loopback {local} with the server's own GitLab token for every caller: \
+         anyone who can reach it reads what that token can. Pass --token-from-request to use \
+         each caller's token, or --allow-shared-token if this is intended."
+    )
+}
+
+pub(crate) fn only_loopback_hosts(local: SocketAddr) -> String {
+    format!(
+        "listening on non-loopback {local} but only loopback Host headers are allowed: remote \
+         clients get 403 until you add --allowed-host <the name they use>."
+    )
+}
+
+pub(crate) const CONFIGURED_TOKEN_UNUSED: &str =
+    "--token-from-request: the configured GitLab token is not used";
+
+// Log events.
+
+pub(crate) const LOG_SERVING: &str = "serving MCP over streamable HTTP";
+pub(crate) const LOG_HOST_REFUSED: &str =
+    "refused a request for a Host not allowed (--allowed-host)";
+pub(crate) const LOG_HOST_MALFORMED: &str =
+    "refused a request with a missing, repeated or malformed Host";
+pub(crate) const LOG_ORIGIN_REFUSED: &str =
+    "refused a request from an Origin not allowed (--allowed-origin)";
+pub(crate) const LOG_NO_TOKEN: &str = "refused a request without a caller token";
+pub(crate) const LOG_BODY_TIMED_OUT: &str = "request body not received in time, answered 408";
+pub(crate) const LOG_BODY_UNREADABLE: &str = "request body unreadable, answered 400";
+pub(crate) const LOG_NOT_JSON_RPC: &str = "request body is not a JSON-RPC message, answered 400";
+pub(crate) const LOG_BUSY: &str = "busy: all --max-concurrent slots taken, answered 503";
+pub(crate) const LOG_GATEWAY_TIMEOUT: &str = "request timed out, answered 504";
+pub(crate) const LOG_ACCEPT_FAILED: &str = "cannot accept a connection; pausing before the next";
+pub(crate) const LOG_CONNECTION_ENDED: &str = "connection ended with an error";
+pub(crate) const LOG_SHUTDOWN: &str =
+    "shutdown requested: no new connections, draining in-flight calls";
+pub(crate) const LOG_DRAINED: &str = "in-flight calls drained";
+pub(crate) const LOG_DRAIN_TIMED_OUT: &str = "drain timed out (--drain-timeout-secs): calls still running are answered that the server is shutting down";
+pub(crate) const LOG_ABANDONED: &str =
+    "calls still running after the shutdown answer; closing anyway";
+pub(crate) const LOG_STOPPED: &str = "stopped";
+pub(crate) const LOG_CONNECTIONS_LEFT_OPEN: &str =
+    "connections still open after the drain; exiting anyway";
