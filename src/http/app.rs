@@ -3,7 +3,6 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::Router;
 use axum::middleware::from_fn_with_state;
@@ -14,6 +13,7 @@ use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use tower::ServiceBuilder;
 
+use super::admission::Admission;
 use super::flags::HttpArgs;
 use super::origin::OriginPolicy;
 use super::{body, capacity, gate};
@@ -21,18 +21,6 @@ use crate::config::Credential;
 use crate::reader::Reader;
 use crate::response::http as wording;
 use crate::tool::{FileServer, Tokens};
-
-/// What every request to `/mcp` is checked against, and the slots it takes.
-#[derive(Debug)]
-pub(crate) struct Admission {
-    pub allowed_hosts: Vec<String>,
-    pub origins: OriginPolicy,
-    pub token_from_request: bool,
-    pub max_body: usize,
-    pub body_timeout: Duration,
-    pub slots: Arc<Semaphore>,
-    pub request_timeout: Duration,
-}
 
 /// What steers the server's shutdown.
 #[derive(Debug, Clone)]

@@ -12,7 +12,7 @@ use axum::response::Response;
 use http::{HeaderMap, Method, StatusCode, header};
 use http_body_util::BodyExt;
 
-use super::app::Admission;
+use super::admission::Admission;
 use super::reply;
 use crate::jsonrpc;
 use crate::response::http as wording;

@@ -12,7 +12,7 @@ use axum::response::Response;
 use http::{Method, StatusCode};
 use tokio::sync::OwnedSemaphorePermit;
 
-use super::app::Admission;
+use super::admission::Admission;
 use super::reply;
 use crate::response::http as wording;
 

@@ -8,7 +8,7 @@ use axum::middleware::Next;
 use axum::response::Response;
 use http::{StatusCode, header};
 
-use super::app::Admission;
+use super::admission::Admission;
 use super::host::{HostProblem, host_allowed, request_host};
 use super::reply;
 use super::token::{hide_tokens, request_token};

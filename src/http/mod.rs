@@ -28,6 +28,7 @@
 //! still running then are answered that the server is shutting down (a tool error, never a
 //! bare 500); then sessions and streams end and connections close.
 
+mod admission;
 mod app;
 mod body;
 mod capacity;
