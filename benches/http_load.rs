@@ -63,7 +63,9 @@ async fn start_mock_gitlab() -> String {
             "id": "gid://gitlab/Project/42",
             "fullPath": "grp/proj",
             "repository": {"blobs": {"nodes": [{
-                "oid": "3374e3ddc562b942669e8b8d09ce7ec8d20a8803",
+                "oid": gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, content.as_bytes())
+                    .expect("hash a blob")
+                    .to_string(),
                 "path": "README.md",
                 "size": content.len().to_string(),
                 "rawSize": content.len().to_string(),

@@ -17,15 +17,28 @@ use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
 use tokio::io::AsyncBufReadExt;
 
-fn file_answer(path: &str, content: &str) -> Bytes {
+/// GitLab's answer for one file: with its content, or (for a request with `withContent: false`)
+/// without. The oid is the content's git blob id, as GitLab's is.
+fn file_answer(path: &str, content: &str, with_content: bool) -> Bytes {
+    let oid = gix::objs::compute_hash(
+        gix::hash::Kind::Sha1,
+        gix::objs::Kind::Blob,
+        content.as_bytes(),
+    )
+    .expect("hash a blob")
+    .to_string();
+    let mut node = json!({
+        "oid": oid, "path": path,
+        "size": content.len().to_string(), "rawSize": content.len().to_string(),
+        "storedExternally": false, "externalStorage": null
+    });
+    if with_content {
+        node["rawTextBlob"] = json!(content);
+    }
     Bytes::from(
         json!({"data": {"project": {
             "id": "gid://gitlab/Project/42", "fullPath": "grp/proj",
-            "repository": {"blobs": {"nodes": [{
-                "oid": "3374e3ddc562b942669e8b8d09ce7ec8d20a8803", "path": path,
-                "size": content.len().to_string(), "rawSize": content.len().to_string(),
-                "rawTextBlob": content, "storedExternally": false, "externalStorage": null
-            }]}}
+            "repository": {"blobs": {"nodes": [node]}}
         }}})
         .to_string(),
     )
@@ -37,17 +50,26 @@ fn text(lines: usize) -> String {
         .collect()
 }
 
-async fn mock_gitlab(small: Bytes, big: Bytes) -> String {
+/// One file's two answers: with and without content.
+#[derive(Clone)]
+struct Answers {
+    full: Bytes,
+    bare: Bytes,
+}
+
+async fn mock_gitlab(small: Answers, big: Answers) -> String {
     let app = Router::new().route(
         "/api/graphql",
         post(move |body: Bytes| {
             let (small, big) = (small.clone(), big.clone());
             async move {
-                let answer = if body.windows(7).any(|w| w == b"big.txt") {
+                let file = if body.windows(7).any(|w| w == b"big.txt") {
                     big
                 } else {
                     small
                 };
+                let bare = body.windows(20).any(|w| w == b"\"withContent\":false");
+                let answer = if bare { file.bare } else { file.full };
                 ([("content-type", "application/json")], answer)
             }
         }),
@@ -80,8 +102,14 @@ async fn main() {
     let big_text = text(10 * 1024 * 1024 / 60);
     let big_len = big_text.len();
     let base = mock_gitlab(
-        file_answer("small.rs", &small_text),
-        file_answer("big.txt", &big_text),
+        Answers {
+            full: file_answer("small.rs", &small_text, true),
+            bare: file_answer("small.rs", &small_text, false),
+        },
+        Answers {
+            full: file_answer("big.txt", &big_text, true),
+            bare: file_answer("big.txt", &big_text, false),
+        },
     )
     .await;
     drop((small_text, big_text));

@@ -83,7 +83,26 @@ pub(crate) struct GitlabArgs {
     /// A PEM bundle of extra CA certificates for a GitLab with a private certificate.
     #[arg(long, global = true, env = "GITLAB_CA_FILE", value_name = "PATH")]
     pub ca_file: Option<PathBuf>,
+
+    /// Bytes of file content the blob cache keeps (shared by all callers; least recently used
+    /// out). A file larger than this is served but not kept.
+    #[arg(long, global = true, env = "GITLAB_FILE_MCP_CACHE_BYTES", value_name = "BYTES",
+          default_value_t = DEFAULT_CACHE_BYTES)]
+    pub cache_bytes: u64,
+
+    /// The largest file read (past GitLab's 10 MiB GraphQL limit and for LFS objects, over
+    /// REST); a larger file is refused with an error naming this limit.
+    #[arg(long, global = true, env = "GITLAB_FILE_MCP_MAX_FILE_BYTES", value_name = "BYTES",
+          default_value_t = DEFAULT_MAX_FILE_BYTES,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_file_bytes: u64,
 }
+
+/// Default `--cache-bytes`: 128 MiB, more than the largest file read by default, so any file
+/// that may be read can be paged from the cache.
+pub(crate) const DEFAULT_CACHE_BYTES: u64 = 128 * 1_048_576;
+/// Default `--max-file-bytes`: 100 MiB.
+pub(crate) const DEFAULT_MAX_FILE_BYTES: u64 = 100 * 1_048_576;
 
 /// Everything needed to talk to one GitLab instance.
 #[derive(Debug, Clone)]
@@ -95,6 +114,8 @@ pub(crate) struct GitlabConfig {
     pub connect_timeout: Duration,
     pub request_timeout: Duration,
     pub ca_file: Option<PathBuf>,
+    pub cache_bytes: u64,
+    pub max_file_bytes: u64,
 }
 
 impl GitlabConfig {
@@ -136,6 +157,8 @@ impl GitlabConfig {
             connect_timeout: Duration::from_secs(args.connect_timeout),
             request_timeout: Duration::from_secs(args.request_timeout),
             ca_file: args.ca_file.clone(),
+            cache_bytes: args.cache_bytes,
+            max_file_bytes: args.max_file_bytes,
         })
     }
 
@@ -222,6 +245,8 @@ mod tests {
             connect_timeout: 10,
             request_timeout: 30,
             ca_file: None,
+            cache_bytes: DEFAULT_CACHE_BYTES,
+            max_file_bytes: DEFAULT_MAX_FILE_BYTES,
         }
     }
 

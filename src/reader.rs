@@ -2,10 +2,13 @@
 //! a fetched blob → a window → the output object. Every step lives in its own module; this one
 //! only wires them, and is the one place a call's failure is collected as a [`ReadError`].
 
+use std::sync::Arc;
+
 use serde_json::{Map, Value};
 
 use crate::args::{self, ArgError};
 use crate::config::Credential;
+use crate::history::{Caller, History};
 use crate::resolve::{ResolveError, Target};
 use crate::response::{self, ReadFacts};
 use crate::source::gitlab::GitlabSource;
@@ -46,11 +49,15 @@ pub(crate) enum ReadError {
 #[derive(Debug, Clone)]
 pub(crate) struct Reader {
     backend: Backend,
+    history: Arc<History>,
 }
 
 impl Reader {
     pub(crate) fn new(backend: Backend) -> Self {
-        Self { backend }
+        Self {
+            backend,
+            history: Arc::new(History::new()),
+        }
     }
 
     /// Runs one call: `Ok` is the output object.
@@ -60,28 +67,53 @@ impl Reader {
         credential: Option<&Credential>,
     ) -> Result<Value, ReadError> {
         let args = args::parse(arguments).map_err(ReadError::Args)?;
-        match &self.backend {
-            Backend::Gitlab(source) => read_from(source, &args, credential).await,
-            Backend::Local(source) => read_from(source, &args, credential).await,
-        }
+        let (target, fetched) = match &self.backend {
+            Backend::Gitlab(source) => fetch_from(source, &args, credential).await?,
+            Backend::Local(source) => fetch_from(source, &args, credential).await?,
+        };
+        let changed_from = self.changed_since_last_window(credential, &fetched);
+        render(&target, &fetched, changed_from.as_deref())
+    }
+
+    /// The blob the caller's previous window of this file came from, if it was another one.
+    fn changed_since_last_window(
+        &self,
+        credential: Option<&Credential>,
+        fetched: &Fetched,
+    ) -> Option<String> {
+        let blob = &fetched.blob;
+        let id = blob.id.as_deref()?;
+        let project = fetched.project.as_deref().unwrap_or_default();
+        let file = format!("{project}\0{}\0{}", blob.git_ref, blob.path);
+        self.history.record(Caller::of(credential), &file, id)
     }
 }
 
-async fn read_from<S: Source>(
+/// The source's target for the arguments, and what it fetched for it.
+async fn fetch_from<S: Source>(
     source: &S,
     args: &args::ToolArgs,
     credential: Option<&Credential>,
-) -> Result<Value, ReadError> {
+) -> Result<(Target<()>, Fetched), ReadError> {
     let target = source.resolve(args).map_err(ReadError::Resolve)?;
     let fetched = source
-        .fetch(&target.lookup, credential)
+        .fetch(&target, credential)
         .await
         .map_err(ReadError::Source)?;
-    render(&target, &fetched)
+    let target = Target {
+        lookup: (),
+        lines: target.lines,
+        hint_style: target.hint_style,
+    };
+    Ok((target, fetched))
 }
 
 /// Windows a fetched blob and serialises the output (or the binary/LFS/range error).
-fn render<L>(target: &Target<L>, fetched: &Fetched) -> Result<Value, ReadError> {
+fn render(
+    target: &Target<()>,
+    fetched: &Fetched,
+    changed_from: Option<&str>,
+) -> Result<Value, ReadError> {
     let blob = &fetched.blob;
     let (content, cut_by_read_limit) = match &blob.kind {
         BlobKind::Text {
@@ -110,6 +142,8 @@ fn render<L>(target: &Target<L>, fetched: &Fetched) -> Result<Value, ReadError> 
         cut_by_read_limit,
         hint_style: target.hint_style,
         split_fallback_from: fetched.split_fallback_from.as_deref(),
+        blob_id: blob.id.as_deref(),
+        changed_from,
     };
     serde_json::to_value(response::file_output(facts, &w)).map_err(ReadError::Output)
 }

@@ -106,7 +106,7 @@ pub(crate) fn output_schema() -> Value {
             "metadata": {
                 "type": "object",
                 "properties": {
-                    "total_lines": { "type": "integer", "minimum": 0, "description": "Lines in the file (in the part retrieved, if the file exceeded the read limit)." },
+                    "total_lines": { "type": "integer", "minimum": 0, "description": "Lines in the file (in the part retrieved, if the file exceeded GitLab's read limit and the window lay inside that part)." },
                     "returned_lines": {
                         "description": "1-indexed inclusive range of the lines in content; null when content is empty.",
                         "anyOf": [
@@ -122,7 +122,8 @@ pub(crate) fn output_schema() -> Value {
                         ]
                     },
                     "truncated": { "type": "boolean", "description": "True when content is not the whole file." },
-                    "size_bytes": { "type": "integer", "minimum": 0, "description": "Size of the whole file in bytes." }
+                    "size_bytes": { "type": "integer", "minimum": 0, "description": "Size of the whole file in bytes." },
+                    "blob_id": { "type": "string", "description": "Git blob id of the content read: the same id means the same bytes. When it differs from the previous window's, the file changed at the ref in between (system_instruction says so)." }
                 },
                 "required": ["total_lines", "returned_lines", "truncated", "size_bytes"]
             },

@@ -71,7 +71,8 @@ async fn text_file_byte_for_byte_in_one_request() {
         json!({
             "path": "crlf.txt",
             "ref": "main",
-            "metadata": {"total_lines": 4, "returned_lines": {"start": 1, "end": 4}, "truncated": false, "size_bytes": 17},
+            "metadata": {"total_lines": 4, "returned_lines": {"start": 1, "end": 4}, "truncated": false, "size_bytes": 17,
+                         "blob_id": "7795c8ccea29e07ee1af55595d1608ae7d9d2155"},
             "content": "alpha\r\nbeta\r\n\r\n\r\n"
         })
     );
@@ -146,7 +147,8 @@ async fn offset_past_end_and_empty_file() {
     let out = ok(&server.call(args("empty.txt")).await);
     assert_eq!(
         out["metadata"],
-        json!({"total_lines": 0, "returned_lines": null, "truncated": false, "size_bytes": 0})
+        json!({"total_lines": 0, "returned_lines": null, "truncated": false, "size_bytes": 0,
+               "blob_id": "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"})
     );
     assert!(out.get("system_instruction").is_none());
     server.stop().await;
@@ -248,12 +250,16 @@ async fn byte_cap_drops_lines_and_cuts_a_giant_line_at_a_char_boundary() {
 
 #[tokio::test]
 async fn a_blob_cut_by_the_read_limit_is_flagged() {
-    let mut node = text_node("huge.log", "a\nb\n");
+    // GraphQL sent only the first part of a 20 MiB file; a window inside that part is served
+    // from it, flagged. (A window reaching past it reads the rest over REST: tests/paging.rs.)
+    let mut node = text_node("huge.log", "a\nb\nc\n");
     node["rawSize"] = json!("20971520");
     node["size"] = json!("20971520");
     let gitlab = gitlab_with(project_answer("grp/sub/proj", 42, vec![node]), 1).await;
     let server = spawn_gitlab(&gitlab.uri(), None).await;
-    let out = ok(&server.call(args("huge.log")).await);
+    let mut a = args("huge.log");
+    a["limit"] = json!(1);
+    let out = ok(&server.call(a).await);
     assert_eq!(out["metadata"]["truncated"], true);
     assert_eq!(out["metadata"]["size_bytes"], 20_971_520);
     assert!(

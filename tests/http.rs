@@ -73,7 +73,9 @@ impl Respond for FakeGitlab {
                 "id": "gid://gitlab/Project/42",
                 "fullPath": project,
                 "repository": {"blobs": {"nodes": [{
-                    "oid": "3374e3ddc562b942669e8b8d09ce7ec8d20a8803",
+                    // GitLab's oid is the content's git blob id.
+                    "oid": gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, content.as_bytes())
+                        .expect("hash a blob").to_string(),
                     "path": file,
                     "size": content.len().to_string(),
                     "rawSize": content.len().to_string(),

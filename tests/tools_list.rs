@@ -17,7 +17,8 @@ async fn tools_list_matches_the_snapshot() {
         "{}/tests/snapshots/tools_list.json",
         env!("CARGO_MANIFEST_DIR")
     );
-    let pretty = serde_json::to_string_pretty(&actual).unwrap() + "\n";
+    // Keys sorted, so an update's diff shows only what changed.
+    let pretty = serde_json::to_string_pretty(&sorted(&actual)).unwrap() + "\n";
     if std::env::var("UPDATE_SNAPSHOTS").is_ok_and(|v| v == "1") {
         std::fs::write(&path, &pretty).unwrap();
     }
@@ -30,6 +31,19 @@ async fn tools_list_matches_the_snapshot() {
         actual, expected,
         "tools/list changed; if on purpose, run UPDATE_SNAPSHOTS=1 cargo test --test tools_list and commit the snapshot"
     );
+}
+
+/// `value` with every object's keys in sorted order.
+fn sorted(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            Value::Object(keys.into_iter().map(|k| (k.clone(), sorted(&map[k]))).collect())
+        }
+        Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
+        other => other.clone(),
+    }
 }
 
 #[tokio::test]

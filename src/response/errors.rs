@@ -325,6 +325,18 @@ impl Display for SourceError {
                 "File '{path}' is excluded from AI context by this project's settings and cannot be read."
             ),
             SourceError::InvalidRef { git_ref, reason } => invalid_ref(f, git_ref, reason),
+            SourceError::FileTooLarge {
+                path,
+                size_bytes,
+                limit,
+            } => write!(
+                f,
+                "File '{path}' is {size_bytes} bytes, larger than this server reads ({limit} bytes). Its operator can raise the limit with --max-file-bytes (GITLAB_FILE_MCP_MAX_FILE_BYTES)."
+            ),
+            SourceError::ChangedWhileReading { path } => write!(
+                f,
+                "File '{path}' changed while it was being read (its LFS object is not the one GitLab named). Call again."
+            ),
             SourceError::Gitlab(e) => e.fmt(f),
             SourceError::Local(e) => e.fmt(f),
         }
@@ -525,6 +537,18 @@ impl Display for TransportError {
                 retry_after,
                 retries,
             } => retries_exhausted(f, *status, *retry_after, *retries),
+            T::Reset { instance, retries } => write!(
+                f,
+                "GitLab at {instance} closed the connection before answering, and still did after {retries} retries. GitLab, or a proxy in front of it, may be restarting or overloaded; try again later."
+            ),
+            T::RawNotFound { what } => write!(
+                f,
+                "GitLab's raw file endpoint found no {what} (HTTP 404). The file may have changed since the request that named it; call again."
+            ),
+            T::RawStatus { status, what } => write!(
+                f,
+                "GitLab's raw file endpoint answered HTTP {status} for {what}; try again later."
+            ),
         }
     }
 }

@@ -25,13 +25,16 @@ pub(crate) struct LineRange {
 
 /// `metadata` of the output.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub(crate) struct Metadata {
+pub(crate) struct Metadata<'a> {
     pub total_lines: u64,
     pub returned_lines: Option<LineRange>,
     /// The window is not the whole file, or the byte cap shortened it, or GitLab's read limit
     /// cut the file.
     pub truncated: bool,
     pub size_bytes: u64,
+    /// The git blob id of the file's content at the ref (the same id means the same bytes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blob_id: Option<&'a str>,
 }
 
 /// The tool's output, borrowing the content from the blob (no copy until serialisation).
@@ -40,7 +43,7 @@ pub(crate) struct FileOutput<'a> {
     pub path: &'a str,
     #[serde(rename = "ref")]
     pub git_ref: &'a str,
-    pub metadata: Metadata,
+    pub metadata: Metadata<'a>,
     pub content: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub system_instruction: Option<String>,
@@ -57,6 +60,10 @@ pub(crate) struct ReadFacts<'a> {
     pub hint_style: HintStyle,
     /// A URL resolved to another split than GitLab's: the ref GitLab would have used.
     pub split_fallback_from: Option<&'a str>,
+    /// The blob the content came from.
+    pub blob_id: Option<&'a str>,
+    /// The blob the caller's previous window of this file came from, when it was another one.
+    pub changed_from: Option<&'a str>,
 }
 
 /// Builds the output for a window of a text file.
@@ -71,6 +78,7 @@ pub(crate) fn file_output<'a>(facts: ReadFacts<'a>, window: &Window<'a>) -> File
                 .map(|(start, end)| LineRange { start, end }),
             truncated: window.is_partial() || facts.cut_by_read_limit,
             size_bytes: facts.size_bytes,
+            blob_id: facts.blob_id,
         },
         content: window.content,
         system_instruction: system_instruction(&facts, window),
@@ -80,6 +88,14 @@ pub(crate) fn file_output<'a>(facts: ReadFacts<'a>, window: &Window<'a>) -> File
 /// The hint sentences, joined by a space; `None` when there is nothing to say.
 pub(crate) fn system_instruction(facts: &ReadFacts<'_>, w: &Window<'_>) -> Option<String> {
     let mut notes: Vec<String> = Vec::new();
+    if let (Some(before), Some(now)) = (facts.changed_from, facts.blob_id) {
+        notes.push(format!(
+            "The file changed at ref '{}' since your previous window of it (blob {} is now {}): windows read before may not line up with this one; read again from the start if they must.",
+            facts.git_ref,
+            short_id(before),
+            short_id(now)
+        ));
+    }
     if let Some(gitlab_ref) = facts.split_fallback_from {
         notes.push(format!(
             "The URL was read as ref '{}' and path '{}': GitLab's own split (ref '{gitlab_ref}') has no such file.",
@@ -126,6 +142,11 @@ pub(crate) fn system_instruction(facts: &ReadFacts<'_>, w: &Window<'_>) -> Optio
     (!notes.is_empty()).then(|| notes.join(" "))
 }
 
+/// A blob id as git abbreviates it: its first 12 hex digits.
+fn short_id(id: &str) -> &str {
+    id.get(..12).unwrap_or(id)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -139,6 +160,8 @@ mod tests {
             cut_by_read_limit: false,
             hint_style: style,
             split_fallback_from: None,
+            blob_id: None,
+            changed_from: None,
         }
     }
 

@@ -2,8 +2,19 @@
 //! nothing ([`SourceError`]). Both sources return these, so windowing and wording do not care
 //! where a file came from.
 
+use std::sync::Arc;
+
 use super::gitlab::error::GitlabError;
 use super::local::error::{LocalError, LocalRefError};
+
+/// Bytes at the start of a file searched for a NUL (git's and GitLab's binary heuristic).
+pub(crate) const BINARY_SNIFF_LEN: usize = 8_000;
+
+/// True when a NUL byte occurs in the first [`BINARY_SNIFF_LEN`] bytes: git's and GitLab's
+/// test for a binary file.
+pub(crate) fn looks_binary(data: &[u8]) -> bool {
+    data[..data.len().min(BINARY_SNIFF_LEN)].contains(&0)
+}
 
 /// A file as a source found it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,15 +28,18 @@ pub(crate) struct Blob {
     pub size_bytes: u64,
     /// What the bytes are.
     pub kind: BlobKind,
+    /// The git blob id (the content address), when the source knows it.
+    pub id: Option<String>,
 }
 
 /// The three kinds of file the tool tells apart.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum BlobKind {
-    /// Text, returned byte-for-byte. `cut_by_read_limit` is true when the source
-    /// delivered fewer bytes than `size_bytes` (GitLab's 10 MiB read limit).
+    /// Text, returned byte-for-byte, shared (a cached blob is not copied per call).
+    /// `cut_by_read_limit` is true when this is only the first part of the file (GitLab's
+    /// 10 MiB read limit) and the window asked for lies inside it.
     Text {
-        content: String,
+        content: Arc<String>,
         cut_by_read_limit: bool,
     },
     /// Not text (GitLab: `rawTextBlob` is null; local: NUL in the first 8,000 bytes, or not UTF-8).
@@ -39,6 +53,8 @@ pub(crate) enum BlobKind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Fetched {
     pub blob: Blob,
+    /// The project's full path, for a source of many projects (GitLab).
+    pub project: Option<String>,
     /// For a URL whose ref/path GitLab would have split differently: the ref GitLab would
     /// have used (and found no such file at).
     pub split_fallback_from: Option<String>,
@@ -65,6 +81,15 @@ pub(crate) enum SourceError {
     Excluded { path: String },
     /// The ref string is not a valid ref.
     InvalidRef { git_ref: String, reason: RefProblem },
+    /// The file is larger than the server's maximum file size.
+    FileTooLarge {
+        path: String,
+        size_bytes: u64,
+        limit: u64,
+    },
+    /// The file changed between two requests of one call (an LFS object whose bytes are not
+    /// the object the blob named).
+    ChangedWhileReading { path: String },
     /// Talking to GitLab failed, or GitLab's answer could not be used.
     Gitlab(GitlabError),
     /// The local repository could not be opened or read.
@@ -112,5 +137,22 @@ impl SourceError {
             SourceError::InvalidRef { reason, .. } => SourceError::InvalidRef { git_ref, reason },
             other => other,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nul_sniffing_looks_at_the_first_8000_bytes() {
+        assert!(!looks_binary(b"text"));
+        assert!(!looks_binary(b""));
+        assert!(looks_binary(b"a\0b"));
+        let mut late = vec![b'x'; BINARY_SNIFF_LEN];
+        late.push(0);
+        assert!(!looks_binary(&late));
+        late[BINARY_SNIFF_LEN - 1] = 0;
+        assert!(looks_binary(&late));
     }
 }

@@ -26,11 +26,11 @@ pub(crate) trait Source {
     /// The call's arguments as this source's target (pure).
     fn resolve(&self, args: &ToolArgs) -> Result<Target<Self::Lookup>, ResolveError>;
 
-    /// Reads the file `lookup` names, with the caller's credential where the source has access
-    /// control.
+    /// Reads the file the target's lookup names, with the caller's credential where the
+    /// source has access control. The target's lines say how much of a large file is needed.
     async fn fetch(
         &self,
-        lookup: &Self::Lookup,
+        target: &Target<Self::Lookup>,
         credential: Option<&Credential>,
     ) -> Result<Fetched, SourceError>;
 }
@@ -44,10 +44,10 @@ impl Source for GitlabSource {
 
     async fn fetch(
         &self,
-        lookup: &ProjectFile,
+        target: &Target<ProjectFile>,
         credential: Option<&Credential>,
     ) -> Result<Fetched, SourceError> {
-        GitlabSource::fetch(self, lookup, credential).await
+        GitlabSource::fetch(self, target, credential).await
     }
 }
 
@@ -60,9 +60,9 @@ impl Source for LocalSource {
 
     async fn fetch(
         &self,
-        lookup: &Lookup,
+        target: &Target<Lookup>,
         _credential: Option<&Credential>,
     ) -> Result<Fetched, SourceError> {
-        LocalSource::fetch(self, lookup).await
+        LocalSource::fetch(self, &target.lookup).await
     }
 }

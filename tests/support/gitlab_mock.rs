@@ -52,7 +52,7 @@ impl Match for Variables {
 /// A blob node as GitLab returns it for a text file.
 pub fn text_node(path: &str, content: &str) -> Value {
     json!({
-        "oid": "3374e3ddc562b942669e8b8d09ce7ec8d20a8803",
+        "oid": git_blob_id(content.as_bytes()),
         "path": path,
         "size": content.len().to_string(),
         "rawSize": content.len().to_string(),
@@ -60,6 +60,14 @@ pub fn text_node(path: &str, content: &str) -> Value {
         "storedExternally": false,
         "externalStorage": null
     })
+}
+
+/// The git blob id of `bytes`, as GitLab reports it in `oid` (the SHA-1 of
+/// `blob <len>\0<bytes>`): the same bytes, the same id.
+pub fn git_blob_id(bytes: &[u8]) -> String {
+    gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, bytes)
+        .expect("hash a blob")
+        .to_string()
 }
 
 /// `{"data":{"project":{...blobs: nodes}}}` for a project by full path.

@@ -1,6 +1,7 @@
 //! The one blob query (`graphql/blob.graphql`): one file of one project, named by full path or
-//! numeric id, with the project's Duo exclusion rules where the instance has them; and what its
-//! answer says — the project ([`ProjectAnswer`]) and the blob, as a [`Blob`].
+//! numeric id, with the project's Duo exclusion rules where the instance has them, with or
+//! without the file's content; and what its answer says about the project ([`ProjectAnswer`])
+//! and the blob (its `BlobFields` node).
 
 use graphql_client::{GraphQLQuery, QueryBody};
 
@@ -11,7 +12,6 @@ use super::graphql::variants::BLOB_WITHOUT_DUO_EXCLUSIONS_IF_SUPPORTED;
 use super::graphql::{Blob as BlobQuery, BlobFields, blob, global_id_number, project_global_id};
 use crate::config::Credential;
 use crate::resolve::{ProjectRef, RefType};
-use crate::source::blob::{Blob, BlobKind};
 
 /// One file to ask for.
 #[derive(Debug, Clone, Copy)]
@@ -39,12 +39,14 @@ pub(crate) struct ProjectAnswer {
 pub(crate) async fn ask(
     client: &Client,
     request: BlobRequest<'_>,
+    with_content: bool,
     credential: Option<&Credential>,
 ) -> Result<Option<ProjectAnswer>, GitlabError> {
     // At most two rounds: the first answer either uses the rules field or rules it out.
     loop {
         let with_rules = client.caps().exclusions.worth_asking();
-        let answer = client.post(&body(request, with_rules), credential).await?;
+        let body = body(request, with_rules, with_content);
+        let answer = client.post(&body, credential).await?;
         if with_rules && answer.lacks_field(EXCLUSIONS_FIELD) {
             tracing::info!("this GitLab has no {EXCLUSIONS_FIELD}; not asking again");
             client.caps().exclusions.record(false);
@@ -61,7 +63,11 @@ pub(crate) async fn ask(
 }
 
 /// The request body; without the rules field for instances that lack it.
-fn body(request: BlobRequest<'_>, with_rules: bool) -> QueryBody<blob::Variables> {
+fn body(
+    request: BlobRequest<'_>,
+    with_rules: bool,
+    with_content: bool,
+) -> QueryBody<blob::Variables> {
     let (by_id, project_path, ids) = match request.project {
         ProjectRef::Path(p) => (false, Some(p.clone()), None),
         ProjectRef::Id(id) => (true, None, Some(vec![project_global_id(*id)])),
@@ -73,6 +79,7 @@ fn body(request: BlobRequest<'_>, with_rules: bool) -> QueryBody<blob::Variables
         ref_: request.git_ref.to_string(),
         paths: vec![request.path.to_string()],
         ref_type: request.ref_type,
+        with_content,
     });
     if !with_rules {
         body.query = BLOB_WITHOUT_DUO_EXCLUSIONS_IF_SUPPORTED;
@@ -120,104 +127,9 @@ impl ProjectAnswer {
     }
 }
 
-/// GitLab's blob node → our [`Blob`]: LFS first (the pointer text is dropped), then binary
-/// (`rawTextBlob` null), then text; `size_bytes` is `rawSize` (falling back to `size`).
-pub(crate) fn to_blob(node: BlobFields, git_ref: &str) -> Result<Blob, GitlabError> {
-    let size_bytes = node.raw_size.or(node.size).map(|s| s.0).unwrap_or_else(|| {
-        node.raw_text_blob
-            .as_ref()
-            .map_or(0, |t| t.raw_len() as u64)
-    });
-    let kind = if node.stored_externally == Some(true) {
-        BlobKind::Lfs {
-            storage: node.external_storage.unwrap_or_else(|| "lfs".to_string()),
-        }
-    } else {
-        match node.raw_text_blob {
-            None => BlobKind::Binary,
-            Some(raw) => {
-                let content = raw.decode().map_err(GitlabError::Content)?;
-                let cut_by_read_limit = size_bytes > content.len() as u64;
-                BlobKind::Text {
-                    content,
-                    cut_by_read_limit,
-                }
-            }
-        }
-    };
-    Ok(Blob {
-        path: node.path,
-        git_ref: git_ref.to_string(),
-        size_bytes,
-        kind,
-    })
-}
-
 #[cfg(test)]
 mod tests {
-    use super::super::scalars::{BigInt, BlobText};
     use super::*;
-
-    fn text(s: &str) -> BlobText {
-        serde_json::from_str(&serde_json::to_string(s).unwrap()).unwrap()
-    }
-
-    fn node(content: &str) -> BlobFields {
-        BlobFields {
-            oid: "3374e3ddc562b942669e8b8d09ce7ec8d20a8803".into(),
-            path: "a".into(),
-            size: Some(BigInt(content.len() as u64)),
-            raw_size: Some(BigInt(content.len() as u64)),
-            raw_text_blob: Some(text(content)),
-            stored_externally: Some(false),
-            external_storage: None,
-        }
-    }
-
-    #[test]
-    fn blob_kinds() {
-        let text_node = node("a\nb");
-        assert_eq!(
-            to_blob(text_node.clone(), "main").unwrap().kind,
-            BlobKind::Text {
-                content: "a\nb".into(),
-                cut_by_read_limit: false
-            }
-        );
-        let cut = BlobFields {
-            raw_size: Some(BigInt(20_000_000)),
-            ..text_node.clone()
-        };
-        assert!(matches!(
-            to_blob(cut, "main").unwrap().kind,
-            BlobKind::Text {
-                cut_by_read_limit: true,
-                ..
-            }
-        ));
-        let bin = BlobFields {
-            raw_text_blob: None,
-            ..text_node.clone()
-        };
-        assert_eq!(to_blob(bin, "main").unwrap().kind, BlobKind::Binary);
-        let lfs = BlobFields {
-            stored_externally: Some(true),
-            external_storage: Some("lfs".into()),
-            raw_size: Some(BigInt(1_575_078)),
-            raw_text_blob: Some(text("version https://git-lfs...")),
-            ..text_node
-        };
-        let b = to_blob(lfs, "main").unwrap();
-        assert_eq!(
-            (b.kind, b.size_bytes),
-            (
-                BlobKind::Lfs {
-                    storage: "lfs".into()
-                },
-                1_575_078
-            )
-        );
-    }
 
     #[test]
     fn bodies_by_path_and_by_id() {
@@ -228,7 +140,8 @@ mod tests {
             path: "a.txt",
             ref_type: Some(RefType::Tags),
         };
-        let v = serde_json::to_value(body(request, true)).unwrap();
+        let v = serde_json::to_value(body(request, true, true)).unwrap();
+        assert_eq!(v["variables"]["withContent"], true);
         assert_eq!(v["variables"]["projectPath"], "g/p");
         assert_eq!(v["variables"]["byId"], false);
         assert_eq!(v["variables"]["refType"], "TAGS");
@@ -240,8 +153,10 @@ mod tests {
                 ..request
             },
             false,
+            false,
         ))
         .unwrap();
+        assert_eq!(v["variables"]["withContent"], false);
         assert_eq!(
             v["variables"]["ids"],
             serde_json::json!(["gid://gitlab/Project/42"])

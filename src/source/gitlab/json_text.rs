@@ -87,6 +87,35 @@ pub(crate) fn decode(raw: &str) -> Result<String, JsonTextError> {
     String::from_utf8(out).map_err(|_| JsonTextError::NotAString)
 }
 
+/// The length in bytes of what [`decode`] makes of `raw`, without decoding it: each simple
+/// escape is one byte, a `\uXXXX` escape the UTF-8 length of its code point (a surrogate pair,
+/// twelve bytes of escapes, is four). For a literal [`decode`] rejects the result is an upper
+/// bound; for a string that is not a literal in quotes it is 0.
+pub(crate) fn decoded_len(raw: &str) -> usize {
+    let Some(inner) = raw.strip_prefix('"').and_then(|s| s.strip_suffix('"')) else {
+        return 0;
+    };
+    let bytes = inner.as_bytes();
+    let mut len = bytes.len();
+    let mut i = 0;
+    while let Some(k) = memchr(b'\\', &bytes[i..]) {
+        i += k;
+        // (bytes of the escape, bytes it decodes to)
+        let (escaped, decoded) = match bytes.get(i + 1) {
+            Some(b'u') => match hex4(bytes, i + 2) {
+                Some(0xD800..=0xDBFF) if bytes.get(i + 6..i + 8) == Some(b"\\u") => (12, 4),
+                Some(code) => (6, char::from_u32(code).map_or(3, char::len_utf8)),
+                None => (2, 1),
+            },
+            Some(_) => (2, 1),
+            None => (1, 1),
+        };
+        len -= escaped - decoded;
+        i = (i + escaped).min(bytes.len());
+    }
+    len
+}
+
 /// The four hex digits at `at` as a number, if there are four.
 fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
     let digits = bytes.get(at..at + 4)?;
@@ -146,6 +175,13 @@ mod tests {
         #[test]
         fn never_panics(s in ".*") {
             let _ = decode(&format!("\"{s}\""));
+            let _ = decoded_len(&format!("\"{s}\""));
+        }
+
+        #[test]
+        fn decoded_len_is_the_decoded_length(s in "\\PC*|[\\x00-\\x1f\"\\\\/€😀a\\n\\r]*") {
+            let literal = serde_json::to_string(&s).unwrap();
+            prop_assert_eq!(decoded_len(&literal), s.len());
         }
     }
 }

@@ -1,47 +1,91 @@
 //! The GitLab source: reads a [`ProjectFile`] over GitLab's GraphQL API.
 //!
-//! A successful call costs exactly one request: the blob query ([`blob_query`]) for a file named
-//! by ref and path, or the URL-split query ([`splits`]) for a URL whose "ref/path" splits
-//! several ways. Only a miss costs a second one ([`probe`]), to tell a missing ref from a
-//! missing file or a directory. The project's Duo exclusion rules ride along in the first
-//! request where the instance has them ([`exclusion`] matches them). Which optional fields the
-//! instance knows is learned once ([`capabilities`]).
+//! Every call asks GitLab, with the caller's own credential, whether the caller may read the file
+//! at the ref now and which blob it is: the blob query ([`blob_query`]) for a file named by ref
+//! and path, or the URL-split query ([`splits`]) for a URL whose "ref/path" splits several
+//! ways. That one request carries the content only when the blob this lookup named last time
+//! is not cached ([`cache`]): windows after the first cost a request without content. The
+//! content comes from the cache, the answer, or the REST raw endpoints past GitLab's 10 MiB
+//! read limit and for LFS objects ([`content`], [`raw`]). A second request happens only when
+//! the answer names a blob that is not cached (the file changed), or on a miss ([`probe`]), to
+//! tell a missing ref from a missing file or a directory. The project's Duo exclusion rules
+//! ride along in the first request where the instance has them ([`exclusion`] matches them).
+//! Which optional fields the instance knows is learned once ([`capabilities`]).
 
 mod blob_query;
+mod cache;
 mod capabilities;
 mod client;
+mod content;
 mod envelope;
 pub(crate) mod error;
 pub(crate) mod exclusion;
+mod flights;
 pub(crate) mod graphql;
 pub(crate) mod json_text;
 mod probe;
+mod raw;
 pub(crate) mod scalars;
 pub(crate) mod splits;
 pub(crate) mod transport;
 
-use blob_query::{BlobRequest, ProjectAnswer, to_blob};
+use std::sync::Arc;
+
+use blob_query::{BlobRequest, ProjectAnswer};
+use cache::Hints;
 use client::Client;
+use content::{Content, ContentStore, FileAt, size_bytes};
 pub(crate) use error::GitlabError;
+use flights::Flights;
+use graphql::BlobFields;
 use transport::Transport;
 
 use crate::config::{ConfigError, Credential, GitlabConfig};
-use crate::resolve::{Lookup, ProjectFile, ProjectRef, RefType, Split};
-use crate::source::blob::{Fetched, SourceError};
+use crate::resolve::{Lookup, ProjectFile, ProjectRef, RefType, Target, qualify_ref};
+use crate::source::blob::{Blob, Fetched, SourceError};
 use crate::source::split_choice::choose;
+use crate::window::LineRequest;
 
-/// The GitLab source; cheap to clone and share across calls.
+/// The GitLab source; cheap to clone and share across calls (and callers: the blob cache and
+/// what was last seen are shared, every call still validates with its own credential).
 #[derive(Debug, Clone)]
 pub(crate) struct GitlabSource {
     client: Client,
     base: ::url::Url,
+    shared: Arc<Shared>,
+}
+
+/// What every call shares.
+#[derive(Debug)]
+struct Shared {
+    store: ContentStore,
+    hints: Hints,
+    /// First reads of one lookup take turns, so concurrent ones download its content once.
+    first_reads: Flights<String>,
+}
+
+/// How a lookup is answered: the project, and the chosen blob of the lookup's file.
+struct Answered {
+    project: ProjectAnswer,
+    node: BlobFields,
+    /// The ref the blob was found at, and its type.
+    git_ref: String,
+    ref_type: Option<RefType>,
+    split_fallback_from: Option<String>,
 }
 
 impl GitlabSource {
     pub(crate) fn new(config: &GitlabConfig) -> Result<Self, ConfigError> {
+        let transport = Transport::new(config)?;
+        let store = ContentStore::new(transport.clone(), config.cache_bytes, config.max_file_bytes);
         Ok(Self {
-            client: Client::new(Transport::new(config)?),
+            client: Client::new(transport),
             base: config.base_url.clone(),
+            shared: Arc::new(Shared {
+                store,
+                hints: Hints::new(),
+                first_reads: Flights::default(),
+            }),
         })
     }
 
@@ -50,13 +94,61 @@ impl GitlabSource {
         &self.base
     }
 
-    /// Reads the file with the caller's credential.
+    /// Reads the file with the caller's credential, enough of it for the window `lines`.
     pub(crate) async fn fetch(
         &self,
-        file: &ProjectFile,
+        target: &Target<ProjectFile>,
         credential: Option<&Credential>,
     ) -> Result<Fetched, SourceError> {
-        match file {
+        let key = hint_key(&target.lookup);
+        // A first read (nothing cached for this lookup) waits for any first read of it in
+        // flight, then finds its blob cached.
+        let _turn = if self.cached_hint(&key) {
+            None
+        } else {
+            Some(self.shared.first_reads.turn(key.clone()).await)
+        };
+        let mut with_content = !self.cached_hint(&key);
+        // At most two rounds: the second only when the first, asked without content, names
+        // a blob that is not cached (the file changed).
+        loop {
+            let answered = self
+                .answer(&target.lookup, with_content, credential)
+                .await?;
+            self.shared.hints.remember(&key, &answered.node.oid);
+            if let ProjectFile::Url {
+                expect_project_id, ..
+            } = &target.lookup
+            {
+                check_project_id(*expect_project_id, &answered.project)?;
+            }
+            match self
+                .blob(answered, target.lines, with_content, credential)
+                .await?
+            {
+                Some(fetched) => return Ok(fetched),
+                None => with_content = true,
+            }
+        }
+    }
+
+    /// Whether the blob the lookup named last time is cached.
+    fn cached_hint(&self, key: &str) -> bool {
+        self.shared
+            .hints
+            .get(key)
+            .is_some_and(|oid| self.shared.store.holds(&oid))
+    }
+
+    /// The validating request: may this caller read this file at this ref now, and which blob
+    /// is it (with its content when `with_content`)?
+    async fn answer(
+        &self,
+        lookup: &ProjectFile,
+        with_content: bool,
+        credential: Option<&Credential>,
+    ) -> Result<Answered, SourceError> {
+        match lookup {
             ProjectFile::Named {
                 project,
                 git_ref,
@@ -68,57 +160,54 @@ impl GitlabSource {
                     path,
                     ref_type: None,
                 };
-                Ok(self.fetch_exact(request, credential).await?.0)
+                self.answer_exact(request, with_content, credential).await
             }
             ProjectFile::Url {
                 project_path,
-                expect_project_id,
-                file,
+                file:
+                    Lookup::Exact {
+                        git_ref,
+                        path,
+                        ref_type,
+                    },
+                ..
             } => {
-                let (fetched, project) = self.fetch_url(project_path, file, credential).await?;
-                check_project_id(*expect_project_id, &project)?;
-                Ok(fetched)
-            }
-        }
-    }
-
-    async fn fetch_url(
-        &self,
-        project_path: &str,
-        file: &Lookup,
-        credential: Option<&Credential>,
-    ) -> Result<(Fetched, ProjectAnswer), SourceError> {
-        match file {
-            Lookup::Exact {
-                git_ref,
-                path,
-                ref_type,
-            } => {
-                let project = ProjectRef::Path(project_path.to_string());
+                let project = ProjectRef::Path(project_path.clone());
                 let request = BlobRequest {
                     project: &project,
                     git_ref,
                     path,
                     ref_type: *ref_type,
                 };
-                self.fetch_exact(request, credential).await
+                self.answer_exact(request, with_content, credential).await
             }
-            Lookup::Split {
-                candidates,
-                ref_type,
+            ProjectFile::Url {
+                project_path,
+                file:
+                    Lookup::Split {
+                        candidates,
+                        ref_type,
+                    },
+                ..
             } => {
-                self.fetch_split(project_path, candidates, *ref_type, credential)
-                    .await
+                let asked = splits::Asked {
+                    project_path,
+                    candidates,
+                    ref_type: *ref_type,
+                    content: with_content,
+                };
+                self.answer_split(asked, credential).await
             }
         }
     }
 
-    async fn fetch_exact(
+    async fn answer_exact(
         &self,
         request: BlobRequest<'_>,
+        with_content: bool,
         credential: Option<&Credential>,
-    ) -> Result<(Fetched, ProjectAnswer), SourceError> {
-        let answer = blob_query::ask(&self.client, request, credential)
+    ) -> Result<Answered, SourceError> {
+        let answer = blob_query::ask(&self.client, request, with_content, credential)
             .await
             .map_err(|e| SourceError::from(e).naming_ref(request.git_ref))?;
         let Some(mut project) = answer else {
@@ -138,34 +227,33 @@ impl GitlabSource {
             return Err(missing.await);
         };
         refuse_excluded(&project, request.path)?;
-        let fetched = Fetched {
-            blob: to_blob(node, request.git_ref)?,
+        Ok(Answered {
+            project,
+            node,
+            git_ref: request.git_ref.to_string(),
+            ref_type: request.ref_type,
             split_fallback_from: None,
-        };
-        Ok((fetched, project))
+        })
     }
 
     /// A URL whose "ref/path" splits several ways: one request asks for every candidate (and
     /// whether each candidate ref is a branch or tag); GitLab's precedence picks the answer.
-    async fn fetch_split(
+    async fn answer_split(
         &self,
-        project_path: &str,
-        candidates: &[Split],
-        ref_type: Option<RefType>,
+        asked: splits::Asked<'_>,
         credential: Option<&Credential>,
-    ) -> Result<(Fetched, ProjectAnswer), SourceError> {
-        let answer =
-            splits::ask(&self.client, project_path, candidates, ref_type, credential).await?;
+    ) -> Result<Answered, SourceError> {
         let Some(splits::SplitsAnswer {
             project,
             mut answers,
-        }) = answer
+        }) = splits::ask(&self.client, asked, credential).await?
         else {
             return Err(SourceError::ProjectNotFound {
-                project: project_path.to_string(),
+                project: asked.project_path.to_string(),
             });
         };
         let evidence: Vec<_> = answers.iter().map(splits::SplitAnswer::evidence).collect();
+        let candidates = asked.candidates;
         // Indexes from `choose` are into `evidence`: one per candidate and per answer.
         let pick = match choose(&evidence).pick() {
             Ok(pick) => pick,
@@ -176,7 +264,7 @@ impl GitlabSource {
                     &project.full_path,
                     &c.git_ref,
                     &c.path,
-                    ref_type,
+                    asked.ref_type,
                     credential,
                 );
                 return Err(missing.await);
@@ -191,11 +279,87 @@ impl GitlabSource {
                 git_ref: chosen.git_ref.clone(),
             });
         };
-        let fetched = Fetched {
-            blob: to_blob(node, &chosen.git_ref)?,
+        Ok(Answered {
+            project,
+            node,
+            git_ref: chosen.git_ref.clone(),
+            ref_type: asked.ref_type,
             split_fallback_from: pick.fallback_from.map(|g| candidates[g].git_ref.clone()),
+        })
+    }
+
+    /// The blob of an answer, with its content from the cache, the answer or REST.
+    /// `Ok(None)`: asked without content, and the blob named is not cached.
+    async fn blob(
+        &self,
+        answered: Answered,
+        lines: LineRequest,
+        asked_content: bool,
+        credential: Option<&Credential>,
+    ) -> Result<Option<Fetched>, SourceError> {
+        let Answered {
+            project,
+            node,
+            git_ref,
+            ref_type,
+            split_fallback_from,
+        } = answered;
+        let (path, oid, size_bytes) = (node.path.clone(), node.oid.clone(), size_bytes(&node));
+        let rest_ref = qualify_ref(&git_ref, ref_type);
+        let at = FileAt {
+            project_id: project.id,
+            path: &path,
+            git_ref: &rest_ref,
         };
-        Ok((fetched, project))
+        let store = &self.shared.store;
+        let kind = match store.content(node, at, lines, credential).await? {
+            Content::Ready(kind) => kind,
+            Content::NotInAnswer if asked_content => store.binary(&oid),
+            Content::NotInAnswer => return Ok(None),
+        };
+        let blob = Blob {
+            path,
+            git_ref,
+            size_bytes,
+            kind,
+            id: Some(oid),
+        };
+        Ok(Some(Fetched {
+            blob,
+            project: Some(project.full_path),
+            split_fallback_from,
+        }))
+    }
+}
+
+/// The key under which [`Hints`] remembers which blob a lookup named: the project as named,
+/// and the ref and path (or the URL's ref/path and ref type).
+fn hint_key(lookup: &ProjectFile) -> String {
+    match lookup {
+        ProjectFile::Named {
+            project,
+            git_ref,
+            path,
+        } => format!("named\0{project}\0{git_ref}\0{path}"),
+        ProjectFile::Url {
+            project_path, file, ..
+        } => match file {
+            Lookup::Exact {
+                git_ref,
+                path,
+                ref_type,
+            } => format!("url\0{project_path}\0{git_ref}/{path}\0{ref_type:?}"),
+            Lookup::Split {
+                candidates,
+                ref_type,
+            } => {
+                let first = candidates
+                    .first()
+                    .map(|c| (c.git_ref.as_str(), c.path.as_str()));
+                let (r, p) = first.unwrap_or_default();
+                format!("url\0{project_path}\0{r}/{p}\0{ref_type:?}")
+            }
+        },
     }
 }
 
@@ -238,7 +402,11 @@ pub(crate) fn all_documents() -> Vec<(String, String)> {
     for count in 1..=splits::MAX_PER_REQUEST {
         for rules in [false, true] {
             for commit in [false, true] {
-                let extras = splits::Extras { rules, commit };
+                let extras = splits::Extras {
+                    rules,
+                    commit,
+                    content: true,
+                };
                 documents.push((
                     format!("BlobBySplits {count} {extras:?}"),
                     splits::document(count, 3, extras),

@@ -44,9 +44,9 @@ impl BlobText {
         super::json_text::decode(self.0.get())
     }
 
-    /// An upper bound of the decoded length in bytes (the literal's length).
-    pub(crate) fn raw_len(&self) -> usize {
-        self.0.get().len()
+    /// The decoded length in bytes, without decoding.
+    pub(crate) fn decoded_len(&self) -> usize {
+        super::json_text::decoded_len(self.0.get())
     }
 }
 
@@ -81,7 +81,7 @@ mod tests {
         use super::BlobText;
         let t: Option<BlobText> = serde_json::from_str(r#""a\nb""#).unwrap();
         let t = t.unwrap();
-        assert_eq!(t.raw_len(), 6);
+        assert_eq!(t.decoded_len(), 3);
         assert_eq!(t.decode().unwrap(), "a\nb");
         let none: Option<BlobText> = serde_json::from_str("null").unwrap();
         assert!(none.is_none());

@@ -54,13 +54,15 @@ pub(crate) struct SplitsAnswer {
     pub answers: Vec<SplitAnswer>,
 }
 
-/// What one batch's request asks for besides the blobs.
+/// What one batch's request asks for besides the blobs' metadata.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Extras {
     /// The project's Duo exclusion rules (asked in the first batch only).
     pub rules: bool,
     /// The branch/tag lookups per candidate.
     pub commit: bool,
+    /// The blobs' content (not when the blob last named is cached).
+    pub content: bool,
 }
 
 /// Asks about every candidate, [`MAX_PER_REQUEST`] per request. `Ok(None)`: the project is
@@ -68,17 +70,25 @@ pub(crate) struct Extras {
 /// is remembered as absent and the batches are asked again without it (at most twice more).
 pub(crate) async fn ask(
     client: &Client,
-    project_path: &str,
-    candidates: &[Split],
-    ref_type: Option<RefType>,
+    asked: Asked<'_>,
     credential: Option<&Credential>,
 ) -> Result<Option<SplitsAnswer>, GitlabError> {
     loop {
-        match ask_batches(client, project_path, candidates, ref_type, credential).await? {
+        match ask_batches(client, asked, credential).await? {
             Batches::Answered(answer) => return Ok(answer),
             Batches::LearnedAField => continue,
         }
     }
+}
+
+/// The question, as every batch asks it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Asked<'a> {
+    pub project_path: &'a str,
+    pub candidates: &'a [Split],
+    pub ref_type: Option<RefType>,
+    /// Whether to ask for the blobs' content.
+    pub content: bool,
 }
 
 enum Batches {
@@ -89,21 +99,20 @@ enum Batches {
 
 async fn ask_batches(
     client: &Client,
-    project_path: &str,
-    candidates: &[Split],
-    ref_type: Option<RefType>,
+    asked: Asked<'_>,
     credential: Option<&Credential>,
 ) -> Result<Batches, GitlabError> {
     let caps = client.caps();
     let mut project: Option<ProjectAnswer> = None;
-    let mut answers: Vec<SplitAnswer> = Vec::with_capacity(candidates.len());
-    for batch in candidates.chunks(MAX_PER_REQUEST) {
+    let mut answers: Vec<SplitAnswer> = Vec::with_capacity(asked.candidates.len());
+    for batch in asked.candidates.chunks(MAX_PER_REQUEST) {
         let extras = Extras {
             rules: caps.exclusions.worth_asking() && project.is_none(),
             commit: caps.commit.worth_asking(),
+            content: asked.content,
         };
         let offset = answers.len();
-        let body = request(project_path, batch, offset, ref_type, extras);
+        let body = request(asked.project_path, batch, offset, asked.ref_type, extras);
         let r: GraphqlResponse<Value> = client.post(&body, credential).await?;
         if learned_absent_fields(client, &r, extras) {
             return Ok(Batches::LearnedAField);
@@ -140,7 +149,7 @@ fn learned_absent_fields(client: &Client, r: &GraphqlResponse<Value>, extras: Ex
 
 /// The GraphQL document for `count` candidates numbered from `offset`.
 pub(crate) fn document(count: usize, offset: usize, extras: Extras) -> String {
-    let mut vars = String::from("$projectPath: ID!, $refType: RefType");
+    let mut vars = String::from("$projectPath: ID!, $refType: RefType, $withContent: Boolean!");
     let mut fields = String::new();
     for i in offset..offset + count {
         vars.push_str(&format!(", $r{i}: String!, $p{i}: [String!]!"));
@@ -192,6 +201,7 @@ pub(crate) fn request(
     let mut variables = Map::new();
     variables.insert("projectPath".into(), json!(project_path));
     variables.insert("refType".into(), json!(ref_type));
+    variables.insert("withContent".into(), json!(extras.content));
     for (k, split) in batch.iter().enumerate() {
         let i = offset + k;
         variables.insert(format!("r{i}"), json!(split.git_ref));
@@ -314,16 +324,18 @@ mod tests {
     const ALL: Extras = Extras {
         rules: true,
         commit: true,
+        content: true,
     };
     const NONE: Extras = Extras {
         rules: false,
         commit: false,
+        content: false,
     };
 
     #[test]
     fn document_shape() {
         let d = document(2, 3, ALL);
-        assert!(d.starts_with("query BlobBySplits($projectPath: ID!, $refType: RefType, $r3: String!, $p3: [String!]!, $h3: String!, $t3: String!, $r4"), "{d}");
+        assert!(d.starts_with("query BlobBySplits($projectPath: ID!, $refType: RefType, $withContent: Boolean!, $r3: String!, $p3: [String!]!, $h3: String!, $t3: String!, $r4"), "{d}");
         assert!(d.contains("b4: blobs(ref: $r4, paths: $p4, refType: $refType, first: 1)"));
         assert!(d.contains("duoContextExclusionSettings"));
         assert!(d.contains("fragment BlobFields on RepositoryBlob"));
@@ -350,6 +362,7 @@ mod tests {
             Extras {
                 rules: false,
                 commit: true,
+                content: false,
             },
         );
         assert_eq!(body["variables"]["r1"], "release/2026");
@@ -357,6 +370,7 @@ mod tests {
         assert_eq!(body["variables"]["h1"], "refs/heads/release/2026");
         assert_eq!(body["variables"]["t0"], "refs/tags/release");
         assert_eq!(body["variables"]["refType"], "TAGS");
+        assert_eq!(body["variables"]["withContent"], false);
     }
 
     #[test]

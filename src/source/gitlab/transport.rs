@@ -1,5 +1,6 @@
-//! One HTTP client for GitLab: posting a GraphQL query, retrying what is worth retrying, and
-//! turning every HTTP failure into a [`TransportError`] (worded by `response`).
+//! One HTTP client for GitLab: posting a GraphQL query or getting a REST raw endpoint, retrying
+//! what is worth retrying (429, 5xx, a connection GitLab reset), and turning every HTTP failure
+//! into a [`TransportError`] (worded by `response`).
 //!
 //! Redirects are never followed, so the `Authorization` header only ever goes to the
 //! configured instance. Nothing here formats the token, except into the one header.
@@ -66,6 +67,12 @@ pub(crate) enum TransportError {
     Connect { instance: String, cause: String },
     /// Any other failure of the request.
     Failed { instance: String, cause: String },
+    /// GitLab kept resetting (or closing) the connection, `retries` times retried.
+    Reset { instance: String, retries: u32 },
+    /// A REST raw endpoint answered 404 (`what` names the blob or file asked for).
+    RawNotFound { what: String },
+    /// A REST raw endpoint answered another failing status.
+    RawStatus { status: u16, what: String },
     /// 429 or 5xx after `retries` retries; `retry_after` as GitLab sent it.
     RetriesExhausted {
         status: u16,
@@ -107,28 +114,75 @@ impl Transport {
         })
     }
 
-    /// Posts `body` and parses the answer as a GraphQL response, retrying 429 and 5xx at most
-    /// [`MAX_RETRIES`] times (honouring `Retry-After`).
+    /// Posts `body` and parses the answer as a GraphQL response, retrying as [`Self::send`].
     pub(crate) async fn post<B: Serialize, T: DeserializeOwned>(
         &self,
         body: &B,
         credential: Option<&Credential>,
     ) -> Result<GraphqlResponse<T>, TransportError> {
+        let response = self
+            .send(|| self.client.post(&self.endpoint).json(body), credential)
+            .await?;
+        self.parse(response, credential).await
+    }
+
+    /// Gets `<instance>/api/v4/<path_and_query>` (a REST raw endpoint; `path_and_query` is
+    /// already percent-encoded), retrying as [`Self::send`]; `what` names what is fetched, for
+    /// errors. The answer's body is left to stream ([`RawBody`]).
+    pub(crate) async fn get_raw(
+        &self,
+        path_and_query: &str,
+        what: &str,
+        credential: Option<&Credential>,
+    ) -> Result<RawBody, TransportError> {
+        let url = format!("{}/api/v4/{path_and_query}", self.instance);
+        let response = self.send(|| self.client.get(&url), credential).await?;
+        self.refuse_redirect(&response)?;
+        let status = response.status();
+        if status.is_success() {
+            return Ok(RawBody { response });
+        }
+        let body = read_body(response).await.unwrap_or_default();
+        self.refuse_status(status, &body, credential)
+            .map_err(|e| match e {
+                TransportError::NoApi { .. } => TransportError::RawNotFound {
+                    what: what.to_string(),
+                },
+                other => other,
+            })?;
+        Err(TransportError::RawStatus {
+            status: status.as_u16(),
+            what: what.to_string(),
+        })
+    }
+
+    /// Sends the request `build` makes (again for each retry) with the caller's token, and
+    /// returns the first answer that is not to be retried. 429 and 5xx, and a connection GitLab
+    /// reset or closed, are retried at most [`MAX_RETRIES`] times ([`retry_decision`]).
+    async fn send(
+        &self,
+        build: impl Fn() -> reqwest::RequestBuilder,
+        credential: Option<&Credential>,
+    ) -> Result<reqwest::Response, TransportError> {
         let authorization = credential.map(authorization).transpose()?;
         let mut attempt = 0;
         loop {
-            let mut request = self.client.post(&self.endpoint).json(body);
+            let mut request = build();
             if let Some(value) = &authorization {
                 request = request.header(AUTHORIZATION, value.clone());
             }
             let sent = std::time::Instant::now();
-            let response = request.send().await;
+            let outcome = request.send().await;
             crate::timing::record_upstream(sent.elapsed());
-            let response = response.map_err(|e| self.send_error(&e))?;
-            match retry_decision(response.status(), response.headers(), attempt) {
-                Retry::No => return self.parse(response, credential).await,
+            let decision = match &outcome {
+                Ok(response) => retry_decision(response.status(), response.headers(), attempt),
+                Err(e) if is_reset(e) => reset_decision(&self.instance, attempt),
+                Err(e) => return Err(self.send_error(e)),
+            };
+            match decision {
+                Retry::No => return outcome.map_err(|e| self.send_error(&e)),
                 Retry::After(wait) => {
-                    tracing::warn!(status = %response.status(), ?wait, attempt, "GitLab asked us to retry");
+                    tracing::warn!(?wait, attempt, "GitLab asked us to retry (status or reset)");
                     tokio::time::sleep(wait).await;
                     crate::timing::record_upstream(wait);
                     attempt += 1;
@@ -271,20 +325,94 @@ enum Retry {
 }
 
 /// 429 and 5xx are retried at most [`MAX_RETRIES`] times, after GitLab's `Retry-After` (when it
-/// is at most [`MAX_RETRY_AFTER`]) or else [`BASE_BACKOFF`] doubled per attempt.
+/// is at most [`MAX_RETRY_AFTER`]) or else the backoff ([`backoff`]); a `Retry-After` shorter
+/// than the backoff (`0`) waits the backoff, so a hurried answer cannot turn the retries into a
+/// burst.
 fn retry_decision(status: StatusCode, headers: &reqwest::header::HeaderMap, attempt: u32) -> Retry {
     if status != StatusCode::TOO_MANY_REQUESTS && !status.is_server_error() {
         return Retry::No;
     }
     let retry_after = retry_after(headers.get(RETRY_AFTER));
     if attempt < MAX_RETRIES && retry_after.is_none_or(|d| d <= MAX_RETRY_AFTER) {
-        return Retry::After(retry_after.unwrap_or(BASE_BACKOFF * 2u32.pow(attempt)));
+        return Retry::After(retry_after.unwrap_or_default().max(backoff(attempt)));
     }
     Retry::GiveUp(TransportError::RetriesExhausted {
         status: status.as_u16(),
         retry_after,
         retries: attempt,
     })
+}
+
+/// A connection reset or closed by GitLab is retried like a 502, with the same backoff.
+fn reset_decision(instance: &str, attempt: u32) -> Retry {
+    if attempt < MAX_RETRIES {
+        Retry::After(backoff(attempt))
+    } else {
+        Retry::GiveUp(TransportError::Reset {
+            instance: instance.to_string(),
+            retries: attempt,
+        })
+    }
+}
+
+/// [`BASE_BACKOFF`] doubled per attempt already made.
+fn backoff(attempt: u32) -> Duration {
+    BASE_BACKOFF * 2u32.pow(attempt)
+}
+
+/// Whether a request failed because GitLab (or something on the way) reset or closed the
+/// connection: an I/O error of that kind, or hyper's "connection closed before message
+/// completed", anywhere in the error's sources. Timeouts are not resets.
+fn is_reset(e: &reqwest::Error) -> bool {
+    use std::io::ErrorKind;
+    if e.is_timeout() {
+        return false;
+    }
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(s) = source {
+        if let Some(io) = s.downcast_ref::<std::io::Error>()
+            && matches!(
+                io.kind(),
+                ErrorKind::ConnectionReset
+                    | ErrorKind::ConnectionAborted
+                    | ErrorKind::BrokenPipe
+                    | ErrorKind::UnexpectedEof
+            )
+        {
+            return true;
+        }
+        if s.downcast_ref::<hyper::Error>()
+            .is_some_and(hyper::Error::is_incomplete_message)
+        {
+            return true;
+        }
+        source = s.source();
+    }
+    false
+}
+
+/// The streaming body of a REST raw answer.
+#[derive(Debug)]
+pub(crate) struct RawBody {
+    response: reqwest::Response,
+}
+
+impl RawBody {
+    /// The body's declared length, if GitLab sent one.
+    pub(crate) fn declared_len(&self) -> Option<u64> {
+        self.response.content_length()
+    }
+
+    /// The next chunk of the body; `None` at its end.
+    pub(crate) async fn chunk(&mut self) -> Result<Option<bytes::Bytes>, TransportError> {
+        let received = std::time::Instant::now();
+        let chunk = self.response.chunk().await;
+        crate::timing::record_upstream(received.elapsed());
+        chunk.map_err(|e| TransportError::Failed {
+            instance: self.response.url().origin().ascii_serialization(),
+            cause: error_chain(&e),
+        })
+    }
 }
 
 enum BodyError {
@@ -416,5 +544,38 @@ mod tests {
             retry_decision(StatusCode::SERVICE_UNAVAILABLE, &none, MAX_RETRIES),
             Retry::GiveUp(TransportError::RetriesExhausted { retries: 2, .. })
         ));
+        // Retry-After: 0 waits the backoff floor, not nothing.
+        let mut zero = reqwest::header::HeaderMap::new();
+        zero.insert(RETRY_AFTER, HeaderValue::from_static("0"));
+        assert_eq!(
+            retry_decision(StatusCode::TOO_MANY_REQUESTS, &zero, 0),
+            Retry::After(BASE_BACKOFF)
+        );
+        assert_eq!(
+            retry_decision(StatusCode::TOO_MANY_REQUESTS, &zero, 1),
+            Retry::After(BASE_BACKOFF * 2)
+        );
+        let mut three = reqwest::header::HeaderMap::new();
+        three.insert(RETRY_AFTER, HeaderValue::from_static("3"));
+        assert_eq!(
+            retry_decision(StatusCode::BAD_GATEWAY, &three, 0),
+            Retry::After(Duration::from_secs(3))
+        );
+    }
+
+    #[test]
+    fn resets_are_retried_like_a_502() {
+        assert_eq!(reset_decision("https://g", 0), Retry::After(BASE_BACKOFF));
+        assert_eq!(
+            reset_decision("https://g", 1),
+            Retry::After(BASE_BACKOFF * 2)
+        );
+        assert_eq!(
+            reset_decision("https://g", MAX_RETRIES),
+            Retry::GiveUp(TransportError::Reset {
+                instance: "https://g".into(),
+                retries: MAX_RETRIES
+            })
+        );
     }
 }

@@ -30,12 +30,9 @@ pub(crate) mod error;
 
 pub(crate) use error::{LocalError, LocalRefError};
 
-use super::blob::{Blob, BlobKind, Fetched, RefProblem, SourceError};
+use super::blob::{Blob, BlobKind, Fetched, RefProblem, SourceError, looks_binary};
 use crate::ref_name::{check_ref_name, check_rev};
 use crate::resolve::{Lookup, qualify_ref};
-
-/// Bytes at the start of a blob searched for a NUL byte (git's and GitLab's binary heuristic).
-const BINARY_SNIFF_LEN: usize = 8_000;
 
 /// A Git LFS pointer file is smaller than this (git-lfs spec).
 const LFS_POINTER_MAX_LEN: usize = 1024;
@@ -152,6 +149,7 @@ impl LocalRepo {
             git_ref: rev.to_owned(),
             size_bytes,
             kind,
+            id: Some(blob_id.to_string()),
         })
     }
 }
@@ -195,6 +193,7 @@ impl LocalRepo {
                 ref_type,
             } => Ok(Fetched {
                 blob: self.read_as(git_ref, *ref_type, path)?,
+                project: None,
                 split_fallback_from: None,
             }),
             Lookup::Split {
@@ -226,6 +225,7 @@ impl LocalRepo {
                 })?;
                 Ok(Fetched {
                     blob: reads.swap_remove(pick.used)?,
+                    project: None,
                     split_fallback_from: pick.fallback_from.map(|g| candidates[g].git_ref.clone()),
                 })
             }
@@ -451,22 +451,17 @@ pub(crate) fn classify(data: Vec<u8>) -> (u64, BlobKind) {
     }
     // usize is at most 64 bits on every target Rust supports, so this never truncates.
     let size = data.len() as u64;
-    if has_nul_prefix(&data) {
+    if looks_binary(&data) {
         return (size, BlobKind::Binary);
     }
     let kind = match String::from_utf8(data) {
         Ok(content) => BlobKind::Text {
-            content,
+            content: Arc::new(content),
             cut_by_read_limit: false,
         },
         Err(_) => BlobKind::Binary,
     };
     (size, kind)
-}
-
-/// True when a NUL byte occurs in the first [`BINARY_SNIFF_LEN`] bytes.
-fn has_nul_prefix(data: &[u8]) -> bool {
-    data[..data.len().min(BINARY_SNIFF_LEN)].contains(&0)
 }
 
 /// The LFS object size named by `data` if it is a Git LFS pointer: smaller than 1024 bytes,
@@ -522,7 +517,7 @@ mod tests {
 
     fn text(s: &str) -> BlobKind {
         BlobKind::Text {
-            content: s.to_owned(),
+            content: Arc::new(s.to_owned()),
             cut_by_read_limit: false,
         }
     }
@@ -610,7 +605,7 @@ mod tests {
                         cut_by_read_limit: false,
                     },
                 ..
-            }) => content,
+            }) => content.to_string(),
             other => panic!("{rev} {path}: expected text, got {other:?}"),
         }
     }
@@ -632,6 +627,7 @@ mod tests {
                 git_ref: "HEAD".to_owned(),
                 size_bytes: fx::README_MAIN.len() as u64,
                 kind: text(fx::README_MAIN),
+                id: Some(fix.readme_blob_sha.clone()),
             }
         );
         assert_eq!(read_text(&repo, "main", "README.md"), fx::README_MAIN);
@@ -732,8 +728,10 @@ mod tests {
                 kind: BlobKind::Lfs {
                     storage: "lfs".to_owned()
                 },
+                id: lfs.id.clone(),
             }
         );
+        assert!(lfs.id.as_ref().is_some_and(|id| id.len() == 40));
         let debug = format!("{lfs:?}");
         assert!(
             !debug.contains("sha256") && !debug.contains("git-lfs"),

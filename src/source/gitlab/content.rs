@@ -1,0 +1,327 @@
+//! A blob's content, once GitLab's answer has said which blob the caller may read: from the
+//! cache when it holds that blob, else from the answer itself, else from GitLab's REST raw
+//! endpoints — past the 10 MiB read limit when the window needs more than GraphQL returned, and
+//! for a file stored in LFS. Each blob is downloaded once (single flight per content address)
+//! and cached by that address.
+
+use std::sync::Arc;
+
+use memchr::memchr_iter;
+
+use super::cache::{BlobCache, Cached};
+use super::flights::Flights;
+use super::graphql::BlobFields;
+use super::raw::{self, Download, Sniff};
+use super::transport::Transport;
+use crate::config::Credential;
+use crate::source::blob::{BlobKind, SourceError, looks_binary};
+use crate::window::{self, LineRequest};
+
+/// Where the blob lives, for the REST downloads.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FileAt<'a> {
+    pub project_id: Option<u64>,
+    pub path: &'a str,
+    /// The ref as the REST API takes it (qualified when the lookup had a ref type).
+    pub git_ref: &'a str,
+}
+
+/// What the content step found.
+#[derive(Debug)]
+pub(crate) enum Content {
+    /// The blob's kind, with its text when it is text.
+    Ready(BlobKind),
+    /// The answer carried no content (it was asked without) and the cache does not hold the
+    /// blob it names: ask again with content.
+    NotInAnswer,
+}
+
+/// The content step's state: the cache, the downloads in flight, the size limit.
+#[derive(Debug)]
+pub(crate) struct ContentStore {
+    transport: Transport,
+    cache: BlobCache,
+    downloads: Flights<String>,
+    max_file_bytes: u64,
+}
+
+impl ContentStore {
+    pub(crate) fn new(transport: Transport, cache_bytes: u64, max_file_bytes: u64) -> Self {
+        Self {
+            transport,
+            cache: BlobCache::new(cache_bytes),
+            downloads: Flights::default(),
+            max_file_bytes,
+        }
+    }
+
+    /// Whether the blob `oid` is cached (in any form), so its content need not be asked for.
+    pub(crate) fn holds(&self, oid: &str) -> bool {
+        self.cache.contains(oid)
+    }
+
+    /// The content of `node`, enough for the window `lines`.
+    pub(crate) async fn content(
+        &self,
+        node: BlobFields,
+        at: FileAt<'_>,
+        lines: LineRequest,
+        credential: Option<&Credential>,
+    ) -> Result<Content, SourceError> {
+        let size = size_bytes(&node);
+        if node.stored_externally == Some(true) {
+            return self
+                .lfs(&node, at, size, credential)
+                .await
+                .map(Content::Ready);
+        }
+        if let Some(cached) = self.cache.get(&node.oid) {
+            return self
+                .read_cached(cached, &node.oid, at, size, lines, credential)
+                .await
+                .map(Content::Ready);
+        }
+        let Some(raw) = node.raw_text_blob else {
+            return Ok(Content::NotInAnswer);
+        };
+        let text = raw.decode().map_err(super::GitlabError::Content)?;
+        self.read_answer(text, &node.oid, at, size, lines, credential)
+            .await
+            .map(Content::Ready)
+    }
+
+    /// The answer asked with content had none: GitLab's word for a binary blob.
+    pub(crate) fn binary(&self, oid: &str) -> BlobKind {
+        self.cache.put(oid, Cached::Binary);
+        BlobKind::Binary
+    }
+
+    async fn read_cached(
+        &self,
+        cached: Cached,
+        oid: &str,
+        at: FileAt<'_>,
+        size: u64,
+        lines: LineRequest,
+        credential: Option<&Credential>,
+    ) -> Result<BlobKind, SourceError> {
+        match cached {
+            Cached::Full(text) => Ok(text_kind(text, false)),
+            Cached::Binary => Ok(BlobKind::Binary),
+            Cached::Partial(text) if covers(&text, lines) => Ok(text_kind(text, true)),
+            Cached::Partial(_) => self.whole_blob(oid, at, size, credential).await,
+        }
+    }
+
+    async fn read_answer(
+        &self,
+        text: String,
+        oid: &str,
+        at: FileAt<'_>,
+        size: u64,
+        lines: LineRequest,
+        credential: Option<&Credential>,
+    ) -> Result<BlobKind, SourceError> {
+        let text = Arc::new(text);
+        if size <= text.len() as u64 {
+            self.cache.put(oid, Cached::Full(Arc::clone(&text)));
+            return Ok(text_kind(text, false));
+        }
+        if covers(&text, lines) {
+            self.cache.put(oid, Cached::Partial(Arc::clone(&text)));
+            return Ok(text_kind(text, true));
+        }
+        drop(text);
+        self.whole_blob(oid, at, size, credential).await
+    }
+
+    /// The whole of a blob past the read limit, by oid from REST (downloaded once).
+    async fn whole_blob(
+        &self,
+        oid: &str,
+        at: FileAt<'_>,
+        size: u64,
+        credential: Option<&Credential>,
+    ) -> Result<BlobKind, SourceError> {
+        self.refuse_too_large(at.path, size)?;
+        let _turn = self.downloads.turn(oid.to_string()).await;
+        if let Some(Cached::Full(text)) = self.cache.get(oid) {
+            return Ok(text_kind(text, false));
+        }
+        // The partial entry is superseded; freeing it first keeps one copy in memory.
+        self.cache.forget(oid);
+        let project_id = at.project_id.ok_or_else(|| no_project_id(at.path))?;
+        let what = format!("blob {oid} of '{}'", at.path);
+        let download = raw::download(
+            &self.transport,
+            &raw::blob_path(project_id, oid),
+            &what,
+            self.max_file_bytes,
+            Sniff::KeepAll,
+            credential,
+        )
+        .await
+        .map_err(super::GitlabError::from)?;
+        let kind = self.text_or_binary(download, at.path, size)?;
+        self.cache.put(oid, cached_as(&kind));
+        Ok(kind)
+    }
+
+    /// A file stored in LFS: its object, cached by the object's sha256 (the pointer never
+    /// reaches the agent). A binary object keeps the LFS error.
+    async fn lfs(
+        &self,
+        node: &BlobFields,
+        at: FileAt<'_>,
+        size: u64,
+        credential: Option<&Credential>,
+    ) -> Result<BlobKind, SourceError> {
+        let storage = node
+            .external_storage
+            .clone()
+            .unwrap_or_else(|| "lfs".into());
+        let Some(sha256) = node.lfs_oid.as_deref() else {
+            return Ok(BlobKind::Lfs { storage });
+        };
+        let key = format!("lfs:{sha256}");
+        let _turn = self.downloads.turn(key.clone()).await;
+        match self.cache.get(&key) {
+            Some(Cached::Full(text)) => return Ok(text_kind(text, false)),
+            Some(_) => return Ok(BlobKind::Lfs { storage }),
+            None => {}
+        }
+        self.refuse_too_large(at.path, size)?;
+        let project_id = at.project_id.ok_or_else(|| no_project_id(at.path))?;
+        let what = format!("the LFS object of '{}' at '{}'", at.path, at.git_ref);
+        let download = raw::download(
+            &self.transport,
+            &raw::lfs_file_path(project_id, at.path, at.git_ref),
+            &what,
+            self.max_file_bytes,
+            Sniff::StopAtBinary,
+            credential,
+        )
+        .await
+        .map_err(super::GitlabError::from)?;
+        if let Download::Bytes(bytes) = &download
+            && !raw::is_lfs_object(bytes, sha256)
+        {
+            return Err(SourceError::ChangedWhileReading {
+                path: at.path.to_string(),
+            });
+        }
+        let kind = match self.text_or_binary(download, at.path, size)? {
+            BlobKind::Binary => BlobKind::Lfs { storage },
+            text => text,
+        };
+        self.cache.put(&key, cached_as(&kind));
+        Ok(kind)
+    }
+
+    fn text_or_binary(
+        &self,
+        download: Download,
+        path: &str,
+        size: u64,
+    ) -> Result<BlobKind, SourceError> {
+        match download {
+            Download::TooLarge => Err(self.too_large(path, size)),
+            Download::Binary => Ok(BlobKind::Binary),
+            Download::Bytes(bytes) if looks_binary(&bytes) => Ok(BlobKind::Binary),
+            Download::Bytes(bytes) => Ok(match String::from_utf8(bytes) {
+                Ok(text) => text_kind(Arc::new(text), false),
+                Err(_) => BlobKind::Binary,
+            }),
+        }
+    }
+
+    fn refuse_too_large(&self, path: &str, size: u64) -> Result<(), SourceError> {
+        if size > self.max_file_bytes {
+            return Err(self.too_large(path, size));
+        }
+        Ok(())
+    }
+
+    fn too_large(&self, path: &str, size: u64) -> SourceError {
+        SourceError::FileTooLarge {
+            path: path.to_string(),
+            size_bytes: size,
+            limit: self.max_file_bytes,
+        }
+    }
+}
+
+/// The size GitLab reports: `rawSize` (for LFS the object's size), else `size`, else the
+/// decoded length of the content it sent (0 without content).
+pub(crate) fn size_bytes(node: &BlobFields) -> u64 {
+    node.raw_size.or(node.size).map(|s| s.0).unwrap_or_else(|| {
+        node.raw_text_blob
+            .as_ref()
+            .map_or(0, |t| t.decoded_len() as u64)
+    })
+}
+
+fn text_kind(content: Arc<String>, cut_by_read_limit: bool) -> BlobKind {
+    BlobKind::Text {
+        content,
+        cut_by_read_limit,
+    }
+}
+
+fn cached_as(kind: &BlobKind) -> Cached {
+    match kind {
+        BlobKind::Text { content, .. } => Cached::Full(Arc::clone(content)),
+        BlobKind::Binary | BlobKind::Lfs { .. } => Cached::Binary,
+    }
+}
+
+fn no_project_id(path: &str) -> SourceError {
+    super::GitlabError::Shape {
+        reason: format!("the answer for '{path}' has no project id"),
+    }
+    .into()
+}
+
+/// Whether the window `lines` over the first part of a blob (`part`, cut by GitLab's read
+/// limit, so its last line may be incomplete) needs nothing past that part: the window must end
+/// before the part's last complete line does. A window that reaches the part's end (or starts
+/// past it) needs the whole blob.
+pub(crate) fn covers(part: &str, lines: LineRequest) -> bool {
+    let complete_lines = memchr_iter(b'\n', part.as_bytes()).count() as u64;
+    match window::window(part, lines) {
+        Ok(w) => w.returned > 0 && w.next_offset() < complete_lines,
+        // An inverted range after clamping to the part may not be inverted in the whole file.
+        Err(_) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(offset: u64, limit: u64) -> LineRequest {
+        LineRequest::OffsetLimit { offset, limit }
+    }
+
+    #[test]
+    fn a_part_covers_windows_that_end_before_its_last_complete_line() {
+        // Three complete lines and a cut fourth.
+        let part = "a\nb\nc\nd-cut";
+        assert!(covers(part, lines(0, 1)));
+        assert!(covers(part, lines(0, 2)));
+        assert!(covers(part, lines(1, 1)));
+        // Reaching line 3 (the last complete one) or beyond needs the rest.
+        assert!(!covers(part, lines(0, 3)));
+        assert!(!covers(part, lines(2, 1)));
+        assert!(!covers(part, lines(3, 1)));
+        assert!(!covers(part, lines(9, 1)));
+        let start_end = |start, end| LineRequest::StartEnd {
+            start: Some(start),
+            end,
+        };
+        assert!(covers(part, start_end(1, Some(2))));
+        assert!(!covers(part, start_end(1, None)));
+        assert!(!covers(part, start_end(3, Some(99))));
+        assert!(!covers("", lines(0, 5)));
+    }
+}
