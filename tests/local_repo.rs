@@ -221,7 +221,8 @@ fn cli_json_prints_the_whole_result() {
                 "total_lines": 4,
                 "returned_lines": {"start": 1, "end": 2},
                 "truncated": true,
-                "size_bytes": fx::README_MAIN.len()
+                "size_bytes": fx::README_MAIN.len(),
+                "blob_id": blob_id(fx::README_MAIN.as_bytes())
             },
             "content": "# Fixture\n\n",
             "system_instruction": "File truncated. Remaining lines: 2. To view more, call again with {\"offset\": 2, \"limit\": 2}."
@@ -232,7 +233,8 @@ fn cli_json_prints_the_whole_result() {
         json!({
             "path": "crlf.txt",
             "ref": "main",
-            "metadata": {"total_lines": 4, "returned_lines": {"start": 1, "end": 4}, "truncated": false, "size_bytes": 17},
+            "metadata": {"total_lines": 4, "returned_lines": {"start": 1, "end": 4}, "truncated": false, "size_bytes": 17,
+                         "blob_id": blob_id(b"alpha\r\nbeta\r\n\r\n\r\n")},
             "content": fx::CRLF
         })
     );
@@ -241,7 +243,8 @@ fn cli_json_prints_the_whole_result() {
         json!({
             "path": "empty.txt",
             "ref": "HEAD",
-            "metadata": {"total_lines": 0, "returned_lines": null, "truncated": false, "size_bytes": 0},
+            "metadata": {"total_lines": 0, "returned_lines": null, "truncated": false, "size_bytes": 0,
+                         "blob_id": blob_id(b"")},
             "content": ""
         })
     );
@@ -799,7 +802,8 @@ fn cli_local_files_have_no_read_limit() {
             "total_lines": lines,
             "returned_lines": {"start": lines, "end": lines},
             "truncated": true,
-            "size_bytes": text.len()
+            "size_bytes": text.len(),
+            "blob_id": blob_id(text.as_bytes())
         })
     );
     assert!(out.get("system_instruction").is_none(), "{out}");
@@ -853,6 +857,13 @@ async fn serve_with_env(fix: &fx::Fixture, env: &[(&str, &str)]) -> mcp::Server 
     mcp::spawn(&["serve", "--repo", repo], env).await
 }
 
+/// The git blob id of `bytes` (what `metadata.blob_id` reports).
+fn blob_id(bytes: &[u8]) -> String {
+    gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, bytes)
+        .expect("hash a blob")
+        .to_string()
+}
+
 fn file(path: &str) -> Value {
     json!({"file_path": path})
 }
@@ -870,7 +881,8 @@ async fn mcp_text_files_byte_for_byte() {
         json!({
             "path": "crlf.txt",
             "ref": "HEAD",
-            "metadata": {"total_lines": 4, "returned_lines": {"start": 1, "end": 4}, "truncated": false, "size_bytes": 17},
+            "metadata": {"total_lines": 4, "returned_lines": {"start": 1, "end": 4}, "truncated": false, "size_bytes": 17,
+                         "blob_id": blob_id(b"alpha\r\nbeta\r\n\r\n\r\n")},
             "content": "alpha\r\nbeta\r\n\r\n\r\n"
         })
     );
@@ -879,7 +891,8 @@ async fn mcp_text_files_byte_for_byte() {
         json!({
             "path": "empty.txt",
             "ref": "main",
-            "metadata": {"total_lines": 0, "returned_lines": null, "truncated": false, "size_bytes": 0},
+            "metadata": {"total_lines": 0, "returned_lines": null, "truncated": false, "size_bytes": 0,
+                         "blob_id": blob_id(b"")},
             "content": ""
         })
     );
@@ -888,7 +901,8 @@ async fn mcp_text_files_byte_for_byte() {
         json!({
             "path": "no-newline.txt",
             "ref": "HEAD",
-            "metadata": {"total_lines": 2, "returned_lines": {"start": 1, "end": 2}, "truncated": false, "size_bytes": 3},
+            "metadata": {"total_lines": 2, "returned_lines": {"start": 1, "end": 2}, "truncated": false, "size_bytes": 3,
+                         "blob_id": blob_id(b"a\nb")},
             "content": "a\nb"
         })
     );
