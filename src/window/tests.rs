@@ -14,6 +14,15 @@ fn start_end(start: Option<u64>, end: Option<u64>) -> LineRequest {
     LineRequest::StartEnd { start, end }
 }
 
+/// [`window`] with the byte cap as a parameter.
+fn window_capped(
+    text: &str,
+    req: LineRequest,
+    max_bytes: usize,
+) -> Result<Window<'_>, WindowError> {
+    fit_capped(text, req, Fit::RAW, max_bytes).map(|fitted| fitted.window)
+}
+
 /// `window` for requests that cannot fail.
 fn win(text: &str, req: LineRequest) -> Window<'_> {
     match window(text, req) {
