@@ -82,11 +82,12 @@ pub(super) struct Taken {
 ///    A line whose `out` exceeds `max_bytes` is not counted (it can only be
 ///    the first, which step 4 stops after).
 /// 3. Take the line.
-/// 4. Stop (`Bytes`) if `bytes >= max_bytes`; stop (`Chars`) if
-///    `chars > max_chars`. (Step 1 would stop before the next line after
-///    the first anyway, as no line is empty; stopping here spares finding
-///    its end. After the second, the first line is over the budget and will
-///    be cut, so no more lines matter.)
+/// 4. Stop (`Bytes`) if `bytes >= max_bytes`: step 1 would stop before the
+///    next line anyway, as no line is empty, and stopping here spares
+///    finding its end. Stop (`Chars`) if `chars > max_chars` and the line
+///    has more than one character: only a first line can pass the budget,
+///    and it will be cut, so no more lines matter. (A one-character line is
+///    kept whole, so the walk goes on to learn which cap drops the next.)
 ///
 /// So the first line is always taken whole, however long (`bytes` exceeds
 /// `max_bytes`, or `chars` `max_chars`, only when `count == 1`); lines that
@@ -132,7 +133,7 @@ pub(super) fn take_lines(bytes: &[u8], limit: u64, limits: &Limits) -> Taken {
             t.stop = Some(CapKind::Bytes);
             break;
         }
-        if limits.max_chars.is_some_and(|max| t.chars > max) {
+        if limits.max_chars.is_some_and(|max| t.chars > max) && out_chars > prefix + 1 {
             t.stop = Some(CapKind::Chars);
             break;
         }
@@ -303,6 +304,10 @@ mod tests {
         // taken.
         let l = limits(100, 3, true);
         assert_eq!(take("a\nb\n", 5, &l), t(1, 2, C));
+        // A one-character line over it is kept whole, so the walk goes on
+        // to learn which cap drops the next line.
+        assert_eq!(take("\nb\n", 5, &l), t(1, 1, C));
+        assert_eq!(take("\nb\n", 5, &limits(16, 3, true)), t(1, 1, B));
     }
 
     #[test]

@@ -74,6 +74,8 @@ use std::borrow::Cow;
 
 mod budget;
 mod chars;
+#[cfg(test)]
+mod fit_tests;
 mod lines;
 mod numbers;
 mod request;
