@@ -53,14 +53,25 @@ fn dropped(by: CapKind) -> Shortened {
     Shortened::DroppedLines { by }
 }
 
-fn cut(by: CapKind, line_bytes: usize, returned: (usize, usize), without: usize) -> Shortened {
-    Shortened::LineCut(LineCut {
+/// Asserts that a fitted window is its single line cut by `by` to
+/// `content`, which holds `returned` (bytes, characters) of the line's text.
+#[track_caller]
+fn assert_cut(
+    f: &Fitted<'_>,
+    content: &str,
+    by: CapKind,
+    line_bytes: usize,
+    returned: (usize, usize),
+    without: usize,
+) {
+    let want = Shortened::LineCut(LineCut {
         by,
         line_bytes,
         returned_bytes: returned.0,
-        returned_chars: returned.1,
         bytes_without_budget: without,
-    })
+    });
+    assert_fitted(f, content, 1, want);
+    assert_eq!(f.text_chars(), returned.1, "{f:?}");
 }
 
 use CapKind::{Bytes, Chars};
@@ -109,7 +120,7 @@ fn line_exactly_at_the_budget() {
 fn budget_smaller_than_the_first_line() {
     let text = "abcdefghij\nnext\n";
     let f = fit(text, offset_limit(0, 500), budget(4));
-    assert_fitted(&f, "abcd", 1, cut(Chars, 11, (4, 4), 11));
+    assert_cut(&f, "abcd", Chars, 11, (4, 4), 11);
     assert_eq!(f.window.returned_lines(), Some((1, 1)));
     assert_eq!((f.window.next_offset(), f.window.remaining()), (1, 1));
     let Shortened::LineCut(c) = f.shortened else {
@@ -121,10 +132,10 @@ fn budget_smaller_than_the_first_line() {
     assert_fitted(&f, "abcdefghij\n", 1, Shortened::None);
     // A line one character over the budget (its `\n`) is cut too.
     let f = fit("abcd\n", offset_limit(0, 500), budget(4));
-    assert_fitted(&f, "abcd", 1, cut(Chars, 5, (4, 4), 5));
+    assert_cut(&f, "abcd", Chars, 5, (4, 4), 5);
     // A budget of 1 returns one character.
     let f = fit("😀x\n", offset_limit(0, 500), budget(1));
-    assert_fitted(&f, "😀", 1, cut(Chars, 6, (4, 1), 6));
+    assert_cut(&f, "😀", Chars, 6, (4, 1), 6);
     // An over-long line after a short one is dropped, not cut.
     let f = fit("ab\nabcdefgh\n", offset_limit(0, 500), budget(4));
     assert_fitted(&f, "ab\n", 1, dropped(Chars));
@@ -145,12 +156,7 @@ fn multibyte_character_at_the_budgets_edge() {
             let f = fit(&line, offset_limit(0, 5), budget(max_chars));
             let bytes = want.len();
             let chars = max_chars as usize;
-            assert_fitted(
-                &f,
-                &want,
-                1,
-                cut(Chars, 7 + width, (bytes, chars), 7 + width),
-            );
+            assert_cut(&f, &want, Chars, 7 + width, (bytes, chars), 7 + width);
         }
         // A line of exactly the budget ending in `ch`, then another line.
         let text = format!("ab{ch}\nnext\n");
@@ -159,11 +165,13 @@ fn multibyte_character_at_the_budgets_edge() {
         // A line of only wide characters: the budget counts characters.
         let text = ch.to_string().repeat(10);
         let f = fit(&text, offset_limit(0, 1), budget(3));
-        assert_fitted(
+        assert_cut(
             &f,
             &text[..3 * width],
-            1,
-            cut(Chars, 10 * width, (3 * width, 3), 10 * width),
+            Chars,
+            10 * width,
+            (3 * width, 3),
+            10 * width,
         );
     }
 }
@@ -182,7 +190,7 @@ fn crlf_under_a_budget() {
     );
     // A cut can fall between `\r` and `\n`: the `\r` is content.
     let f = fit(text, offset_limit(0, 500), budget(3));
-    assert_fitted(&f, "ab\r", 1, cut(Chars, 4, (3, 3), 4));
+    assert_cut(&f, "ab\r", Chars, 4, (3, 3), 4);
     assert_eq!(f.window.next_offset(), 1);
 }
 
@@ -205,11 +213,11 @@ fn budget_and_byte_cap_both_binding() {
     // A single line over both: the shorter cut wins, a tie names bytes.
     let line = "éééééé\n"; // 13 bytes, 7 characters
     let f = fit_at(line, offset_limit(0, 1), budget(3), 8);
-    assert_fitted(&f, "ééé", 1, cut(Chars, 13, (6, 3), 8));
+    assert_cut(&f, "ééé", Chars, 13, (6, 3), 8);
     let f = fit_at(line, offset_limit(0, 1), budget(4), 8);
-    assert_fitted(&f, "éééé", 1, cut(Bytes, 13, (8, 4), 8));
+    assert_cut(&f, "éééé", Bytes, 13, (8, 4), 8);
     let f = fit_at(line, offset_limit(0, 1), budget(5), 9);
-    assert_fitted(&f, "éééé", 1, cut(Bytes, 13, (8, 4), 8));
+    assert_cut(&f, "éééé", Bytes, 13, (8, 4), 8);
 }
 
 #[test]
@@ -218,30 +226,22 @@ fn budget_and_one_mib_both_binding() {
     let text = format!("{}\nnext\n", "é".repeat(MIB));
     let line_bytes = 2 * MIB + 1;
     let f = fit(&text, offset_limit(0, 500), budget(400_000));
-    assert_fitted(
+    assert_cut(
         &f,
         &text[..800_000],
-        1,
-        cut(Chars, line_bytes, (800_000, 400_000), MIB),
+        Chars,
+        line_bytes,
+        (800_000, 400_000),
+        MIB,
     );
     let Shortened::LineCut(c) = f.shortened else {
         panic!("not cut")
     };
     assert!(!c.whole_without_budget());
     let f = fit(&text, offset_limit(0, 500), budget(MIB as u64 / 2));
-    assert_fitted(
-        &f,
-        &text[..MIB],
-        1,
-        cut(Bytes, line_bytes, (MIB, MIB / 2), MIB),
-    );
+    assert_cut(&f, &text[..MIB], Bytes, line_bytes, (MIB, MIB / 2), MIB);
     let f = fit(&text, offset_limit(0, 500), budget(600_000));
-    assert_fitted(
-        &f,
-        &text[..MIB],
-        1,
-        cut(Bytes, line_bytes, (MIB, MIB / 2), MIB),
-    );
+    assert_cut(&f, &text[..MIB], Bytes, line_bytes, (MIB, MIB / 2), MIB);
     // A budget of the byte cap or more never binds.
     let free = fit(&text, offset_limit(0, 500), budget(0));
     for max_chars in [MIB as u64, u64::MAX] {
@@ -324,23 +324,18 @@ fn cut_line_with_numbers() {
     // The prefix is kept whole; the line's text is cut to what it leaves.
     let text = "abcdefghij\nnext\n";
     let f = fit(text, offset_limit(0, 500), numbered(10));
-    assert_fitted(&f, "     1\tabc", 1, cut(Chars, 11, (3, 3), 11));
+    assert_cut(&f, "     1\tabc", Chars, 11, (3, 3), 11);
     assert_eq!(f.window.content, "abc");
-    assert_eq!(f.content.chars().count(), 10);
+    assert_eq!((f.content_chars(), f.text_chars()), (10, 3));
     // Under the byte cap, the prefix's bytes count.
     let f = fit_at(text, offset_limit(0, 500), numbered(0), 29);
     assert_fitted(&f, "     1\tabcdefghij\n", 1, dropped(Bytes));
     let long = "abcdefghijklmnopqrstuvwxyz\n";
     let f = fit_at(long, offset_limit(0, 500), numbered(0), 25);
-    assert_fitted(
-        &f,
-        "     1\tabcdefghijklmnopqr",
-        1,
-        cut(Bytes, 27, (18, 18), 18),
-    );
+    assert_cut(&f, "     1\tabcdefghijklmnopqr", Bytes, 27, (18, 18), 18);
     // A budget the prefix fills still returns one character of the line.
     let f = fit(text, offset_limit(0, 500), numbered(3));
-    assert_fitted(&f, "     1\ta", 1, cut(Chars, 11, (1, 1), 11));
+    assert_cut(&f, "     1\ta", Chars, 11, (1, 1), 11);
     // A one-character line is then whole, and the lines after it dropped.
     let f = fit("\nx\n", offset_limit(0, 500), numbered(3));
     assert_fitted(&f, "     1\t\n", 1, dropped(Chars));
@@ -356,7 +351,7 @@ fn numbered_windows_at_the_end() {
     let f = fit("a\nlast", offset_limit(1, 500), numbered(0));
     assert_fitted(&f, "     2\tlast", 1, Shortened::None);
     let f = fit("a\nlastline", offset_limit(1, 500), numbered(10));
-    assert_fitted(&f, "     2\tlas", 1, cut(Chars, 8, (3, 3), 8));
+    assert_cut(&f, "     2\tlas", Chars, 8, (3, 3), 8);
 }
 
 // ---- empty windows ----------------------------------------------------------
@@ -638,7 +633,7 @@ proptest! {
             Shortened::DroppedLines { by } => Some(by),
             Shortened::LineCut(c) => {
                 prop_assert_eq!(c.returned_bytes, f.window.content.len());
-                prop_assert_eq!(c.returned_chars, f.window.content.chars().count());
+                prop_assert_eq!(f.text_chars(), f.window.content.chars().count());
                 let free_line = free.window.content.split_inclusive('\n').next();
                 prop_assert_eq!(c.bytes_without_budget, free_line.map_or(0, str::len));
                 Some(c.by)

@@ -184,8 +184,6 @@ pub struct LineCut {
     /// The bytes of the line returned, [`Window::content`]'s length: at
     /// least its first character, less than `line_bytes`.
     pub returned_bytes: usize,
-    /// The characters of the line returned.
-    pub returned_chars: usize,
     /// The bytes of the line the same request returns with `max_chars: 0`:
     /// `returned_bytes` when `by` is [`CapKind::Bytes`], else up to
     /// [`MAX_WINDOW_BYTES`] minus the prefix, or `line_bytes` when the whole
@@ -412,7 +410,6 @@ fn shorten<'a>(
             by: cut.by,
             line_bytes: lines.len(),
             returned_bytes: cut.kept,
-            returned_chars: count_chars(kept.as_bytes()),
             bytes_without_budget: cut.kept_by_bytes,
         };
         return (kept, Shortened::LineCut(line_cut));
@@ -424,6 +421,20 @@ fn shorten<'a>(
 }
 
 impl Fitted<'_> {
+    /// Returns the number of characters of the file's text returned,
+    /// [`Window::content`] (no prefixes): for a [`Shortened::LineCut`], how
+    /// much of the line the agent got. Counted on each call, in time linear
+    /// in the content (and so not paid by callers that do not ask).
+    pub fn text_chars(&self) -> usize {
+        count_chars(self.window.content.as_bytes())
+    }
+
+    /// Returns the number of characters of [`Fitted::content`], prefixes
+    /// included: what the budget measured. Counted on each call.
+    pub fn content_chars(&self) -> usize {
+        count_chars(self.content.as_bytes())
+    }
+
     /// A fitted window holding no line.
     fn empty(total_lines: u64, offset: u64, limit: u64, fit: Fit) -> Self {
         Fitted {
