@@ -267,8 +267,9 @@ pub struct Fitted<'a> {
     /// line's kept start, no line numbers) and its `cap` is
     /// `shortened.cap()`.
     pub window: Window<'a>,
-    /// The content to return: `window.content` itself without line numbers;
-    /// with them, an owned copy with each line prefixed.
+    /// The content to return: `window.content` itself (borrowed) without
+    /// line numbers or without lines; otherwise an owned copy with each line
+    /// prefixed.
     pub content: Cow<'a, str>,
     /// Whether a cap shortened the window, and which.
     pub shortened: Shortened,
@@ -328,8 +329,12 @@ pub fn window(text: &str, req: LineRequest) -> Result<Window<'_>, WindowError> {
 /// [`window`]'s. With any budget and line numbers off, following
 /// [`Window::next_offset`] from offset 0 visits every line once, and
 /// concatenating the contents rebuilds `text` unless some window is a
-/// `LineCut`; with line numbers on, the same holds after removing each
-/// line's prefix (everything up to its first tab).
+/// `LineCut`. A `LineCut` by [`CapKind::Chars`] whose line
+/// [fits without the budget](LineCut::whole_without_budget) comes back whole
+/// from the same offset with `limit: 1` and `max_chars: 0`; following the
+/// hints that way rebuilds `text` byte for byte. With line numbers on, all
+/// of this holds after removing each line's prefix (everything up to its
+/// first tab).
 pub fn fit_window(text: &str, req: LineRequest, fit: Fit) -> Result<Fitted<'_>, WindowError> {
     fit_capped(text, req, fit, MAX_WINDOW_BYTES)
 }
@@ -365,7 +370,7 @@ fn fit_capped<'a>(
     // the end), so both are char boundaries of `text`.
     let lines = &text[start..lines_end];
     let (returned, shortened) = shorten(lines, &taken, &limits, limit, lines_end < bytes.len());
-    let content = if fit.line_numbers {
+    let content = if fit.line_numbers && !returned.is_empty() {
         Cow::Owned(number_lines(returned, offset + 1))
     } else {
         Cow::Borrowed(returned)
