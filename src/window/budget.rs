@@ -4,11 +4,16 @@
 //!
 //! Both caps measure the returned content, line-number prefixes included
 //! (without numbers that is the file's own bytes, exactly GitLab's rule).
+//! The budget measures characters as the agent sees them in the JSON text
+//! block, where a control character costs 6 ([`charged_chars`]).
 
 use memchr::memchr;
 
 use super::CapKind;
-use super::chars::{char_boundary_after, count_chars, first_char_len, floor_char_boundary};
+use super::chars::{
+    CONTROL_CHARGE, charged_boundary, charged_chars, first_char_len, floor_char_boundary,
+    is_one_char,
+};
 use super::numbers::prefix_len;
 
 /// What a window may hold.
@@ -17,9 +22,9 @@ pub(super) struct Limits {
     /// The most bytes of content. At least 4 (one character of any width)
     /// plus the longest prefix, or a cut could pass it.
     pub(super) max_bytes: usize,
-    /// The most characters of content; `None` for no budget, and for one
-    /// that cannot bind (at or above `max_bytes`: a character is at least a
-    /// byte).
+    /// The most characters of content, as the budget charges them; `None`
+    /// for no budget, and for one that cannot bind (at or above
+    /// `CONTROL_CHARGE × max_bytes`: no byte is charged more).
     pub(super) max_chars: Option<usize>,
     /// The number of the window's first line when lines are numbered, `None`
     /// when they are not.
@@ -28,13 +33,15 @@ pub(super) struct Limits {
 
 impl Limits {
     /// The limits for a window whose first line is zero-indexed `offset`.
-    /// A `max_chars` of 0, or of `max_bytes` or more, is no budget.
+    /// A `max_chars` of 0, or of `CONTROL_CHARGE × max_bytes` or more, is
+    /// no budget.
     pub(super) fn new(max_bytes: usize, max_chars: u64, line_numbers: bool, offset: u64) -> Self {
-        // A budget too big for `usize` is at least `max_bytes`.
+        // A budget too big for `usize` cannot bind either.
         let chars = usize::try_from(max_chars).unwrap_or(usize::MAX);
+        let binds = chars > 0 && chars < max_bytes.saturating_mul(CONTROL_CHARGE);
         Limits {
             max_bytes,
-            max_chars: (chars > 0 && chars < max_bytes).then_some(chars),
+            max_chars: binds.then_some(chars),
             // `offset + 1` cannot overflow: a window with lines has `offset`
             // below its text's line count.
             first_number: line_numbers.then(|| offset + 1),
@@ -58,7 +65,8 @@ pub(super) struct Taken {
     pub(super) len: usize,
     /// The bytes of content they make: `len` plus their prefixes.
     pub(super) bytes: usize,
-    /// The characters of content they make, prefixes included. Counted only
+    /// The characters of content they make, prefixes included, as the
+    /// budget charges them ([`charged_chars`]). Counted only
     /// under a budget (0 without), and not for a single line over
     /// `max_bytes` ([`cut_line`] counts what it keeps of that).
     pub(super) chars: usize,
@@ -78,7 +86,7 @@ pub(super) struct Taken {
 /// 2. Under a budget, stop (`Chars`) before the line if a line is already
 ///    taken and `chars` already reaches `max_chars` (every line has a
 ///    character, so it cannot fit; this spares counting it), or if `chars`
-///    plus the line's characters (prefix included) exceeds `max_chars`.
+///    plus the line's charge (prefix included) exceeds `max_chars`.
 ///    A line whose `out` exceeds `max_bytes` is not counted (it can only be
 ///    the first, which step 4 stops after).
 /// 3. Take the line.
@@ -118,7 +126,7 @@ pub(super) fn take_lines(bytes: &[u8], limit: u64, limits: &Limits) -> Taken {
                 break;
             }
             if out <= limits.max_bytes {
-                out_chars = prefix + count_chars(&rest[..line_len]);
+                out_chars = prefix + charged_chars(&rest[..line_len]);
             }
             if t.count > 0 && t.chars + out_chars > max_chars {
                 t.stop = Some(CapKind::Chars);
@@ -133,7 +141,7 @@ pub(super) fn take_lines(bytes: &[u8], limit: u64, limits: &Limits) -> Taken {
             t.stop = Some(CapKind::Bytes);
             break;
         }
-        if limits.max_chars.is_some_and(|max| t.chars > max) && out_chars > prefix + 1 {
+        if limits.max_chars.is_some_and(|max| t.chars > max) && !is_one_char(&rest[..line_len]) {
             t.stop = Some(CapKind::Chars);
             break;
         }
@@ -167,11 +175,11 @@ pub(super) struct Cut {
 ///
 /// - The byte cap keeps the line's first `max_bytes - prefix` bytes, moved
 ///   back to a character boundary ([`floor_char_boundary`]).
-/// - The budget keeps its first `max_chars - prefix` characters
-///   ([`char_boundary_after`]).
+/// - The budget keeps the longest start of it charged at most
+///   `max_chars - prefix` ([`charged_boundary`]).
 /// - Each keeps at least the line's first character, so a window always
 ///   shows some of its line; only a budget below the prefix's length plus
-///   one (with line numbers) can make that pass the budget.
+///   that character's charge can make that pass the budget.
 /// - The cut is the shorter of the two; the budget is named only when it is
 ///   strictly shorter.
 /// - If that keeps the whole line (a one-character line under a budget
@@ -181,7 +189,7 @@ pub(super) fn cut_line(line: &str, prefix: usize, limits: &Limits) -> Option<Cut
     let by_bytes = floor_char_boundary(line, limits.max_bytes.saturating_sub(prefix)).max(at_least);
     let by_chars = limits
         .max_chars
-        .map(|max| char_boundary_after(line, max.saturating_sub(prefix)).max(at_least));
+        .map(|max| charged_boundary(line, max.saturating_sub(prefix)).max(at_least));
     let cut = match by_chars {
         Some(kept) if kept < by_bytes => Cut {
             by: CapKind::Chars,
@@ -234,8 +242,10 @@ mod tests {
         assert_eq!((l.max_chars, l.first_number), (None, None));
         assert_eq!(Limits::new(10, 9, true, 5).max_chars, Some(9));
         assert_eq!(Limits::new(10, 9, true, 5).first_number, Some(6));
-        // A budget at or above the byte cap cannot bind.
-        assert_eq!(Limits::new(10, 10, false, 0).max_chars, None);
+        // A budget past the byte cap binds on control characters (charged
+        // 6 each); one of 6 times the byte cap or more cannot bind.
+        assert_eq!(Limits::new(10, 59, false, 0).max_chars, Some(59));
+        assert_eq!(Limits::new(10, 60, false, 0).max_chars, None);
         assert_eq!(Limits::new(10, u64::MAX, false, 0).max_chars, None);
         assert_eq!(Limits::new(10, 9, true, 0).prefix_len(0), 7);
         assert_eq!(Limits::new(10, 9, false, 0).prefix_len(0), 0);

@@ -242,13 +242,58 @@ fn budget_and_one_mib_both_binding() {
     assert_cut(&f, &text[..MIB], Bytes, line_bytes, (MIB, MIB / 2), MIB);
     let f = fit(&text, offset_limit(0, 500), budget(600_000));
     assert_cut(&f, &text[..MIB], Bytes, line_bytes, (MIB, MIB / 2), MIB);
-    // A budget of the byte cap or more never binds.
+    // A budget of the byte cap or more never binds on text without control
+    // characters, nor one of 6 times the byte cap on any.
     let free = fit(&text, offset_limit(0, 500), budget(0));
-    for max_chars in [MIB as u64, u64::MAX] {
+    for max_chars in [MIB as u64, 6 * MIB as u64, u64::MAX] {
         let f = fit(&text, offset_limit(0, 500), budget(max_chars));
         assert_eq!((f.window, f.shortened), (free.window, free.shortened));
         assert_eq!(f.window, window(&text, offset_limit(0, 500)).unwrap());
     }
+}
+
+#[test]
+fn control_characters_cost_six() {
+    // ESC (an ANSI colour code) is sent as `\u001b`: charged 6; `\t` 1.
+    let text = "\x1b[1mA\x1b[0m\n\tb\n";
+    // Line 1: 10 characters, two of them ESC: charged 20.
+    let f = fit(text, offset_limit(0, 500), budget(20));
+    assert_fitted(&f, "\x1b[1mA\x1b[0m\n", 1, dropped(Chars));
+    assert_eq!((f.charged_chars(), f.content_chars()), (20, 10));
+    let f = fit(text, offset_limit(0, 500), budget(23));
+    assert_fitted(&f, text, 2, Shortened::None);
+    // A cut never splits the charge of an escape: 8 keeps `\x1b[1`, 10 to
+    // 15 keep up to the `A`, 16 the second ESC.
+    let f = fit(text, offset_limit(0, 1), budget(8));
+    assert_cut(&f, "\x1b[1", Chars, 10, (3, 3), 10);
+    for max_chars in 10..=15 {
+        let f = fit(text, offset_limit(0, 1), budget(max_chars));
+        assert_cut(&f, "\x1b[1mA", Chars, 10, (5, 5), 10);
+    }
+    let f = fit(text, offset_limit(0, 1), budget(16));
+    assert_cut(&f, "\x1b[1mA\x1b", Chars, 10, (6, 6), 10);
+    // A budget below the first character's charge still returns it.
+    let f = fit(text, offset_limit(0, 1), budget(3));
+    assert_cut(&f, "\x1b", Chars, 10, (1, 1), 10);
+    assert_eq!(f.charged_chars(), 6);
+    // The other short escapes and NUL.
+    let f = fit("\x08\x0c\r\0x\n", offset_limit(0, 1), budget(9));
+    assert_cut(&f, "\x08\x0c\r\0", Chars, 6, (4, 4), 6);
+    // With numbers, the prefix is charged its length (its tab 1).
+    let f = fit("\x1bx\n", offset_limit(0, 1), numbered(13));
+    assert_cut(&f, "     1\t\x1b", Chars, 3, (1, 1), 3);
+}
+
+#[test]
+fn control_characters_make_a_budget_past_the_byte_cap_bind() {
+    // 2 MiB of ESC: the byte cap keeps 1 MiB of it, charged 6 MiB; a budget
+    // of 2 MiB keeps a third of that.
+    let text = format!("{}\n", "\x1b".repeat(2 * MIB));
+    let f = fit(&text, offset_limit(0, 1), budget(2 * MIB as u64));
+    let kept = 2 * MIB / 6;
+    assert_cut(&f, &text[..kept], Chars, 2 * MIB + 1, (kept, kept), MIB);
+    let f = fit(&text, offset_limit(0, 1), budget(6 * MIB as u64));
+    assert_cut(&f, &text[..MIB], Bytes, 2 * MIB + 1, (MIB, MIB), MIB);
 }
 
 #[test]
@@ -444,9 +489,24 @@ fn forgejo_scenarios() {
 
 // ---- properties -------------------------------------------------------------
 
-/// Small texts of `\n`, `\r`, `\t`, ASCII and 2-, 3- and 4-byte characters.
+/// Small texts of `\n`, `\r`, `\t`, ESC (charged 6), ASCII and 2-, 3- and
+/// 4-byte characters.
 fn text_strategy() -> impl Strategy<Value = String> {
-    "[ab\\n\\r\\té€😀]{0,48}"
+    "[ab\\n\\r\\t\\x1bé€😀]{0,48}"
+}
+
+/// What the budget charges for `ch`, the reference way: the width of its
+/// JSON escape for a control character that has no short one, else 1.
+fn charge_of(ch: char) -> usize {
+    let json = serde_json::Value::from(ch.to_string()).to_string();
+    match json.chars().count() - 2 {
+        6 => 6,
+        _ => 1,
+    }
+}
+
+fn charge_of_str(s: &str) -> usize {
+    s.chars().map(charge_of).sum()
 }
 
 /// The reference for `fit_capped`, over a `Vec` of lines: returns
@@ -478,7 +538,7 @@ fn naive_fit(
     let budget = fit.max_chars > 0;
     let (mut bytes, mut chars, mut taken) = (0, 0, 0);
     for (i, line) in covered.iter().enumerate() {
-        let (b, c) = (prefix(i) + line.len(), prefix(i) + line.chars().count());
+        let (b, c) = (prefix(i) + line.len(), prefix(i) + charge_of_str(line));
         if taken > 0 && (bytes + b > max_bytes || (budget && chars + c > max_chars)) {
             break;
         }
@@ -495,10 +555,14 @@ fn naive_fit(
         } else {
             usize::MAX
         };
+        let mut charged = 0;
         let keep: String = line
             .char_indices()
             .take_while(|&(i, ch)| i + ch.len_utf8() <= byte_room)
-            .take(char_room.max(1))
+            .take_while(|&(_, ch)| {
+                charged += charge_of(ch);
+                charged <= char_room
+            })
             .map(|(_, ch)| ch)
             .collect();
         let keep = if keep.is_empty() {
@@ -647,9 +711,11 @@ proptest! {
         }
         // The caps hold, but for the first line's prefix and one character.
         let first_prefix = if line_numbers { format!("{:>6}\t", offset + 1).len() } else { 0 };
-        let floor = if f.window.returned > 0 { first_prefix + 1 } else { 0 };
+        let first_char = f.window.content.chars().next().map_or(0, charge_of);
+        let floor = if f.window.returned > 0 { first_prefix + first_char } else { 0 };
         prop_assert!(f.content.len() <= max_bytes);
-        prop_assert!(f.content.chars().count() <= (max_chars as usize).max(floor));
+        prop_assert_eq!(f.charged_chars(), charge_of_str(&f.content));
+        prop_assert!(f.charged_chars() <= (max_chars as usize).max(floor));
     }
 
     #[test]

@@ -28,8 +28,13 @@
 //! # Caps
 //!
 //! Two caps bound the returned content: [`MAX_WINDOW_BYTES`] bytes, always,
-//! and [`Fit::max_chars`] characters (Unicode scalar values) when it is not
-//! 0. Both measure the content as returned, line-number prefixes included,
+//! and [`Fit::max_chars`] characters when it is not 0. The budget counts
+//! characters as the agent sees them in the JSON text block, where a
+//! control character costs 6: a C0 control other than `\b`, `\t`, `\n`,
+//! `\f` and `\r` (JSON's `\u00XX`) is charged 6, every other Unicode scalar
+//! value 1. So however the file is made, its window's JSON string is at
+//! most about twice the budget. Both caps measure the content as returned,
+//! line-number prefixes included,
 //! and both cut as GitLab's byte cap does: whole lines are dropped from the
 //! window's end ([`Shortened::DroppedLines`]), and a single first line over a
 //! cap is cut at a character boundary ([`Shortened::LineCut`]). The first
@@ -40,9 +45,9 @@
 //! byte cap is the one reported unless the budget is strictly tighter: a
 //! report of [`CapKind::Chars`] means the same request with `max_chars: 0`
 //! returns more (more lines, or more of the cut line). So a window's content
-//! has at most [`MAX_WINDOW_BYTES`] bytes and at most `max_chars` characters,
-//! with one exception: with line numbers, a first line keeps its prefix and
-//! one character even when that passes a budget smaller than them.
+//! has at most [`MAX_WINDOW_BYTES`] bytes and is charged at most `max_chars`,
+//! with one exception: a first line keeps its prefix (with line numbers)
+//! and one character even when that passes a budget smaller than them.
 //!
 //! # Line numbers
 //!
@@ -62,7 +67,8 @@
 //! `memchr` within the last block; the window's lines (at most
 //! [`MAX_LIMIT`]) are walked the same way; the lines after it are counted.
 //! So per-line work is bounded by the window plus one block. Characters are
-//! counted only under a budget, from UTF-8 lead bytes a chunk at a time, and
+//! charged only under a budget, from UTF-8 lead bytes and control bytes a
+//! chunk at a time, and
 //! only for lines within the byte cap: at most the window plus the line
 //! after it.
 //!
@@ -85,7 +91,7 @@ mod tests;
 pub use request::{LineRequest, WindowError};
 
 use budget::{Limits, Taken, cut_line, is_over, take_lines};
-use chars::count_chars;
+use chars::{charged_chars, count_chars};
 use lines::{count_lines, line_start};
 use numbers::number_lines;
 
@@ -108,10 +114,10 @@ pub const LINE_NUMBER_WIDTH: usize = 6;
 /// How to fit a window to the agent, beside the lines it asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Fit {
-    /// The most characters of content, line-number prefixes included; 0 for
-    /// no budget (the byte cap still applies). A budget of
-    /// [`MAX_WINDOW_BYTES`] or more never binds: a character is at least a
-    /// byte.
+    /// The most characters of content, line-number prefixes included, a
+    /// control character counting 6 (see the module doc); 0 for no budget
+    /// (the byte cap still applies). A budget of 6 × [`MAX_WINDOW_BYTES`]
+    /// or more never binds: no byte is charged more than 6.
     pub max_chars: u64,
     /// Whether each returned line is prefixed with its number (see the
     /// module doc).
@@ -313,13 +319,14 @@ pub fn window(text: &str, req: LineRequest) -> Result<Window<'_>, WindowError> {
 ///   [`window`], with the same one error.
 /// - The covered lines are walked under both caps at once: before a line
 ///   (after the first), stop if it would take the content's bytes past
-///   [`MAX_WINDOW_BYTES`] or, under a budget, its characters past
-///   `max_chars` (prefixes included); stop after a line that reaches either.
+///   [`MAX_WINDOW_BYTES`] or, under a budget, its characters (a control
+///   character counting 6) past `max_chars` (prefixes included); stop after
+///   a line that reaches either.
 ///   Content exactly at a cap is not capped.
 /// - If that took a single line over a cap, its text is cut to what both
 ///   caps leave after its prefix: at most `MAX_WINDOW_BYTES - prefix` bytes,
-///   moved back to a character boundary, and at most `max_chars - prefix`
-///   characters, but at least one character ([`Shortened::LineCut`]; a
+///   moved back to a character boundary, and charged at most
+///   `max_chars - prefix`, but at least one character ([`Shortened::LineCut`]; a
 ///   one-character line is then whole). Otherwise, if fewer lines were taken
 ///   than the request covered and lines remain,
 ///   [`Shortened::DroppedLines`].
@@ -434,10 +441,17 @@ impl Fitted<'_> {
         count_chars(self.window.content.as_bytes())
     }
 
-    /// Returns the number of characters of [`Fitted::content`], prefixes
-    /// included: what the budget measured. Counted on each call.
+    /// Returns the number of characters (Unicode scalar values) of
+    /// [`Fitted::content`], prefixes included. Counted on each call.
     pub fn content_chars(&self) -> usize {
         count_chars(self.content.as_bytes())
+    }
+
+    /// Returns what the budget charges for [`Fitted::content`], prefixes
+    /// included: [`Fitted::content_chars`] plus 5 for each escaped control
+    /// character. Counted on each call.
+    pub fn charged_chars(&self) -> usize {
+        charged_chars(self.content.as_bytes())
     }
 
     /// A fitted window holding no line.
