@@ -3,12 +3,14 @@
 //!
 //! Parsing is by hand rather than by serde so that every mistake gets an [`ArgError`] that
 //! names the argument (worded by `response`). `null` counts as absent. Numbers sent as strings
-//! (`"10"`) are accepted, as agents often send them; `project_id` may be a string or an
-//! integer. Ranges are checked here; cross-argument rules live in `resolve`.
+//! (`"10"`) and booleans sent as strings (`"true"`) are accepted, as agents often send them;
+//! `project_id` may be a string or an integer. `start_line`/`end_line` are signed, as the seeds'
+//! line-range rules clamp them ([`LineRequest::from_line_args`]). Ranges are checked here;
+//! cross-argument rules live in `resolve`.
 
 use serde_json::{Map, Value};
 
-use crate::window::MAX_LIMIT;
+use crate::window::{LineRequest, MAX_LIMIT};
 
 /// Every argument the tool accepts, in the order the schema lists them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,11 +23,13 @@ pub(crate) enum ArgName {
     Limit,
     StartLine,
     EndLine,
+    MaxChars,
+    LineNumbers,
 }
 
 impl ArgName {
     /// All of them, in schema order.
-    pub(crate) const ALL: [ArgName; 8] = [
+    pub(crate) const ALL: [ArgName; 10] = [
         ArgName::Url,
         ArgName::ProjectId,
         ArgName::FilePath,
@@ -34,6 +38,8 @@ impl ArgName {
         ArgName::Limit,
         ArgName::StartLine,
         ArgName::EndLine,
+        ArgName::MaxChars,
+        ArgName::LineNumbers,
     ];
 
     /// The name on the wire.
@@ -47,6 +53,8 @@ impl ArgName {
             ArgName::Limit => "limit",
             ArgName::StartLine => "start_line",
             ArgName::EndLine => "end_line",
+            ArgName::MaxChars => "max_chars",
+            ArgName::LineNumbers => "line_numbers",
         }
     }
 
@@ -64,8 +72,12 @@ pub(crate) struct ToolArgs {
     pub git_ref: Option<String>,
     pub offset: Option<u64>,
     pub limit: Option<u64>,
-    pub start_line: Option<u64>,
-    pub end_line: Option<u64>,
+    /// As sent: below 1 is clamped by the line-range rules, not refused.
+    pub start_line: Option<i64>,
+    pub end_line: Option<i64>,
+    /// The caller's own character budget (0 = none); `None` = the server's default.
+    pub max_chars: Option<u64>,
+    pub line_numbers: Option<bool>,
 }
 
 /// A bad argument. `response` words each variant.
@@ -86,6 +98,10 @@ pub(crate) enum ArgError {
         max: u64,
         got: i128,
     },
+    /// A `start_line`/`end_line` outside `i64`.
+    NotALineNumber { name: ArgName, got: Got },
+    /// An argument that must be a boolean.
+    NotABoolean { name: ArgName, got: Got },
     /// offset/limit and start_line/end_line together.
     BothWindowForms,
 }
@@ -128,12 +144,14 @@ pub(crate) fn parse(arguments: Option<&Map<String, Value>>) -> Result<ToolArgs, 
         git_ref: string(map, ArgName::Ref)?,
         offset: integer(map, ArgName::Offset, 0, u64::MAX)?,
         limit: integer(map, ArgName::Limit, 1, MAX_LIMIT)?,
-        start_line: integer(map, ArgName::StartLine, 1, u64::MAX)?,
-        end_line: integer(map, ArgName::EndLine, 1, u64::MAX)?,
+        start_line: signed(map, ArgName::StartLine)?,
+        end_line: signed(map, ArgName::EndLine)?,
+        max_chars: integer(map, ArgName::MaxChars, 0, u64::MAX)?,
+        line_numbers: boolean(map, ArgName::LineNumbers)?,
     };
-    if (args.start_line.is_some() || args.end_line.is_some())
-        && (args.offset.is_some() || args.limit.is_some())
-    {
+    // `start_line: 0, end_line: 0` is no line range, so it goes with offset/limit.
+    let line_range = LineRequest::from_line_args(args.start_line, args.end_line).is_some();
+    if line_range && (args.offset.is_some() || args.limit.is_some()) {
         return Err(ArgError::BothWindowForms);
     }
     Ok(args)
@@ -173,20 +191,7 @@ fn integer(
     let Some(value) = present(map, name) else {
         return Ok(None);
     };
-    let parsed: Option<i128> = match value {
-        Value::Number(n) => n
-            .as_i64()
-            .map(i128::from)
-            .or_else(|| n.as_u64().map(i128::from))
-            .or_else(|| {
-                n.as_f64()
-                    .filter(|f| f.fract() == 0.0 && f.abs() < 1e30)
-                    .map(|f| f as i128)
-            }),
-        Value::String(s) => s.trim().parse::<i128>().ok(),
-        _ => None,
-    };
-    let Some(n) = parsed else {
+    let Some(n) = as_integer(value) else {
         return Err(ArgError::NotAnInteger {
             name,
             got: got(value),
@@ -202,6 +207,56 @@ fn integer(
     }
     // In range min..=max, both u64, so the conversion cannot fail.
     Ok(u64::try_from(n).ok())
+}
+
+/// A JSON integer, an integral float or a string of digits, as an integer.
+fn as_integer(value: &Value) -> Option<i128> {
+    match value {
+        Value::Number(n) => n
+            .as_i64()
+            .map(i128::from)
+            .or_else(|| n.as_u64().map(i128::from))
+            .or_else(|| {
+                n.as_f64()
+                    .filter(|f| f.fract() == 0.0 && f.abs() < 1e30)
+                    .map(|f| f as i128)
+            }),
+        Value::String(s) => s.trim().parse::<i128>().ok(),
+        _ => None,
+    }
+}
+
+/// A line number as sent, any `i64` (negatives included: the line-range rules clamp them).
+fn signed(map: &Map<String, Value>, name: ArgName) -> Result<Option<i64>, ArgError> {
+    let Some(value) = present(map, name) else {
+        return Ok(None);
+    };
+    let Some(n) = as_integer(value) else {
+        return Err(ArgError::NotAnInteger {
+            name,
+            got: got(value),
+        });
+    };
+    i64::try_from(n)
+        .map(Some)
+        .map_err(|_| ArgError::NotALineNumber {
+            name,
+            got: got(value),
+        })
+}
+
+/// `true` or `false`, also sent as the strings `"true"` and `"false"`.
+fn boolean(map: &Map<String, Value>, name: ArgName) -> Result<Option<bool>, ArgError> {
+    match present(map, name) {
+        None => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(Value::String(s)) if s.trim() == "true" => Ok(Some(true)),
+        Some(Value::String(s)) if s.trim() == "false" => Ok(Some(false)),
+        Some(other) => Err(ArgError::NotABoolean {
+            name,
+            got: got(other),
+        }),
+    }
 }
 
 /// The kind of `value`, with its JSON text when that is at most 40 characters.
@@ -265,11 +320,6 @@ mod tests {
                 .contains("between 1 and 2000")
         );
         assert_eq!(p(json!({"limit": 2000})).unwrap().limit, Some(2000));
-        assert!(
-            p(json!({"start_line": 0}))
-                .unwrap_err()
-                .contains("at least 1")
-        );
         assert!(p(json!({"offset": 1.5})).unwrap_err().contains("integer"));
         assert_eq!(p(json!({"offset": 2.0})).unwrap().offset, Some(2));
         assert!(
@@ -302,6 +352,79 @@ mod tests {
     fn line_forms_do_not_mix() {
         let e = p(json!({"offset": 1, "end_line": 4})).unwrap_err();
         assert!(e.contains("not both"), "{e}");
+        let e = p(json!({"limit": 5, "start_line": -3})).unwrap_err();
+        assert!(e.contains("not both"), "{e}");
         assert!(p(json!({"start_line": 2, "end_line": 4})).is_ok());
+        // Both 0 is no line range, so offset/limit may come with it.
+        let a = p(json!({"start_line": 0, "end_line": 0, "offset": 5})).unwrap();
+        assert_eq!(
+            (a.start_line, a.end_line, a.offset),
+            (Some(0), Some(0), Some(5))
+        );
+    }
+
+    #[test]
+    fn line_numbers_are_signed_as_sent() {
+        let lines = |v: Value| p(v).map(|a| (a.start_line, a.end_line));
+        assert_eq!(
+            lines(json!({"start_line": -5, "end_line": 0})),
+            Ok((Some(-5), Some(0)))
+        );
+        assert_eq!(
+            lines(json!({"start_line": "-5", "end_line": " 3 "})),
+            Ok((Some(-5), Some(3)))
+        );
+        assert_eq!(
+            lines(json!({"start_line": 2.0, "end_line": i64::MIN})),
+            Ok((Some(2), Some(i64::MIN)))
+        );
+        assert_eq!(
+            lines(json!({"end_line": i64::MAX})),
+            Ok((None, Some(i64::MAX)))
+        );
+        for big in [json!(1e19), json!(u64::MAX), json!("-9223372036854775809")] {
+            let e = lines(json!({ "start_line": big })).unwrap_err();
+            assert!(
+                e.starts_with("Argument 'start_line' must be an integer between -9223372036854775808 and 9223372036854775807, got"),
+                "{e}"
+            );
+        }
+        // 1e30 and beyond are not taken for integers at all.
+        assert!(
+            lines(json!({"end_line": 1e30}))
+                .unwrap_err()
+                .contains("integer")
+        );
+        assert!(
+            lines(json!({"end_line": 1.5}))
+                .unwrap_err()
+                .contains("must be an integer")
+        );
+        assert!(
+            lines(json!({"end_line": "x"}))
+                .unwrap_err()
+                .contains("a string")
+        );
+    }
+
+    #[test]
+    fn max_chars_and_line_numbers() {
+        let a = p(json!({"max_chars": 0, "line_numbers": true})).unwrap();
+        assert_eq!((a.max_chars, a.line_numbers), (Some(0), Some(true)));
+        let a = p(json!({"max_chars": "20000", "line_numbers": "false"})).unwrap();
+        assert_eq!((a.max_chars, a.line_numbers), (Some(20_000), Some(false)));
+        let a = p(json!({"max_chars": null, "line_numbers": null})).unwrap();
+        assert_eq!((a.max_chars, a.line_numbers), (None, None));
+        assert_eq!(
+            p(json!({"max_chars": -1})).unwrap_err(),
+            "Argument 'max_chars' must be at least 0, got -1."
+        );
+        for bad in [json!(1), json!("yes"), json!(["true"])] {
+            let e = p(json!({ "line_numbers": bad })).unwrap_err();
+            assert!(
+                e.starts_with("Argument 'line_numbers' must be true or false, got"),
+                "{e}"
+            );
+        }
     }
 }

@@ -12,10 +12,14 @@ use serde_json::{Map, Value, json};
 use crate::args::ArgName;
 use crate::config::{GitlabArgs, GitlabConfig};
 use crate::http::HttpArgs;
-use crate::reader::{Backend, Reader};
+use crate::reader::{Backend, ReadDefaults, Reader};
 use crate::source::gitlab::GitlabSource;
 use crate::source::local::{LocalRepo, LocalSource};
 use crate::tool::{FileServer, Tokens};
+use crate::window::{DEFAULT_LIMIT, DEFAULT_MAX_CHARS, MAX_LIMIT};
+
+/// The variable that sets the character budget (`--max-chars`).
+const MAX_CHARS_ENV: &str = "GITLAB_FILE_MCP_MAX_CHARS";
 
 /// Exit code for a tool error (`read`).
 const EXIT_TOOL_ERROR: u8 = 1;
@@ -32,6 +36,11 @@ const EXIT_USAGE: u8 = 2;
 pub struct Cli {
     #[command(flatten)]
     gitlab: GitlabArgs,
+    /// Characters of content per call, line-number prefixes included, when the call sends no
+    /// max_chars; 0 = no budget (a control character counts 6). Default: 100000. With `read`,
+    /// given here or in the environment, it is the call's own max_chars, so the hint repeats it.
+    #[arg(long, global = true, env = MAX_CHARS_ENV, value_name = "N")]
+    max_chars: Option<u64>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -74,22 +83,25 @@ struct ReadArgs {
     #[arg(long)]
     offset: Option<u64>,
     /// Number of lines (1..2000, default 500).
-    #[arg(long)]
+    #[arg(long, help = format!("Number of lines (1..{MAX_LIMIT}, default {DEFAULT_LIMIT})."))]
     limit: Option<u64>,
-    /// First line, 1-indexed (instead of --offset/--limit).
+    /// First line, 1-indexed (instead of --offset/--limit); below 1 means line 1.
+    #[arg(long, allow_negative_numbers = true)]
+    start_line: Option<i64>,
+    /// Last line, 1-indexed, inclusive; 0 or below means the last line.
+    #[arg(long, allow_negative_numbers = true)]
+    end_line: Option<i64>,
+    /// Prefix each line with its number, cat -n style.
     #[arg(long)]
-    start_line: Option<u64>,
-    /// Last line, 1-indexed, inclusive.
-    #[arg(long)]
-    end_line: Option<u64>,
+    line_numbers: bool,
     /// Print the whole tool result as JSON instead of the content.
     #[arg(long)]
     json: bool,
 }
 
 impl ReadArgs {
-    /// The tool arguments these flags stand for.
-    fn tool_arguments(&self) -> Map<String, Value> {
+    /// The tool arguments these flags stand for, with the budget given to the command.
+    fn tool_arguments(&self, max_chars: Option<u64>) -> Map<String, Value> {
         let value = |name: ArgName| -> Option<Value> {
             match name {
                 ArgName::Url => self.url.clone().map(Value::from),
@@ -100,6 +112,8 @@ impl ReadArgs {
                 ArgName::Limit => self.limit.map(Value::from),
                 ArgName::StartLine => self.start_line.map(Value::from),
                 ArgName::EndLine => self.end_line.map(Value::from),
+                ArgName::MaxChars => max_chars.map(Value::from),
+                ArgName::LineNumbers => self.line_numbers.then_some(Value::Bool(true)),
             }
         };
         ArgName::ALL
@@ -111,14 +125,18 @@ impl ReadArgs {
 
 /// Builds the reader for a local repository or for the configured GitLab; the error is the
 /// sentence for the user.
-fn build_reader(repo: Option<&PathBuf>, config: &GitlabConfig) -> Result<Reader, String> {
+fn build_reader(
+    repo: Option<&PathBuf>,
+    config: &GitlabConfig,
+    defaults: ReadDefaults,
+) -> Result<Reader, String> {
     let backend = match repo {
         Some(path) => Backend::Local(LocalSource::new(
             LocalRepo::open(path).map_err(|e| e.to_string())?,
         )),
         None => Backend::Gitlab(GitlabSource::new(config).map_err(|e| e.to_string())?),
     };
-    Ok(Reader::new(backend))
+    Ok(Reader::new(backend, defaults))
 }
 
 /// Runs the command line; returns the process exit code.
@@ -128,8 +146,8 @@ pub async fn run(cli: Cli) -> ExitCode {
         Err(e) => return usage_error(&e.to_string()),
     };
     match cli.command.unwrap_or(Command::Serve(ServeArgs::default())) {
-        Command::Serve(args) => serve(args, config).await,
-        Command::Read(args) => read(args, config).await,
+        Command::Serve(args) => serve(args, config, cli.max_chars).await,
+        Command::Read(args) => read(args, config, cli.max_chars).await,
     }
 }
 
@@ -138,8 +156,11 @@ fn usage_error(message: &str) -> ExitCode {
     ExitCode::from(EXIT_USAGE)
 }
 
-async fn serve(args: ServeArgs, config: GitlabConfig) -> ExitCode {
-    let reader = match build_reader(args.repo.as_ref(), &config) {
+async fn serve(args: ServeArgs, config: GitlabConfig, max_chars: Option<u64>) -> ExitCode {
+    let defaults = ReadDefaults {
+        max_chars: max_chars.unwrap_or(DEFAULT_MAX_CHARS),
+    };
+    let reader = match build_reader(args.repo.as_ref(), &config, defaults) {
         Ok(r) => r,
         Err(e) => return usage_error(&e),
     };
@@ -164,13 +185,17 @@ async fn serve(args: ServeArgs, config: GitlabConfig) -> ExitCode {
     }
 }
 
-async fn read(args: ReadArgs, config: GitlabConfig) -> ExitCode {
-    let reader = match build_reader(args.repo.as_ref(), &config) {
+async fn read(args: ReadArgs, config: GitlabConfig, max_chars: Option<u64>) -> ExitCode {
+    // A budget given by flag or variable is sent as the call's own; else the default applies.
+    let defaults = ReadDefaults {
+        max_chars: DEFAULT_MAX_CHARS,
+    };
+    let reader = match build_reader(args.repo.as_ref(), &config, defaults) {
         Ok(r) => r,
         Err(e) => return usage_error(&e),
     };
     let server = FileServer::new(reader, Tokens::Configured(config.credential.clone()));
-    let arguments = args.tool_arguments();
+    let arguments = args.tool_arguments(max_chars);
     let result = server
         .call(Some(&arguments), config.credential.as_ref())
         .await;

@@ -14,7 +14,7 @@ use crate::response::{self, ReadFacts};
 use crate::source::gitlab::GitlabSource;
 use crate::source::local::LocalSource;
 use crate::source::{BlobKind, Fetched, Source, SourceError};
-use crate::window::{self, WindowError};
+use crate::window::{self, Fit, WindowError};
 
 /// Where files come from.
 #[derive(Debug, Clone)]
@@ -45,19 +45,33 @@ pub(crate) enum ReadError {
     Output(serde_json::Error),
 }
 
+/// What a call gets when it does not say: the server's settings (`--max-chars`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ReadDefaults {
+    /// The character budget of a call without `max_chars` (0 = none).
+    pub max_chars: u64,
+}
+
 /// Reads files for the tool; cheap to clone and share across calls.
 #[derive(Debug, Clone)]
 pub(crate) struct Reader {
     backend: Backend,
+    defaults: ReadDefaults,
     history: Arc<History>,
 }
 
 impl Reader {
-    pub(crate) fn new(backend: Backend) -> Self {
+    pub(crate) fn new(backend: Backend, defaults: ReadDefaults) -> Self {
         Self {
             backend,
+            defaults,
             history: Arc::new(History::new()),
         }
+    }
+
+    /// The settings calls get when they do not say.
+    pub(crate) fn defaults(&self) -> ReadDefaults {
+        self.defaults
     }
 
     /// Runs one call: `Ok` is the output object.
@@ -72,7 +86,7 @@ impl Reader {
             Backend::Local(source) => fetch_from(source, &args, credential).await?,
         };
         let changed_from = self.changed_since_last_window(credential, &fetched);
-        render(&target, &fetched, changed_from.as_deref())
+        render(&target, &fetched, changed_from.as_deref(), self.defaults)
     }
 
     /// The blob the caller's previous window of this file came from, if it was another one.
@@ -104,15 +118,19 @@ async fn fetch_from<S: Source>(
         lookup: (),
         lines: target.lines,
         hint_style: target.hint_style,
+        max_chars: target.max_chars,
+        line_numbers: target.line_numbers,
     };
     Ok((target, fetched))
 }
 
-/// Windows a fetched blob and serialises the output (or the binary/LFS/range error).
+/// Windows a fetched blob, fitted to the call's budget (the caller's, else the server's) and
+/// numbered if asked, and serialises the output (or the binary/LFS/range error).
 fn render(
     target: &Target<()>,
     fetched: &Fetched,
     changed_from: Option<&str>,
+    defaults: ReadDefaults,
 ) -> Result<Value, ReadError> {
     let blob = &fetched.blob;
     let (content, cut_by_read_limit) = match &blob.kind {
@@ -134,7 +152,11 @@ fn render(
             });
         }
     };
-    let w = window::window(content, target.lines).map_err(ReadError::Window)?;
+    let fit = Fit {
+        max_chars: target.max_chars.unwrap_or(defaults.max_chars),
+        line_numbers: target.line_numbers,
+    };
+    let fitted = window::fit_window(content, target.lines, fit).map_err(ReadError::Window)?;
     let facts = ReadFacts {
         path: &blob.path,
         git_ref: &blob.git_ref,
@@ -144,6 +166,7 @@ fn render(
         split_fallback_from: fetched.split_fallback_from.as_deref(),
         blob_id: blob.id.as_deref(),
         changed_from,
+        max_chars_arg: target.max_chars,
     };
-    serde_json::to_value(response::file_output(facts, &w)).map_err(ReadError::Output)
+    serde_json::to_value(response::file_output(facts, &fitted)).map_err(ReadError::Output)
 }

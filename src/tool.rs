@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
-    CustomResult, Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
-    ServerConfig, Tool, ToolAnnotations,
+    CustomResult, Implementation, ListToolsResult, MetaObject, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -19,32 +19,61 @@ use tokio_util::sync::CancellationToken;
 use crate::args::ArgName;
 use crate::config::Credential;
 use crate::cutoff::Cutoffs;
-use crate::reader::Reader;
-use crate::window::{DEFAULT_LIMIT, MAX_LIMIT};
+use crate::reader::{ReadDefaults, Reader};
+use crate::window::{
+    DEFAULT_LIMIT, MAX_LIMIT, MAX_RESULT_CHARS, MAX_RESULT_ENVELOPE, MAX_WINDOW_BYTES,
+};
 
 /// The tool's name, as GitLab's own tool calls it.
 pub(crate) const TOOL_NAME: &str = "get_repository_file";
 
+/// The `_meta` key that tells Claude Code how large a result of this tool may be inline.
+const MAX_RESULT_SIZE_KEY: &str = "anthropic/maxResultSizeChars";
+
+/// The largest result declared for a server whose default budget is `default_max_chars`:
+/// twice the budget (a content charged `B` is at most `2 × B` characters as a JSON string)
+/// plus [`MAX_RESULT_ENVELOPE`], at most [`MAX_RESULT_CHARS`]; no budget (0) declares
+/// [`MAX_RESULT_CHARS`].
+pub(crate) fn declared_result_chars(default_max_chars: u64) -> u64 {
+    if default_max_chars == 0 {
+        return MAX_RESULT_CHARS;
+    }
+    default_max_chars
+        .saturating_mul(2)
+        .saturating_add(MAX_RESULT_ENVELOPE)
+        .min(MAX_RESULT_CHARS)
+}
+
+/// The default budget as the schema names it.
+fn default_budget(defaults: ReadDefaults) -> String {
+    match defaults.max_chars {
+        0 => "0 (no budget)".to_string(),
+        n => n.to_string(),
+    }
+}
+
 /// The tool's description, with the window limits it names.
-fn description() -> String {
+fn description(defaults: ReadDefaults) -> String {
+    let budget = default_budget(defaults);
     format!(
         "Read a file from a GitLab repository at a branch, tag or commit. \
 It reads what is committed in GitLab, not your local working copy: use it for projects you have \
 not checked out, or for another ref. Pass a file URL, or project_id + file_path + ref (HEAD = the \
 default branch). Large files come in line windows (offset/limit, zero-indexed, up to {MAX_LIMIT} lines, \
 or start_line/end_line, 1-indexed inclusive); when the window is not the whole file, \
-system_instruction names the exact arguments of the next call. Content is returned byte-for-byte, \
-so consecutive windows join back into the file."
+system_instruction names the exact arguments of the next call. Content is returned byte-for-byte \
+(unless line_numbers), at most max_chars characters per call (default {budget}), so consecutive \
+windows join back into the file."
     )
 }
 
 /// The tool's input schema, one property per [`ArgName`], in that order. No property is
 /// required by the schema (url, or project_id + file_path + ref); unknown properties are
 /// rejected.
-pub(crate) fn input_schema() -> Value {
+pub(crate) fn input_schema(defaults: ReadDefaults) -> Value {
     let properties: Map<String, Value> = ArgName::ALL
         .iter()
-        .map(|&name| (name.as_str().to_string(), property(name)))
+        .map(|&name| (name.as_str().to_string(), property(name, defaults)))
         .collect();
     json!({
         "type": "object",
@@ -54,7 +83,7 @@ pub(crate) fn input_schema() -> Value {
 }
 
 /// One argument's schema, its limits taken from the windowing constants.
-fn property(name: ArgName) -> Value {
+fn property(name: ArgName, defaults: ReadDefaults) -> Value {
     match name {
         ArgName::Url => json!({
             "type": "string",
@@ -85,13 +114,20 @@ fn property(name: ArgName) -> Value {
         }),
         ArgName::StartLine => json!({
             "type": "integer",
-            "minimum": 1,
-            "description": "Alternative to offset/limit: first line to return, 1-indexed. Values outside the file are clamped to it."
+            "description": "Alternative to offset/limit: first line to return, 1-indexed; below 1 is clamped to 1, past the end to the last line. start_line 0 with end_line 0 means no line range."
         }),
         ArgName::EndLine => json!({
             "type": "integer",
-            "minimum": 1,
-            "description": format!("Alternative to offset/limit: last line to return, 1-indexed, inclusive. Defaults to the last line (at most {MAX_LIMIT} lines are returned).")
+            "description": format!("Alternative to offset/limit: last line to return, 1-indexed, inclusive; 0 or below means the last line (0 = to the end), past the end is clamped to it. Default the last line; at most {MAX_LIMIT} lines are returned.")
+        }),
+        ArgName::MaxChars => json!({
+            "type": "integer",
+            "minimum": 0,
+            "description": format!("Most characters of content per call, line-number prefixes included (a control character other than tab, newline, carriage return, backspace and form feed counts 6, as JSON escapes it); 0 = no budget (up to {MAX_WINDOW_BYTES} bytes). Whole lines are dropped from the end to fit; a single longer line is cut, and system_instruction says how to read it. Default {}.", default_budget(defaults))
+        }),
+        ArgName::LineNumbers => json!({
+            "type": "boolean",
+            "description": "Prefix each line with its number, cat -n style (number right-aligned, a tab). Default false."
         }),
     }
 }
@@ -127,27 +163,37 @@ pub(crate) fn output_schema() -> Value {
                 },
                 "required": ["total_lines", "returned_lines", "truncated", "size_bytes"]
             },
-            "content": { "type": "string", "description": "The lines, byte-for-byte, with their line terminators." },
+            "content": { "type": "string", "description": "The lines, byte-for-byte, with their line terminators (each prefixed with its number and a tab when line_numbers is true)." },
             "system_instruction": { "type": "string", "description": "What to do next: the next window's arguments, or why the window was shortened. Absent when there is nothing to say." }
         },
         "required": ["path", "ref", "metadata", "content"]
     })
 }
 
-/// The published tool definition.
-pub(crate) fn tool() -> Tool {
+/// The published tool definition, for a server whose calls get `defaults`.
+pub(crate) fn tool(defaults: ReadDefaults) -> Tool {
     let object = |v: Value| match v {
         Value::Object(map) => Arc::new(map),
         _ => Arc::new(serde_json::Map::new()),
     };
-    Tool::new(TOOL_NAME, description(), object(input_schema()))
-        .with_title("Get repository file")
-        .with_raw_output_schema(object(output_schema()))
-        .with_annotations(
-            ToolAnnotations::with_title("Get repository file")
-                .read_only(true)
-                .open_world(true),
-        )
+    let mut meta = Map::new();
+    meta.insert(
+        MAX_RESULT_SIZE_KEY.to_string(),
+        Value::from(declared_result_chars(defaults.max_chars)),
+    );
+    Tool::new(
+        TOOL_NAME,
+        description(defaults),
+        object(input_schema(defaults)),
+    )
+    .with_title("Get repository file")
+    .with_meta(MetaObject::from(meta))
+    .with_raw_output_schema(object(output_schema()))
+    .with_annotations(
+        ToolAnnotations::with_title("Get repository file")
+            .read_only(true)
+            .open_world(true),
+    )
 }
 
 /// Whose token a call uses.
@@ -257,11 +303,13 @@ impl ServerHandler for FileServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        Ok(ListToolsResult::with_all_items(vec![tool()]))
+        Ok(ListToolsResult::with_all_items(vec![tool(
+            self.reader.defaults(),
+        )]))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        (name == TOOL_NAME).then(tool)
+        (name == TOOL_NAME).then(|| tool(self.reader.defaults()))
     }
 
     async fn call_tool(

@@ -81,6 +81,11 @@ pub(crate) struct Target<L> {
     pub lookup: L,
     pub lines: LineRequest,
     pub hint_style: HintStyle,
+    /// The caller's own `max_chars`, if sent (0 included): hints repeat it. The server's
+    /// default budget is not the resolver's business.
+    pub max_chars: Option<u64>,
+    /// Whether each line is prefixed with its number.
+    pub line_numbers: bool,
 }
 
 /// A bad combination of arguments. `response` words each variant.
@@ -194,6 +199,8 @@ fn target<L>(args: &ToolArgs, anchor: &Option<file_url::LineAnchor>, lookup: L) 
         lookup,
         lines,
         hint_style,
+        max_chars: args.max_chars,
+        line_numbers: args.line_numbers.unwrap_or(false),
     }
 }
 
@@ -326,17 +333,12 @@ fn pin(
     Ok(kept)
 }
 
-/// The requested lines: start_line/end_line, else offset/limit, else a URL's `#L` anchor,
-/// else the first [`DEFAULT_LIMIT`] lines.
+/// The requested lines: a line range by the seeds' rules ([`LineRequest::from_line_args`]:
+/// below 1 clamps, `0`/`0` is none), else offset/limit, else a URL's `#L` anchor, else the first
+/// [`DEFAULT_LIMIT`] lines.
 fn line_request(args: &ToolArgs, anchor: Option<(u64, Option<u64>)>) -> (LineRequest, HintStyle) {
-    if args.start_line.is_some() || args.end_line.is_some() {
-        return (
-            LineRequest::StartEnd {
-                start: args.start_line,
-                end: args.end_line,
-            },
-            HintStyle::StartEnd,
-        );
+    if let Some(req) = LineRequest::from_line_args(args.start_line, args.end_line) {
+        return (req, HintStyle::StartEnd);
     }
     if args.offset.is_none()
         && args.limit.is_none()
@@ -644,6 +646,57 @@ mod tests {
                 limit: 10
             }
         );
+    }
+
+    #[test]
+    fn seed_line_rules() {
+        let m = Mode::Gitlab { base: &base() };
+        let lines = |start: Option<i64>, end: Option<i64>, offset: Option<u64>| {
+            let a = ToolArgs {
+                start_line: start,
+                end_line: end,
+                offset,
+                ..ids("p/q", "f", "main")
+            };
+            let t = resolve(&a, m).unwrap();
+            (t.lines, t.hint_style)
+        };
+        let start_end = |start, end| (LineRequest::StartEnd { start, end }, HintStyle::StartEnd);
+        let offset_limit = |offset| {
+            let req = LineRequest::OffsetLimit { offset, limit: 500 };
+            (req, HintStyle::OffsetLimit)
+        };
+        assert_eq!(lines(Some(-5), Some(3), None), start_end(None, Some(3)));
+        assert_eq!(lines(Some(4), Some(0), None), start_end(Some(4), None));
+        assert_eq!(lines(Some(0), Some(-1), None), start_end(None, None));
+        // Both 0: no line range, so the default window, or offset/limit.
+        assert_eq!(lines(Some(0), Some(0), None), offset_limit(0));
+        assert_eq!(lines(Some(0), Some(0), Some(7)), offset_limit(7));
+        // ... and a URL's anchor.
+        let u = "https://gitlab.example.com/grp/proj/-/blob/main/a.rs#L10-20";
+        let t = resolve(
+            &ToolArgs {
+                start_line: Some(0),
+                end_line: Some(0),
+                ..url(u)
+            },
+            m,
+        )
+        .unwrap();
+        assert_eq!(t.lines, start_end(Some(10), Some(20)).0);
+    }
+
+    #[test]
+    fn the_callers_budget_and_numbers_are_carried() {
+        let a = ToolArgs {
+            max_chars: Some(0),
+            line_numbers: Some(true),
+            ..ids("p/q", "f", "main")
+        };
+        let t = for_gitlab(&a, &base()).unwrap();
+        assert_eq!((t.max_chars, t.line_numbers), (Some(0), true));
+        let t = for_local(&ids("p/q", "f", "main")).unwrap();
+        assert_eq!((t.max_chars, t.line_numbers), (None, false));
     }
 
     #[test]

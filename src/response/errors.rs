@@ -143,6 +143,15 @@ impl Display for ArgError {
                     write!(f, "Argument '{name}' must be between {min} and {max}, got {got}.")
                 }
             }
+            ArgError::NotALineNumber { name, got } => write!(
+                f,
+                "Argument '{name}' must be an integer between {} and {}, got {got}.",
+                i64::MIN,
+                i64::MAX
+            ),
+            ArgError::NotABoolean { name, got } => {
+                write!(f, "Argument '{name}' must be true or false, got {got}.")
+            }
             ArgError::BothWindowForms => f.write_str(
                 "Use either offset/limit (zero-indexed) or start_line/end_line (1-indexed, inclusive), not both.",
             ),

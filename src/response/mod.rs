@@ -14,7 +14,7 @@ use serde::Serialize;
 pub(crate) use errors::url_problem;
 
 use crate::resolve::HintStyle;
-use crate::window::{Cap, MAX_WINDOW_BYTES, Window};
+use crate::window::{CapKind, Fitted, LineCut, MAX_WINDOW_BYTES, Shortened};
 
 /// `{start, end}`: 1-indexed, inclusive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -28,8 +28,8 @@ pub(crate) struct LineRange {
 pub(crate) struct Metadata<'a> {
     pub total_lines: u64,
     pub returned_lines: Option<LineRange>,
-    /// The window is not the whole file, or the byte cap shortened it, or GitLab's read limit
-    /// cut the file.
+    /// The window is not the whole file, or a cap (bytes or the character budget) shortened
+    /// it, or GitLab's read limit cut the file.
     pub truncated: bool,
     pub size_bytes: u64,
     /// The git blob id of the file's content at the ref (the same id means the same bytes).
@@ -64,10 +64,13 @@ pub(crate) struct ReadFacts<'a> {
     pub blob_id: Option<&'a str>,
     /// The blob the caller's previous window of this file came from, when it was another one.
     pub changed_from: Option<&'a str>,
+    /// The caller's own `max_chars`, if sent: the next call repeats it.
+    pub max_chars_arg: Option<u64>,
 }
 
-/// Builds the output for a window of a text file.
-pub(crate) fn file_output<'a>(facts: ReadFacts<'a>, window: &Window<'a>) -> FileOutput<'a> {
+/// Builds the output for a fitted window of a text file; `content` borrows the window's.
+pub(crate) fn file_output<'a>(facts: ReadFacts<'a>, fitted: &'a Fitted<'_>) -> FileOutput<'a> {
+    let window = &fitted.window;
     FileOutput {
         path: facts.path,
         git_ref: facts.git_ref,
@@ -80,13 +83,13 @@ pub(crate) fn file_output<'a>(facts: ReadFacts<'a>, window: &Window<'a>) -> File
             size_bytes: facts.size_bytes,
             blob_id: facts.blob_id,
         },
-        content: window.content,
-        system_instruction: system_instruction(&facts, window),
+        content: fitted.content.as_ref(),
+        system_instruction: system_instruction(&facts, fitted),
     }
 }
 
 /// The hint sentences, joined by a space; `None` when there is nothing to say.
-pub(crate) fn system_instruction(facts: &ReadFacts<'_>, w: &Window<'_>) -> Option<String> {
+pub(crate) fn system_instruction(facts: &ReadFacts<'_>, fitted: &Fitted<'_>) -> Option<String> {
     let mut notes: Vec<String> = Vec::new();
     if let (Some(before), Some(now)) = (facts.changed_from, facts.blob_id) {
         notes.push(format!(
@@ -102,37 +105,8 @@ pub(crate) fn system_instruction(facts: &ReadFacts<'_>, w: &Window<'_>) -> Optio
             facts.git_ref, facts.path
         ));
     }
-    let remaining = w.remaining();
-    if w.returned == 0 && w.total_lines > 0 {
-        notes.push(format!(
-            "Offset {} is past the end of the file ({} lines). Call again with an offset below {}.",
-            w.offset, w.total_lines, w.total_lines
-        ));
-    } else if remaining > 0 {
-        let next = w.next_offset();
-        let call = match facts.hint_style {
-            HintStyle::OffsetLimit => {
-                format!("{{\"offset\": {next}, \"limit\": {}}}", w.limit.max(1))
-            }
-            HintStyle::StartEnd => format!(
-                "{{\"start_line\": {}, \"end_line\": {}}}",
-                next + 1,
-                (next + w.limit.max(1)).min(w.total_lines)
-            ),
-        };
-        notes.push(format!(
-            "File truncated. Remaining lines: {remaining}. To view more, call again with {call}."
-        ));
-    }
-    match w.cap {
-        Cap::LineCut => notes.push(format!(
-            "A line exceeded the {MAX_WINDOW_BYTES} byte response limit and was cut; its remainder is not retrievable due to size."
-        )),
-        Cap::DroppedLines => notes.push(format!(
-            "The window was shortened to stay within the {MAX_WINDOW_BYTES} byte response limit."
-        )),
-        Cap::None => {}
-    }
+    notes.extend(next_window_note(facts, fitted));
+    notes.extend(shortened_note(facts, fitted));
     if facts.cut_by_read_limit {
         notes.push(
             "This file is larger than the read limit, so total_lines counts only the portion that was retrieved. size_bytes is the full size."
@@ -140,6 +114,132 @@ pub(crate) fn system_instruction(facts: &ReadFacts<'_>, w: &Window<'_>) -> Optio
         );
     }
     (!notes.is_empty()).then(|| notes.join(" "))
+}
+
+/// Where the next window starts: past the end, or the lines left and the call that reads them.
+fn next_window_note(facts: &ReadFacts<'_>, fitted: &Fitted<'_>) -> Option<String> {
+    let w = &fitted.window;
+    if w.returned == 0 && w.total_lines > 0 {
+        return Some(format!(
+            "Offset {} is past the end of the file ({} lines). Call again with an offset below {}.",
+            w.offset, w.total_lines, w.total_lines
+        ));
+    }
+    let remaining = w.remaining();
+    (remaining > 0).then(|| {
+        let call = NextCall::next_window(facts, fitted);
+        format!(
+            "File truncated. Remaining lines: {remaining}. To view more, call again with {call}."
+        )
+    })
+}
+
+/// What a cap did to the window, and how to read more of a cut line when that is possible.
+fn shortened_note(facts: &ReadFacts<'_>, fitted: &Fitted<'_>) -> Option<String> {
+    let budget = fitted.fit.max_chars;
+    match fitted.shortened {
+        Shortened::None => None,
+        Shortened::DroppedLines { by: CapKind::Bytes } => Some(format!(
+            "The window was shortened to stay within the {MAX_WINDOW_BYTES} byte response limit."
+        )),
+        Shortened::DroppedLines { by: CapKind::Chars } => Some(format!(
+            "The window was shortened to stay within the {budget} character budget (max_chars); the next window starts after the last line shown."
+        )),
+        Shortened::LineCut(cut) => Some(line_cut_note(facts, fitted, &cut)),
+    }
+}
+
+/// The sentence for a window whose single line was cut.
+fn line_cut_note(facts: &ReadFacts<'_>, fitted: &Fitted<'_>, cut: &LineCut) -> String {
+    let n = fitted.window.offset + 1;
+    let line_bytes = cut.line_bytes;
+    if cut.by == CapKind::Bytes {
+        return format!(
+            "Line {n} ({line_bytes} bytes) exceeded the {MAX_WINDOW_BYTES} byte response limit and was cut to its first {} bytes; its remainder is not retrievable due to size.",
+            cut.returned_bytes
+        );
+    }
+    let shown = format!(
+        "Line {n} ({line_bytes} bytes) is longer than the {} character budget (max_chars) and only its first {} characters are shown.",
+        fitted.fit.max_chars,
+        fitted.text_chars()
+    );
+    let again = NextCall::line_again(facts, fitted);
+    if cut.whole_without_budget() {
+        format!("{shown} To read the whole line, call again with {again}.")
+    } else {
+        format!(
+            "{shown} Calling again with {again} shows its first {} bytes (the {MAX_WINDOW_BYTES} byte response limit); the rest of the line is not retrievable.",
+            cut.bytes_without_budget
+        )
+    }
+}
+
+/// A next call's window arguments, written as the hint shows them: the window in the caller's
+/// vocabulary, then `max_chars` when given, then `line_numbers` when on, e.g.
+/// `{"offset": 97, "limit": 500, "max_chars": 20000, "line_numbers": true}`.
+struct NextCall {
+    style: HintStyle,
+    /// Zero-indexed first line.
+    offset: u64,
+    limit: u64,
+    total_lines: u64,
+    max_chars: Option<u64>,
+    line_numbers: bool,
+}
+
+impl NextCall {
+    /// The window after this one: from the line after the last one shown, as many lines as
+    /// this one covered, with the caller's own `max_chars`.
+    fn next_window(facts: &ReadFacts<'_>, fitted: &Fitted<'_>) -> Self {
+        let w = &fitted.window;
+        NextCall {
+            style: facts.hint_style,
+            offset: w.next_offset(),
+            limit: w.limit.max(1),
+            total_lines: w.total_lines,
+            max_chars: facts.max_chars_arg,
+            line_numbers: fitted.fit.line_numbers,
+        }
+    }
+
+    /// This window's first line alone, with no budget: how to read more of a line the budget
+    /// cut.
+    fn line_again(facts: &ReadFacts<'_>, fitted: &Fitted<'_>) -> Self {
+        NextCall {
+            offset: fitted.window.offset,
+            limit: 1,
+            max_chars: Some(0),
+            ..NextCall::next_window(facts, fitted)
+        }
+    }
+}
+
+impl std::fmt::Display for NextCall {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.style {
+            HintStyle::OffsetLimit => {
+                write!(
+                    f,
+                    "{{\"offset\": {}, \"limit\": {}",
+                    self.offset, self.limit
+                )?;
+            }
+            HintStyle::StartEnd => write!(
+                f,
+                "{{\"start_line\": {}, \"end_line\": {}",
+                self.offset + 1,
+                (self.offset + self.limit).min(self.total_lines)
+            )?,
+        }
+        if let Some(max_chars) = self.max_chars {
+            write!(f, ", \"max_chars\": {max_chars}")?;
+        }
+        if self.line_numbers {
+            f.write_str(", \"line_numbers\": true")?;
+        }
+        f.write_str("}")
+    }
 }
 
 /// A blob id as git abbreviates it: its first 12 hex digits.
@@ -150,7 +250,7 @@ fn short_id(id: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::window::{LineRequest, window};
+    use crate::window::{DEFAULT_MAX_CHARS, Fit, LineRequest, fit_window};
 
     fn facts(style: HintStyle) -> ReadFacts<'static> {
         ReadFacts {
@@ -162,12 +262,47 @@ mod tests {
             split_fallback_from: None,
             blob_id: None,
             changed_from: None,
+            max_chars_arg: None,
         }
     }
 
     fn hint(text: &str, req: LineRequest, style: HintStyle) -> Option<String> {
-        let w = window(text, req).unwrap();
+        let w = fit_window(text, req, Fit::RAW).unwrap();
         system_instruction(&facts(style), &w)
+    }
+
+    fn off(offset: u64, limit: u64) -> LineRequest {
+        LineRequest::OffsetLimit { offset, limit }
+    }
+
+    fn lines(start: u64, end: u64) -> LineRequest {
+        LineRequest::StartEnd {
+            start: Some(start),
+            end: Some(end),
+        }
+    }
+
+    /// The hint for a window under `fit`, the caller having sent `max_chars_arg`.
+    fn fitted_hint(
+        text: &str,
+        req: LineRequest,
+        style: HintStyle,
+        fit: Fit,
+        max_chars_arg: Option<u64>,
+    ) -> String {
+        let w = fit_window(text, req, fit).unwrap();
+        let f = ReadFacts {
+            max_chars_arg,
+            ..facts(style)
+        };
+        system_instruction(&f, &w).unwrap_or_default()
+    }
+
+    fn budget(max_chars: u64, line_numbers: bool) -> Fit {
+        Fit {
+            max_chars,
+            line_numbers,
+        }
     }
 
     #[test]
@@ -267,14 +402,7 @@ mod tests {
     #[test]
     fn output_shape_and_read_limit() {
         let text = "x\ny\n";
-        let w = window(
-            text,
-            LineRequest::OffsetLimit {
-                offset: 0,
-                limit: 1,
-            },
-        )
-        .unwrap();
+        let w = fit_window(text, off(0, 1), Fit::RAW).unwrap();
         let f = ReadFacts {
             size_bytes: 20_000_000,
             cut_by_read_limit: true,
@@ -293,14 +421,7 @@ mod tests {
             s.contains("Remaining lines: 1") && s.ends_with("size_bytes is the full size."),
             "{s}"
         );
-        let w = window(
-            text,
-            LineRequest::OffsetLimit {
-                offset: 5,
-                limit: 1,
-            },
-        )
-        .unwrap();
+        let w = fit_window(text, off(5, 1), Fit::RAW).unwrap();
         let out = serde_json::to_value(file_output(facts(HintStyle::OffsetLimit), &w)).unwrap();
         assert_eq!(out["metadata"]["returned_lines"], serde_json::Value::Null);
         assert_eq!(out["content"], "");
@@ -308,14 +429,7 @@ mod tests {
 
     #[test]
     fn split_fallback_is_named() {
-        let w = window(
-            "a\n",
-            LineRequest::OffsetLimit {
-                offset: 0,
-                limit: 5,
-            },
-        )
-        .unwrap();
+        let w = fit_window("a\n", off(0, 5), Fit::RAW).unwrap();
         let f = ReadFacts {
             split_fallback_from: Some("feature"),
             git_ref: "feature/x",
@@ -325,6 +439,119 @@ mod tests {
         assert!(
             s.contains("ref 'feature/x'") && s.contains("(ref 'feature')"),
             "{s}"
+        );
+    }
+
+    #[test]
+    fn dropped_by_the_byte_cap_as_before() {
+        let text = "x".repeat(700_000) + "\n" + &"y".repeat(700_000) + "\n";
+        let s = fitted_hint(&text, off(0, 500), HintStyle::OffsetLimit, Fit::RAW, None);
+        assert_eq!(
+            s,
+            "File truncated. Remaining lines: 1. To view more, call again with {\"offset\": 1, \"limit\": 500}. The window was shortened to stay within the 1048576 byte response limit."
+        );
+    }
+
+    #[test]
+    fn dropped_by_the_budget_in_both_vocabularies() {
+        // Issue 10's case: 1 KiB lines under the default budget keep 97 lines.
+        let text = format!("{}\n", "x".repeat(1023)).repeat(500);
+        let fit = budget(DEFAULT_MAX_CHARS, false);
+        let s = fitted_hint(&text, off(0, 500), HintStyle::OffsetLimit, fit, None);
+        assert_eq!(
+            s,
+            "File truncated. Remaining lines: 403. To view more, call again with {\"offset\": 97, \"limit\": 500}. The window was shortened to stay within the 100000 character budget (max_chars); the next window starts after the last line shown."
+        );
+        // The caller's own budget is repeated, and line numbers kept.
+        let fit = budget(20_000, true);
+        let s = fitted_hint(
+            &text,
+            off(0, 500),
+            HintStyle::OffsetLimit,
+            fit,
+            Some(20_000),
+        );
+        assert!(
+            s.starts_with("File truncated. Remaining lines: 481. To view more, call again with {\"offset\": 19, \"limit\": 500, \"max_chars\": 20000, \"line_numbers\": true}. The window was shortened to stay within the 20000 character budget (max_chars);"),
+            "{s}"
+        );
+        let s = fitted_hint(&text, lines(3, 100), HintStyle::StartEnd, fit, Some(20_000));
+        assert!(
+            s.starts_with("File truncated. Remaining lines: 479. To view more, call again with {\"start_line\": 22, \"end_line\": 119, \"max_chars\": 20000, \"line_numbers\": true}. The window was shortened to stay within the 20000 character budget"),
+            "{s}"
+        );
+    }
+
+    #[test]
+    fn line_cut_by_the_byte_cap() {
+        let text = "é".repeat(600_000) + "\nnext\n";
+        let s = fitted_hint(&text, off(0, 500), HintStyle::OffsetLimit, Fit::RAW, None);
+        assert_eq!(
+            s,
+            "File truncated. Remaining lines: 1. To view more, call again with {\"offset\": 1, \"limit\": 500}. Line 1 (1200001 bytes) exceeded the 1048576 byte response limit and was cut to its first 1048576 bytes; its remainder is not retrievable due to size."
+        );
+        let s = fitted_hint(
+            &text,
+            lines(1, 1),
+            HintStyle::StartEnd,
+            budget(0, true),
+            None,
+        );
+        assert_eq!(
+            s,
+            "File truncated. Remaining lines: 1. To view more, call again with {\"start_line\": 2, \"end_line\": 2, \"line_numbers\": true}. Line 1 (1200001 bytes) exceeded the 1048576 byte response limit and was cut to its first 1048568 bytes; its remainder is not retrievable due to size."
+        );
+    }
+
+    #[test]
+    fn line_cut_by_the_budget_and_whole_without_it() {
+        let text = "a\n".to_string() + &"x".repeat(5_000) + "\nz\n";
+        let fit = budget(1_000, false);
+        let s = fitted_hint(&text, off(1, 500), HintStyle::OffsetLimit, fit, None);
+        assert_eq!(
+            s,
+            "File truncated. Remaining lines: 1. To view more, call again with {\"offset\": 2, \"limit\": 500}. Line 2 (5001 bytes) is longer than the 1000 character budget (max_chars) and only its first 1000 characters are shown. To read the whole line, call again with {\"offset\": 1, \"limit\": 1, \"max_chars\": 0}."
+        );
+        // The caller's budget is repeated in the next window, replaced by 0 for the line.
+        let fit = budget(1_000, true);
+        let s = fitted_hint(&text, lines(2, 3), HintStyle::StartEnd, fit, Some(1_000));
+        assert_eq!(
+            s,
+            "File truncated. Remaining lines: 1. To view more, call again with {\"start_line\": 3, \"end_line\": 3, \"max_chars\": 1000, \"line_numbers\": true}. Line 2 (5001 bytes) is longer than the 1000 character budget (max_chars) and only its first 993 characters are shown. To read the whole line, call again with {\"start_line\": 2, \"end_line\": 2, \"max_chars\": 0, \"line_numbers\": true}."
+        );
+        // The file's last line: no next window.
+        let s = fitted_hint(
+            &text[..5_003],
+            off(1, 5),
+            HintStyle::OffsetLimit,
+            budget(10, false),
+            None,
+        );
+        assert!(
+            s.starts_with("Line 2 (5001 bytes) is longer than the 10 character budget"),
+            "{s}"
+        );
+    }
+
+    #[test]
+    fn line_cut_by_the_budget_and_too_long_without_it() {
+        let text = "x".repeat(2 * MAX_WINDOW_BYTES) + "\n";
+        let fit = budget(DEFAULT_MAX_CHARS, false);
+        let s = fitted_hint(&text, off(0, 500), HintStyle::OffsetLimit, fit, None);
+        assert_eq!(
+            s,
+            "Line 1 (2097153 bytes) is longer than the 100000 character budget (max_chars) and only its first 100000 characters are shown. Calling again with {\"offset\": 0, \"limit\": 1, \"max_chars\": 0} shows its first 1048576 bytes (the 1048576 byte response limit); the rest of the line is not retrievable."
+        );
+        let s = fitted_hint(
+            &text,
+            lines(1, 1),
+            HintStyle::StartEnd,
+            budget(5, false),
+            Some(5),
+        );
+        assert_eq!(
+            s,
+            "Line 1 (2097153 bytes) is longer than the 5 character budget (max_chars) and only its first 5 characters are shown. Calling again with {\"start_line\": 1, \"end_line\": 1, \"max_chars\": 0} shows its first 1048576 bytes (the 1048576 byte response limit); the rest of the line is not retrievable."
         );
     }
 }
