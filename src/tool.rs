@@ -118,7 +118,7 @@ fn property(name: ArgName, defaults: ReadDefaults) -> Value {
         }),
         ArgName::EndLine => json!({
             "type": "integer",
-            "description": format!("Alternative to offset/limit: last line to return, 1-indexed, inclusive; 0 or below means the last line (0 = to the end), past the end is clamped to it. Default the last line; at most {MAX_LIMIT} lines are returned.")
+            "description": format!("Alternative to offset/limit: last line to return, 1-indexed, inclusive; 0 or below (or absent) means to the end of the file, past the end is clamped to it. At most {MAX_LIMIT} lines are returned.")
         }),
         ArgName::MaxChars => json!({
             "type": "integer",

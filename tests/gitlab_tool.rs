@@ -216,7 +216,13 @@ async fn byte_cap_drops_lines_and_cuts_a_giant_line_at_a_char_boundary() {
         .mount(&gitlab)
         .await;
     let server = spawn_gitlab(&gitlab.uri(), None).await;
-    let out = ok(&server.call(args("three.txt")).await);
+    // Without the character budget, only GitLab's 1 MiB byte cap applies.
+    let no_budget = |path: &str| {
+        let mut a = args(path);
+        a["max_chars"] = json!(0);
+        a
+    };
+    let out = ok(&server.call(no_budget("three.txt")).await);
     assert_eq!(
         out["metadata"]["returned_lines"],
         json!({"start": 1, "end": 2})
@@ -224,10 +230,11 @@ async fn byte_cap_drops_lines_and_cuts_a_giant_line_at_a_char_boundary() {
     assert_eq!(out["content"].as_str().unwrap().len(), 800_002);
     let hint = out["system_instruction"].as_str().unwrap();
     assert!(
-        hint.contains("{\"offset\": 2, \"limit\": 500}") && hint.contains("shortened"),
+        hint.contains("{\"offset\": 2, \"limit\": 500, \"max_chars\": 0}")
+            && hint.contains("shortened to stay within the 1048576 byte response limit"),
         "{hint}"
     );
-    let out = ok(&server.call(args("giant.txt")).await);
+    let out = ok(&server.call(no_budget("giant.txt")).await);
     let content = out["content"].as_str().unwrap();
     assert!(
         content.len() <= 1_048_576 && content.len() > 1_048_570,
@@ -242,7 +249,9 @@ async fn byte_cap_drops_lines_and_cuts_a_giant_line_at_a_char_boundary() {
     assert!(out["metadata"]["truncated"].as_bool().unwrap());
     let hint = out["system_instruction"].as_str().unwrap();
     assert!(
-        hint.contains("was cut") && hint.contains("{\"offset\": 1"),
+        hint.contains(
+            "Line 1 (2100001 bytes) exceeded the 1048576 byte response limit and was cut"
+        ) && hint.contains("{\"offset\": 1"),
         "{hint}"
     );
     server.stop().await;

@@ -65,3 +65,38 @@ async fn the_tool_is_read_only_and_strict() {
     assert_eq!(tool["inputSchema"]["properties"]["limit"]["maximum"], 2000);
     assert!(tool["outputSchema"]["properties"]["metadata"].is_object());
 }
+
+/// `_meta["anthropic/maxResultSizeChars"]` of the tool a server started with `args` and `env`
+/// publishes, and its max_chars description.
+async fn declared(args: &[&str], env: &[(&str, &str)]) -> (Value, String) {
+    let mut env = env.to_vec();
+    env.push(("GITLAB_URL", "http://127.0.0.1:9"));
+    let server = mcp::spawn(args, &env).await;
+    let tools = server.list_tools().await;
+    server.stop().await;
+    let tool = serde_json::to_value(&tools[0]).unwrap();
+    let description = tool["inputSchema"]["properties"]["max_chars"]["description"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    (
+        tool["_meta"]["anthropic/maxResultSizeChars"].clone(),
+        description,
+    )
+}
+
+#[tokio::test]
+async fn the_declared_ceiling_follows_the_default_budget() {
+    // 2 × the default budget + 50,000 of envelope, at most 500,000.
+    let (n, d) = declared(&[], &[]).await;
+    assert_eq!(n, 250_000);
+    assert!(d.ends_with("Default 100000."), "{d}");
+    let (n, d) = declared(&["serve", "--max-chars", "30000"], &[]).await;
+    assert_eq!(n, 110_000);
+    assert!(d.ends_with("Default 30000."), "{d}");
+    let (n, _) = declared(&[], &[("GITLAB_FILE_MCP_MAX_CHARS", "400000")]).await;
+    assert_eq!(n, 500_000);
+    let (n, d) = declared(&["--max-chars", "0"], &[]).await;
+    assert_eq!(n, 500_000);
+    assert!(d.ends_with("Default 0 (no budget)."), "{d}");
+}

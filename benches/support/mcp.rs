@@ -23,7 +23,8 @@ pub async fn start(base_url: &str) -> Server {
     let mut cmd = tokio::process::Command::new(BIN);
     cmd.env("GITLAB_URL", base_url)
         .env("GITLAB_TOKEN", "bench-token")
-        .env_remove("GITLAB_FILE_MCP_LOG");
+        .env_remove("GITLAB_FILE_MCP_LOG")
+        .env_remove("GITLAB_FILE_MCP_MAX_CHARS");
     let (transport, _stderr) = TokioChildProcess::builder(cmd)
         .stderr(std::process::Stdio::null())
         .spawn()

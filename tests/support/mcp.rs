@@ -10,7 +10,7 @@ use serde_json::Value;
 
 /// Environment variables the server reads; cleared so the developer's own settings never leak
 /// into a test.
-pub const SERVER_ENV: [&str; 8] = [
+pub const SERVER_ENV: [&str; 9] = [
     "GITLAB_URL",
     "GITLAB_API_URL",
     "GITLAB_TOKEN",
@@ -19,6 +19,7 @@ pub const SERVER_ENV: [&str; 8] = [
     "GITLAB_REQUEST_TIMEOUT",
     "GITLAB_CA_FILE",
     "GITLAB_FILE_MCP_LOG",
+    "GITLAB_FILE_MCP_MAX_CHARS",
 ];
 
 /// A running server and the client talking to it.
