@@ -327,6 +327,79 @@ fn cli_start_and_end_lines() {
 }
 
 #[test]
+fn cli_negative_lines_line_numbers_and_max_chars() {
+    let fix = fx::build();
+    // Negative and zero bounds follow the seeds' rules.
+    let out = read_json(
+        fix.path(),
+        &["--path", "big.txt", "--start-line", "-5", "--end-line", "2"],
+    );
+    assert_eq!(out["content"], "line 1\nline 2\n");
+    let out = read_json(
+        fix.path(),
+        &[
+            "--path",
+            "big.txt",
+            "--start-line",
+            "1499",
+            "--end-line",
+            "0",
+        ],
+    );
+    assert_eq!(out["content"], "line 1499\nline 1500\n");
+    // Line numbers, cat -n style, kept in the hint.
+    let run = read(
+        fix.path(),
+        &["--path", "big.txt", "--limit", "2", "--line-numbers"],
+    );
+    assert_eq!(run.success(), "     1\tline 1\n     2\tline 2\n");
+    assert_eq!(
+        next_call(&run.stderr),
+        json!({"offset": 2, "limit": 2, "line_numbers": true})
+    );
+    // A budget given to `read` is the call's own: the hint repeats it.
+    let run = read(fix.path(), &["--path", "big.txt", "--max-chars", "30"]);
+    assert_eq!(run.success(), "line 1\nline 2\nline 3\nline 4\n");
+    assert_eq!(
+        next_call(&run.stderr),
+        json!({"offset": 4, "limit": 500, "max_chars": 30})
+    );
+    assert!(run.stderr.contains("the 30 character budget"), "{run:?}");
+    // ... also from the environment.
+    let mut cmd = command(&[
+        "read",
+        "--repo",
+        fix.path().to_str().unwrap(),
+        "--path",
+        "big.txt",
+        "--json",
+    ]);
+    cmd.env("GITLAB_FILE_MCP_MAX_CHARS", "15");
+    let out: Value = serde_json::from_str(run_cmd(cmd).success()).unwrap();
+    assert_eq!(out["content"], "line 1\nline 2\n");
+    assert!(
+        out["system_instruction"]
+            .as_str()
+            .unwrap()
+            .contains("\"max_chars\": 15}")
+    );
+    // Without one, the default budget applies and is not repeated.
+    let out = read_json(fix.path(), &["--path", "big.txt"]);
+    assert_eq!(
+        out["metadata"]["returned_lines"],
+        json!({"start": 1, "end": 500})
+    );
+    assert!(
+        !out["system_instruction"]
+            .as_str()
+            .unwrap()
+            .contains("max_chars")
+    );
+    let e = read(fix.path(), &["--path", "big.txt", "--max-chars", "-1"]);
+    assert_eq!(e.code, Some(2), "{e:?}");
+}
+
+#[test]
 fn cli_reads_at_tags_slash_branches_shas_and_ancestors() {
     let fix = fx::build();
     let read_at = |git_ref: &str, path: &str| {
