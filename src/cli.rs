@@ -21,6 +21,16 @@ use crate::window::{DEFAULT_LIMIT, DEFAULT_MAX_CHARS, MAX_LIMIT};
 /// The variable that sets the character budget (`--max-chars`).
 const MAX_CHARS_ENV: &str = "GITLAB_FILE_MCP_MAX_CHARS";
 
+/// `--max-chars`' help, naming the default from the window constants.
+fn max_chars_help() -> String {
+    format!(
+        "Characters of content per call, line-number prefixes included, when the call sends no \
+         max_chars (a control character counts 6; 0 = no budget). Default: {DEFAULT_MAX_CHARS}. \
+         With `read`, given here or in the environment, it is the call's own max_chars, so the \
+         hint repeats it"
+    )
+}
+
 /// Exit code for a tool error (`read`).
 const EXIT_TOOL_ERROR: u8 = 1;
 /// Exit code for bad usage or configuration.
@@ -36,10 +46,9 @@ const EXIT_USAGE: u8 = 2;
 pub struct Cli {
     #[command(flatten)]
     gitlab: GitlabArgs,
-    /// Characters of content per call, line-number prefixes included, when the call sends no
-    /// max_chars; 0 = no budget (a control character counts 6). Default: 100000. With `read`,
-    /// given here or in the environment, it is the call's own max_chars, so the hint repeats it.
-    #[arg(long, global = true, env = MAX_CHARS_ENV, value_name = "N")]
+    // The character budget for calls that send no max_chars; `None` = the default. Global, so a
+    // bare `gitlab-file-mcp` (serve with no subcommand) reads its variable too.
+    #[arg(long, global = true, env = MAX_CHARS_ENV, value_name = "N", help = max_chars_help())]
     max_chars: Option<u64>,
     #[command(subcommand)]
     command: Option<Command>,
@@ -82,8 +91,8 @@ struct ReadArgs {
     /// Zero-indexed first line.
     #[arg(long)]
     offset: Option<u64>,
-    /// Number of lines (1..2000, default 500).
-    #[arg(long, help = format!("Number of lines (1..{MAX_LIMIT}, default {DEFAULT_LIMIT})."))]
+    // Its help names the window constants.
+    #[arg(long, help = format!("Number of lines (1..{MAX_LIMIT}, default {DEFAULT_LIMIT})"))]
     limit: Option<u64>,
     /// First line, 1-indexed (instead of --offset/--limit); below 1 means line 1.
     #[arg(long, allow_negative_numbers = true)]
