@@ -1,4 +1,6 @@
-//! Throughput of `window::window` over a ~10 MiB blob held in memory.
+//! Throughput of `window::fit_window` over a ~10 MiB blob held in memory:
+//! GitLab's raw window, under the default character budget, and with line
+//! numbers.
 //!
 //! A `harness = false` bench: `cargo bench --bench window` prints a markdown
 //! table of MB/s, counting every byte of the input as processed once per
@@ -9,7 +11,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use gitlab_file_mcp::window::{LineRequest, window};
+use gitlab_file_mcp::window::{DEFAULT_MAX_CHARS, Fit, LineRequest, fit_window};
 
 /// The size each generated text reaches (it stops at the first line end at
 /// or past this).
@@ -71,22 +73,29 @@ fn lines_in(text: &str) -> u64 {
     text.split_inclusive('\n').count() as u64
 }
 
-/// Runs `req` over `text` for [`RUN_FOR`] and returns (iterations, MB/s).
-fn measure(text: &str, req: LineRequest) -> (u64, f64) {
+/// Runs `req` under `fit` over `text` for [`RUN_FOR`] and returns
+/// (iterations, MB/s).
+fn measure(text: &str, req: LineRequest, fit: Fit) -> (u64, f64) {
     for _ in 0..3 {
-        let _ = black_box(window(black_box(text), black_box(req)));
+        let _ = black_box(fit_window(black_box(text), black_box(req), fit));
     }
     let started = Instant::now();
     let mut iterations = 0u64;
     while started.elapsed() < RUN_FOR || iterations < 10 {
         for _ in 0..10 {
-            let _ = black_box(window(black_box(text), black_box(req)));
+            let _ = black_box(fit_window(black_box(text), black_box(req), fit));
         }
         iterations += 10;
     }
     let seconds = started.elapsed().as_secs_f64();
     let mb = text.len() as f64 * iterations as f64 / 1e6;
     (iterations, mb / seconds)
+}
+
+/// ANSI-coloured log lines: ESC (charged 6 by the budget) in every line.
+fn ansi_log() -> String {
+    let line = "\x1b[32mINFO\x1b[0m 2026-12-01T07:00:00Z request served in 12 ms\n";
+    line.repeat(TEXT_BYTES.div_ceil(line.len()))
 }
 
 fn main() {
@@ -122,10 +131,67 @@ fn main() {
     cases.push(("300 KiB lines, end".into(), &long, off(total - 1, 500)));
     cases.push(("one 10 MiB line (cut)".into(), &single, off(0, 500)));
 
+    let raw = Fit::RAW;
+    let budget = Fit {
+        max_chars: DEFAULT_MAX_CHARS,
+        line_numbers: false,
+    };
+    let numbers = Fit {
+        max_chars: 0,
+        line_numbers: true,
+    };
+    let both = Fit {
+        max_chars: DEFAULT_MAX_CHARS,
+        line_numbers: true,
+    };
+    let log = ansi_log();
+    let total = lines_in(&code);
+    let mut fitted: Vec<(String, &str, LineRequest, Fit)> =
+        cases.into_iter().map(|(n, t, r)| (n, t, r, raw)).collect();
+    for (label, fit) in [
+        ("raw", raw),
+        ("budget 100k", budget),
+        ("numbers", numbers),
+        ("budget 100k + numbers", both),
+    ] {
+        fitted.push((
+            format!("40 B lines, start (0, 500), {label}"),
+            &code,
+            off(0, 500),
+            fit,
+        ));
+        fitted.push((
+            format!("40 B lines, middle (2000), {label}"),
+            &code,
+            off(total / 2, 2000),
+            fit,
+        ));
+    }
+    for (label, fit) in [("raw", raw), ("budget 100k", budget)] {
+        fitted.push((
+            format!("ANSI log lines, start (0, 2000), {label}"),
+            &log,
+            off(0, 2000),
+            fit,
+        ));
+    }
+    fitted.push((
+        "300 KiB lines, start, budget 100k (cut)".into(),
+        &long,
+        off(0, 500),
+        budget,
+    ));
+    fitted.push((
+        "one 10 MiB line, budget 100k (cut)".into(),
+        &single,
+        off(0, 500),
+        budget,
+    ));
+
     println!("| case | bytes | iterations | MB/s |");
     println!("| --- | ---: | ---: | ---: |");
-    for (name, text, req) in &cases {
-        let (iterations, mb_per_s) = measure(text, *req);
+    for (name, text, req, fit) in &fitted {
+        let (iterations, mb_per_s) = measure(text, *req, *fit);
         println!("| {name} | {} | {iterations} | {mb_per_s:.0} |", text.len());
     }
 }

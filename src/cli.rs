@@ -16,7 +16,7 @@ use crate::reader::{Backend, ReadDefaults, Reader};
 use crate::source::gitlab::GitlabSource;
 use crate::source::local::{LocalRepo, LocalSource};
 use crate::tool::{FileServer, Tokens};
-use crate::window::{DEFAULT_LIMIT, DEFAULT_MAX_CHARS, MAX_LIMIT};
+use crate::window::{CONTROL_CHARGE, DEFAULT_LIMIT, DEFAULT_MAX_CHARS, MAX_LIMIT};
 
 /// The variable that sets the character budget (`--max-chars`).
 const MAX_CHARS_ENV: &str = "GITLAB_FILE_MCP_MAX_CHARS";
@@ -25,7 +25,8 @@ const MAX_CHARS_ENV: &str = "GITLAB_FILE_MCP_MAX_CHARS";
 fn max_chars_help() -> String {
     format!(
         "Characters of content per call, line-number prefixes included, when the call sends no \
-         max_chars (a control character counts 6; 0 = no budget). Default: {DEFAULT_MAX_CHARS}. \
+         max_chars (a control character counts {CONTROL_CHARGE}; 0 = no budget). Default: \
+         {DEFAULT_MAX_CHARS}. \
          With `read`, given here or in the environment, it is the call's own max_chars, so the \
          hint repeats it"
     )

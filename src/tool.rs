@@ -21,7 +21,8 @@ use crate::config::Credential;
 use crate::cutoff::Cutoffs;
 use crate::reader::{ReadDefaults, Reader};
 use crate::window::{
-    DEFAULT_LIMIT, MAX_LIMIT, MAX_RESULT_CHARS, MAX_RESULT_ENVELOPE, MAX_WINDOW_BYTES,
+    CONTROL_CHARGE, DEFAULT_LIMIT, MAX_LIMIT, MAX_RESULT_CHARS, MAX_RESULT_ENVELOPE,
+    MAX_WINDOW_BYTES,
 };
 
 /// The tool's name, as GitLab's own tool calls it.
@@ -123,7 +124,7 @@ fn property(name: ArgName, defaults: ReadDefaults) -> Value {
         ArgName::MaxChars => json!({
             "type": "integer",
             "minimum": 0,
-            "description": format!("Most characters of content per call, line-number prefixes included (a control character other than tab, newline, carriage return, backspace and form feed counts 6, as JSON escapes it); 0 = no budget (up to {MAX_WINDOW_BYTES} bytes). Whole lines are dropped from the end to fit; a single longer line is cut, and system_instruction says how to read it. Default {}.", default_budget(defaults))
+            "description": format!("Most characters of content per call, line-number prefixes included (a control character other than tab, newline, carriage return, backspace and form feed counts {CONTROL_CHARGE}, as JSON escapes it); 0 = no budget (up to {MAX_WINDOW_BYTES} bytes). Whole lines are dropped from the end to fit; a single longer line is cut, and system_instruction says how to read it. Default {}.", default_budget(defaults))
         }),
         ArgName::LineNumbers => json!({
             "type": "boolean",

@@ -2,8 +2,9 @@
 //! project (`grp/proj`, `gid://gitlab/Project/42`) holding the files it was started with, and
 //! counts, per endpoint, the requests and response body bytes it served.
 //!
-//! - `POST /api/graphql`: `project(fullPath:)` or `projects(ids:)` → `repository.blobs` for the
-//!   path in `variables.paths[0]` (or `variables.p0`). Each blob carries its git oid, its full
+//! - `POST /api/graphql`: `project(fullPath:)` or `projects(ids:)`, as `variables.byId` picks,
+//!   → `repository.blobs` for the path in `variables.paths[0]` (or `variables.p0`). Each blob
+//!   carries its git oid, its full
 //!   `size`/`rawSize` as BigInt strings, and `rawTextBlob` cut at GitLab's 10 MiB read limit;
 //!   `variables.withContent == false` leaves `rawTextBlob` out (`@include(if: false)`).
 //!   Fields the query names are answered: `duoContextExclusionSettings` (no rules) and
@@ -235,7 +236,11 @@ impl<'a> BlobQuery<'a> {
     fn parse(request: &'a Value) -> BlobQuery<'a> {
         let query = request["query"].as_str().unwrap_or_default();
         let vars = &request["variables"];
-        let by_ids = query.contains("projects(");
+        // One document holds both `project(fullPath:)` and `projects(ids:)`, and `$byId`
+        // picks one (`@skip`/`@include`); a document without `$byId` has only one of them.
+        let by_ids = vars["byId"]
+            .as_bool()
+            .unwrap_or_else(|| query.contains("projects("));
         let project_known = if by_ids {
             vars["ids"]
                 .as_array()

@@ -20,7 +20,7 @@
 
 /// What the budget charges for a C0 control character JSON escapes as
 /// `\u00XX`: the escape's width.
-pub(super) const CONTROL_CHARGE: usize = 6;
+pub const CONTROL_CHARGE: usize = 6;
 
 /// The chunk [`count_chars`] sums into a `u8`: the most bytes whose count
 /// cannot overflow one.

@@ -88,6 +88,7 @@ mod request;
 #[cfg(test)]
 mod tests;
 
+pub use chars::CONTROL_CHARGE;
 pub use request::{LineRequest, WindowError};
 
 use budget::{Limits, Taken, cut_line, is_over, take_lines};
