@@ -55,12 +55,14 @@ impl ContentStore {
         }
     }
 
-    /// Whether the blob `oid` is cached (in any form), so its content need not be asked for.
-    pub(crate) fn holds(&self, oid: &str) -> bool {
-        self.cache.contains(oid)
+    /// Whether the content under `key` ([`cache_key`]) is cached (in any form), so it need not
+    /// be asked for.
+    pub(crate) fn holds(&self, key: &str) -> bool {
+        self.cache.contains(key)
     }
 
-    /// The content of `node`, enough for the window `lines`.
+    /// The content of `node`, enough for the window `lines`. A file larger than the maximum
+    /// file size is refused, whether GitLab sent it whole or not.
     pub(crate) async fn content(
         &self,
         node: BlobFields,
@@ -75,6 +77,7 @@ impl ContentStore {
                 .await
                 .map(Content::Ready);
         }
+        self.refuse_too_large(at.path, size)?;
         if let Some(cached) = self.cache.get(&node.oid) {
             return self
                 .read_cached(cached, &node.oid, at, size, lines, credential)
@@ -183,7 +186,7 @@ impl ContentStore {
         let Some(sha256) = node.lfs_oid.as_deref() else {
             return Ok(BlobKind::Lfs { storage });
         };
-        let key = format!("lfs:{sha256}");
+        let key = lfs_key(sha256);
         let _turn = self.downloads.turn(key.clone()).await;
         match self.cache.get(&key) {
             Some(Cached::Full(text)) => return Ok(text_kind(text, false)),
@@ -249,6 +252,19 @@ impl ContentStore {
             limit: self.max_file_bytes,
         }
     }
+}
+
+/// The key a node's content is cached under: the LFS object's for a file stored in LFS (the
+/// blob is only its pointer), else the blob's oid.
+pub(crate) fn cache_key(node: &BlobFields) -> String {
+    match (&node.lfs_oid, node.stored_externally) {
+        (Some(sha256), Some(true)) => lfs_key(sha256),
+        _ => node.oid.clone(),
+    }
+}
+
+fn lfs_key(sha256: &str) -> String {
+    format!("lfs:{sha256}")
 }
 
 /// The size GitLab reports: `rawSize` (for LFS the object's size), else `size`, else the

@@ -115,7 +115,9 @@ impl GitlabSource {
             let answered = self
                 .answer(&target.lookup, with_content, credential)
                 .await?;
-            self.shared.hints.remember(&key, &answered.node.oid);
+            self.shared
+                .hints
+                .remember(&key, &content::cache_key(&answered.node));
             if let ProjectFile::Url {
                 expect_project_id, ..
             } = &target.lookup
@@ -132,7 +134,7 @@ impl GitlabSource {
         }
     }
 
-    /// Whether the blob the lookup named last time is cached.
+    /// Whether the content the lookup named last time is cached.
     fn cached_hint(&self, key: &str) -> bool {
         self.shared
             .hints
