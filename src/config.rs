@@ -104,6 +104,21 @@ pub(crate) const DEFAULT_CACHE_BYTES: u64 = 128 * 1_048_576;
 /// Default `--max-file-bytes`: 100 MiB.
 pub(crate) const DEFAULT_MAX_FILE_BYTES: u64 = 100 * 1_048_576;
 
+#[cfg(test)]
+impl GitlabArgs {
+    /// The flags' defaults, with `url` as `--gitlab-url`.
+    pub(crate) fn for_tests(url: &str) -> Self {
+        GitlabArgs {
+            gitlab_url: Some(url.to_string()),
+            connect_timeout: 10,
+            request_timeout: 30,
+            ca_file: None,
+            cache_bytes: DEFAULT_CACHE_BYTES,
+            max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+        }
+    }
+}
+
 /// Everything needed to talk to one GitLab instance.
 #[derive(Debug, Clone)]
 pub(crate) struct GitlabConfig {

@@ -313,7 +313,149 @@ pub(crate) fn covers(part: &str, lines: LineRequest) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::scalars::{BigInt, BlobText};
     use super::*;
+
+    fn store(cache_bytes: u64) -> ContentStore {
+        let args = crate::config::GitlabArgs::for_tests("http://127.0.0.1:9");
+        let config = crate::config::GitlabConfig::from_parts(&args, |_| None).unwrap();
+        ContentStore::new(Transport::new(&config).unwrap(), cache_bytes, 1 << 30)
+    }
+
+    fn literal(s: &str) -> BlobText {
+        serde_json::from_str(&serde_json::to_string(s).unwrap()).unwrap()
+    }
+
+    fn node(oid: &str, text: Option<&str>, size: Option<u64>) -> BlobFields {
+        BlobFields {
+            oid: oid.into(),
+            path: "a.txt".into(),
+            size: size.map(BigInt),
+            raw_size: size.map(BigInt),
+            raw_text_blob: text.map(literal),
+            stored_externally: Some(false),
+            external_storage: None,
+            lfs_oid: None,
+        }
+    }
+
+    const AT: FileAt<'static> = FileAt {
+        project_id: Some(42),
+        path: "a.txt",
+        git_ref: "main",
+    };
+
+    fn all() -> LineRequest {
+        lines(0, 500)
+    }
+
+    async fn kind(store: &ContentStore, node: BlobFields, req: LineRequest) -> Option<BlobKind> {
+        match store.content(node, AT, req, None).await.unwrap() {
+            Content::Ready(kind) => Some(kind),
+            Content::NotInAnswer => None,
+        }
+    }
+
+    #[tokio::test]
+    async fn text_is_cached_by_oid_and_served_without_content_next_time() {
+        let s = store(1 << 20);
+        let first = kind(&s, node("x", Some("a\nb\n"), Some(4)), all()).await;
+        assert!(matches!(
+            first,
+            Some(BlobKind::Text {
+                cut_by_read_limit: false,
+                ..
+            })
+        ));
+        assert!(s.holds("x"));
+        let again = kind(&s, node("x", None, Some(4)), all()).await;
+        assert_eq!(first, again);
+        // Another blob, asked without content and not cached: ask again.
+        assert!(kind(&s, node("y", None, Some(4)), all()).await.is_none());
+    }
+
+    #[tokio::test]
+    async fn a_cut_part_serves_windows_inside_it() {
+        let s = store(1 << 20);
+        let part = kind(
+            &s,
+            node("x", Some("1\n2\n3\n4-cut"), Some(1_000)),
+            lines(0, 2),
+        )
+        .await;
+        assert!(matches!(
+            part,
+            Some(BlobKind::Text {
+                cut_by_read_limit: true,
+                ..
+            })
+        ));
+        // Held as a part: a later window inside it is served too.
+        let again = kind(&s, node("x", None, Some(1_000)), lines(1, 1)).await;
+        assert!(matches!(
+            again,
+            Some(BlobKind::Text {
+                cut_by_read_limit: true,
+                ..
+            })
+        ));
+    }
+
+    #[tokio::test]
+    async fn a_size_missing_from_the_answer_is_the_decoded_length() {
+        // GitLab sent null for size and rawSize: the content's decoded length (3), not the
+        // literal's (8 with quotes and escapes), so the file is not taken for a cut one.
+        let n = node("x", Some("a\nb"), None);
+        assert_eq!(size_bytes(&n), 3);
+        let s = store(1 << 20);
+        let k = kind(&s, n, all()).await;
+        assert!(matches!(
+            k,
+            Some(BlobKind::Text {
+                cut_by_read_limit: false,
+                ..
+            })
+        ));
+    }
+
+    #[tokio::test]
+    async fn binary_verdicts_and_lfs_without_an_object_id() {
+        let s = store(1 << 20);
+        assert_eq!(s.binary("bin"), BlobKind::Binary);
+        assert_eq!(
+            kind(&s, node("bin", None, Some(9)), all()).await,
+            Some(BlobKind::Binary)
+        );
+        let lfs = BlobFields {
+            stored_externally: Some(true),
+            external_storage: Some("lfs".into()),
+            ..node("p", Some("version https://git-lfs…"), Some(1_575_078))
+        };
+        assert_eq!(
+            kind(&s, lfs, all()).await,
+            Some(BlobKind::Lfs {
+                storage: "lfs".into()
+            })
+        );
+    }
+
+    #[tokio::test]
+    async fn files_over_the_maximum_are_refused() {
+        let args = crate::config::GitlabArgs::for_tests("http://127.0.0.1:9");
+        let config = crate::config::GitlabConfig::from_parts(&args, |_| None).unwrap();
+        let s = ContentStore::new(Transport::new(&config).unwrap(), 1 << 20, 3);
+        let e = s
+            .content(node("x", Some("a\nb\n"), Some(4)), AT, all(), None)
+            .await;
+        assert!(matches!(
+            e,
+            Err(SourceError::FileTooLarge {
+                size_bytes: 4,
+                limit: 3,
+                ..
+            })
+        ));
+    }
 
     fn lines(offset: u64, limit: u64) -> LineRequest {
         LineRequest::OffsetLimit { offset, limit }
