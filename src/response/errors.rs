@@ -13,7 +13,7 @@ use crate::resolve::file_url::{SplitError, UrlError, UrlProblem};
 use crate::resolve::{PathError, ResolveError};
 use crate::source::gitlab::GitlabError;
 use crate::source::gitlab::json_text::JsonTextError;
-use crate::source::gitlab::transport::{MAX_BODY_BYTES, TransportError};
+use crate::source::gitlab::transport::{MAX_BODY_BYTES, NoAnswer, TransportError};
 use crate::source::local::{LocalError, LocalRefError};
 use crate::source::{RefProblem, SourceError};
 use crate::tool::CallRefusal;
@@ -521,35 +521,39 @@ impl Display for TransportError {
                 f,
                 "GitLab's answer (HTTP {status}) was JSON but not shaped as expected: {cause}. This GitLab version may not be supported."
             ),
-            T::Timeout { instance, cause } => write!(
-                f,
-                "GitLab at {instance} did not answer in time ({cause}). Try again; if it keeps happening, raise GITLAB_REQUEST_TIMEOUT or GITLAB_CONNECT_TIMEOUT."
-            ),
-            T::Connect { instance, cause } => write!(
-                f,
-                "Cannot connect to GitLab at {instance} ({cause}). Check GITLAB_URL and the network (HTTPS_PROXY, or GITLAB_CA_FILE for a private certificate)."
-            ),
-            T::Failed { instance, cause } => {
-                write!(f, "Request to GitLab at {instance} failed: {cause}")
-            }
+            T::NoAnswer { instance, why } => no_answer(f, instance, why),
             T::RetriesExhausted {
                 status,
                 retry_after,
                 retries,
             } => retries_exhausted(f, *status, *retry_after, *retries),
-            T::Reset { instance, retries } => write!(
-                f,
-                "GitLab at {instance} closed the connection before answering, and still did after {retries} retries. GitLab, or a proxy in front of it, may be restarting or overloaded; try again later."
-            ),
-            T::RawNotFound { what } => write!(
+            T::Raw { status: 404, what } => write!(
                 f,
                 "GitLab's raw file endpoint found no {what} (HTTP 404). The file may have changed since the request that named it; call again."
             ),
-            T::RawStatus { status, what } => write!(
+            T::Raw { status, what } => write!(
                 f,
                 "GitLab's raw file endpoint answered HTTP {status} for {what}; try again later."
             ),
         }
+    }
+}
+
+fn no_answer(f: &mut Formatter<'_>, instance: &str, why: &NoAnswer) -> fmt::Result {
+    match why {
+        NoAnswer::Timeout { cause } => write!(
+            f,
+            "GitLab at {instance} did not answer in time ({cause}). Try again; if it keeps happening, raise GITLAB_REQUEST_TIMEOUT or GITLAB_CONNECT_TIMEOUT."
+        ),
+        NoAnswer::Connect { cause } => write!(
+            f,
+            "Cannot connect to GitLab at {instance} ({cause}). Check GITLAB_URL and the network (HTTPS_PROXY, or GITLAB_CA_FILE for a private certificate)."
+        ),
+        NoAnswer::Reset { retries } => write!(
+            f,
+            "GitLab at {instance} closed the connection before answering, and still did after {retries} retries. GitLab, or a proxy in front of it, may be restarting or overloaded; try again later."
+        ),
+        NoAnswer::Failed { cause } => write!(f, "Request to GitLab at {instance} failed: {cause}"),
     }
 }
 
