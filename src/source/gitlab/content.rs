@@ -36,6 +36,16 @@ pub(crate) enum Content {
     NotInAnswer,
 }
 
+/// What one call wants of a blob: which, where, how big, and how much of it.
+#[derive(Debug, Clone, Copy)]
+struct Want<'a> {
+    oid: &'a str,
+    at: FileAt<'a>,
+    size: u64,
+    lines: LineRequest,
+    credential: Option<&'a Credential>,
+}
+
 /// The content step's state: the cache, the downloads in flight, the size limit.
 #[derive(Debug)]
 pub(crate) struct ContentStore {
@@ -65,32 +75,33 @@ impl ContentStore {
     /// file size is refused, whether GitLab sent it whole or not.
     pub(crate) async fn content(
         &self,
-        node: BlobFields,
+        mut node: BlobFields,
         at: FileAt<'_>,
         lines: LineRequest,
         credential: Option<&Credential>,
     ) -> Result<Content, SourceError> {
         let size = size_bytes(&node);
+        // Taken out of the node, so the raw literal (up to 10 MiB) is freed once decoded.
+        let raw = node.raw_text_blob.take();
+        let want = Want {
+            oid: &node.oid,
+            at,
+            size,
+            lines,
+            credential,
+        };
         if node.stored_externally == Some(true) {
-            return self
-                .lfs(&node, at, size, credential)
-                .await
-                .map(Content::Ready);
+            return self.lfs(&node, &want).await.map(Content::Ready);
         }
-        self.refuse_too_large(at.path, size)?;
-        if let Some(cached) = self.cache.get(&node.oid) {
-            return self
-                .read_cached(cached, &node.oid, at, size, lines, credential)
-                .await
-                .map(Content::Ready);
+        self.refuse_too_large(at.path, want.size)?;
+        if let Some(cached) = self.cache.get(want.oid) {
+            return self.read_cached(cached, &want).await.map(Content::Ready);
         }
-        let Some(raw) = node.raw_text_blob else {
+        let Some(raw) = raw else {
             return Ok(Content::NotInAnswer);
         };
         let text = raw.decode().map_err(super::GitlabError::Content)?;
-        self.read_answer(text, &node.oid, at, size, lines, credential)
-            .await
-            .map(Content::Ready)
+        self.read_answer(text, &want).await.map(Content::Ready)
     }
 
     /// The answer asked with content had none: GitLab's word for a binary blob.
@@ -99,86 +110,59 @@ impl ContentStore {
         BlobKind::Binary
     }
 
-    async fn read_cached(
-        &self,
-        cached: Cached,
-        oid: &str,
-        at: FileAt<'_>,
-        size: u64,
-        lines: LineRequest,
-        credential: Option<&Credential>,
-    ) -> Result<BlobKind, SourceError> {
+    async fn read_cached(&self, cached: Cached, want: &Want<'_>) -> Result<BlobKind, SourceError> {
         match cached {
             Cached::Full(text) => Ok(text_kind(text, false)),
             Cached::Binary => Ok(BlobKind::Binary),
-            Cached::Partial(text) if covers(&text, lines) => Ok(text_kind(text, true)),
-            Cached::Partial(_) => self.whole_blob(oid, at, size, credential).await,
+            Cached::Partial(text) if covers(&text, want.lines) => Ok(text_kind(text, true)),
+            Cached::Partial(_) => self.whole_blob(want).await,
         }
     }
 
-    async fn read_answer(
-        &self,
-        text: String,
-        oid: &str,
-        at: FileAt<'_>,
-        size: u64,
-        lines: LineRequest,
-        credential: Option<&Credential>,
-    ) -> Result<BlobKind, SourceError> {
+    async fn read_answer(&self, text: String, want: &Want<'_>) -> Result<BlobKind, SourceError> {
         let text = Arc::new(text);
-        if size <= text.len() as u64 {
-            self.cache.put(oid, Cached::Full(Arc::clone(&text)));
+        if want.size <= text.len() as u64 {
+            self.cache.put(want.oid, Cached::Full(Arc::clone(&text)));
             return Ok(text_kind(text, false));
         }
-        if covers(&text, lines) {
-            self.cache.put(oid, Cached::Partial(Arc::clone(&text)));
+        if covers(&text, want.lines) {
+            self.cache.put(want.oid, Cached::Partial(Arc::clone(&text)));
             return Ok(text_kind(text, true));
         }
         drop(text);
-        self.whole_blob(oid, at, size, credential).await
+        self.whole_blob(want).await
     }
 
     /// The whole of a blob past the read limit, by oid from REST (downloaded once).
-    async fn whole_blob(
-        &self,
-        oid: &str,
-        at: FileAt<'_>,
-        size: u64,
-        credential: Option<&Credential>,
-    ) -> Result<BlobKind, SourceError> {
-        self.refuse_too_large(at.path, size)?;
+    async fn whole_blob(&self, want: &Want<'_>) -> Result<BlobKind, SourceError> {
+        let (oid, path) = (want.oid, want.at.path);
         let _turn = self.downloads.turn(oid.to_string()).await;
         if let Some(Cached::Full(text)) = self.cache.get(oid) {
             return Ok(text_kind(text, false));
         }
         // The partial entry is superseded; freeing it first keeps one copy in memory.
         self.cache.forget(oid);
-        let project_id = at.project_id.ok_or_else(|| no_project_id(at.path))?;
-        let what = format!("blob {oid} of '{}'", at.path);
+        let project_id = want.at.project_id.ok_or_else(|| no_project_id(path))?;
+        let what = format!("blob {oid} of '{path}'");
         let download = raw::download(
             &self.transport,
             &raw::blob_path(project_id, oid),
             &what,
             self.max_file_bytes,
             Sniff::KeepAll,
-            credential,
+            want.credential,
         )
         .await
         .map_err(super::GitlabError::from)?;
-        let kind = self.text_or_binary(download, at.path, size)?;
+        let kind = self.text_or_binary(download, path, want.size)?;
         self.cache.put(oid, cached_as(&kind));
         Ok(kind)
     }
 
     /// A file stored in LFS: its object, cached by the object's sha256 (the pointer never
     /// reaches the agent). A binary object keeps the LFS error.
-    async fn lfs(
-        &self,
-        node: &BlobFields,
-        at: FileAt<'_>,
-        size: u64,
-        credential: Option<&Credential>,
-    ) -> Result<BlobKind, SourceError> {
+    async fn lfs(&self, node: &BlobFields, want: &Want<'_>) -> Result<BlobKind, SourceError> {
+        let (at, size) = (want.at, want.size);
         let storage = node
             .external_storage
             .clone()
@@ -202,7 +186,7 @@ impl ContentStore {
             &what,
             self.max_file_bytes,
             Sniff::StopAtBinary,
-            credential,
+            want.credential,
         )
         .await
         .map_err(super::GitlabError::from)?;
