@@ -575,11 +575,43 @@ async fn argument_errors_are_explained_without_any_request() {
             json!({"project_id": true, "file_path": "a", "ref": "main"}),
             "'project_id' must be",
         ),
+        // Trailing control characters are refused, not trimmed away.
+        (
+            json!({"project_id": "g/p", "file_path": "README.md\n", "ref": "main"}),
+            "file_path 'README.md\\n' contains control characters",
+        ),
+        (
+            json!({"project_id": "g/p", "file_path": "README.md\r", "ref": "main"}),
+            "file_path 'README.md\\r' contains control characters",
+        ),
+        (
+            json!({"project_id": "g/p", "file_path": "a", "ref": "main", "offset": 18446744073709551616.0_f64}),
+            "'offset' is too large (got 1.8446744073709552e+19); the maximum is 18446744073709551615.",
+        ),
+        (
+            json!({"project_id": "x".repeat(1 << 20), "file_path": "a", "ref": "main"}),
+            "Argument 'project_id' is 1048576 bytes long; the longest accepted is 5375 bytes.",
+        ),
+        (
+            json!({"project_id": "g/p", "file_path": "a".repeat(4097), "ref": "main"}),
+            "the longest accepted is 4096 bytes",
+        ),
+        (
+            json!({"url": format!("https://h/{}", "a".repeat(20_000))}),
+            "the longest accepted is 16384 bytes",
+        ),
     ];
     for (arguments, want) in cases {
         let e = err(&server.call(arguments.clone()).await);
-        assert!(e.contains(want), "{arguments}: {e}");
+        assert!(e.contains(want), "{}: {e}", mcp::shown(&arguments));
+        assert!(e.len() < 1_000, "a short error: {} bytes", e.len());
     }
+    // A value that is within the caps but long is quoted short.
+    let long = format!("{}\u{0}", "p".repeat(4_000));
+    let e = err(&server
+        .call(json!({"project_id": "g/p", "file_path": long, "ref": "main"}))
+        .await);
+    assert!(e.contains("control characters") && e.len() < 400, "{e}");
     let unknown = server.call_named("no_such_tool", json!({})).await;
     assert!(unknown.is_err(), "an unknown tool is a protocol error");
     server.stop().await;

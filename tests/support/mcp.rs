@@ -117,3 +117,8 @@ pub fn err(result: &CallToolResult) -> String {
     );
     text(result)
 }
+
+/// A JSON value for an assertion message: at most 200 characters of it.
+pub fn shown(value: &Value) -> String {
+    value.to_string().chars().take(200).collect()
+}
