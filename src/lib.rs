@@ -19,6 +19,7 @@ mod cutoff;
 mod http;
 mod jsonrpc;
 mod reader;
+mod redact;
 mod ref_name;
 mod resolve;
 mod response;

@@ -803,3 +803,45 @@ async fn the_token_goes_only_in_the_authorization_header() {
     server.stop().await;
     let _ = text;
 }
+
+#[tokio::test]
+async fn at_trace_the_arguments_are_logged_with_url_secrets_redacted() {
+    let gitlab = gitlab_with(
+        project_answer("grp/proj", 42, vec![text_node("README.md", "hi\n")]),
+        1,
+    )
+    .await;
+    let (server, mut stderr) = mcp::spawn_with_stderr(
+        &[],
+        &[
+            ("GITLAB_URL", &gitlab.uri()),
+            ("GITLAB_TOKEN", TOKEN),
+            ("GITLAB_FILE_MCP_LOG", "trace"),
+        ],
+    )
+    .await;
+    let host = gitlab.uri().replace("http://", "");
+    let url = format!(
+        "http://user:PASSWORDSECRET@{host}/grp/proj/-/blob/main/README.md?private_token=QUERYSECRET&ref_type=heads#L1"
+    );
+    let out = ok(&server.call(json!({ "url": url })).await);
+    assert_eq!(out["content"], "hi\n");
+    server.stop().await;
+    let mut log = String::new();
+    let read = tokio::time::timeout(
+        std::time::Duration::from_secs(20),
+        tokio::io::AsyncReadExt::read_to_string(&mut stderr, &mut log),
+    )
+    .await;
+    assert!(read.is_ok(), "the server's stderr did not close");
+    assert!(
+        log.contains("get_repository_file arguments")
+            && log.contains(&format!(
+                "http://[redacted]@{host}/grp/proj/-/blob/main/README.md?private_token=[redacted]&ref_type=[redacted]#L1"
+            )),
+        "{log}"
+    );
+    for secret in ["PASSWORDSECRET", "QUERYSECRET", TOKEN] {
+        assert!(!log.contains(secret), "{secret} in the log:\n{log}");
+    }
+}

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::fmt::{self, Display, Formatter};
 
 use crate::args::{ArgError, ArgName, Got, JsonKind};
-use crate::config::{ConfigError, TokenOrigin};
+use crate::config::{CA_FILE_ALIAS, ConfigError, TokenOrigin};
 use crate::reader::ReadError;
 use crate::ref_name::RefNameError;
 use crate::resolve::file_url::{SplitError, UrlError, UrlProblem};
@@ -669,32 +669,35 @@ impl Display for ConfigError {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         let example = "e.g. https://gitlab.example.com";
         match self {
-            ConfigError::BadUrl { raw, cause } => write!(
+            ConfigError::BadUrl { shown, cause } => write!(
                 f,
-                "GITLAB_URL '{raw}' is not a URL ({cause}); expected {example}"
+                "GITLAB_URL '{}' is not a URL ({cause}); expected {example}",
+                shorten(shown)
             ),
-            ConfigError::NotHttp { raw } => write!(
+            ConfigError::NotHttp { shown } => write!(
                 f,
-                "GITLAB_URL '{raw}' must be an http(s) URL with a host, {example}"
+                "GITLAB_URL '{}' must be an http(s) URL with a host, {example}",
+                shorten(shown)
             ),
-            ConfigError::CarriesSecrets { raw } => write!(
+            ConfigError::CarriesSecrets { shown } => write!(
                 f,
-                "GITLAB_URL '{raw}' must not carry credentials, a query or a fragment"
+                "GITLAB_URL '{}' must not carry credentials, a query or a fragment: put the token in GITLAB_TOKEN",
+                shorten(shown)
             ),
             ConfigError::ZeroTimeout => f.write_str("timeouts must be at least 1 second"),
             ConfigError::CaUnreadable { path, cause } => write!(
                 f,
-                "cannot read GITLAB_CA_FILE '{}': {cause}",
+                "cannot read GITLAB_CA_FILE (or {CA_FILE_ALIAS}) '{}': {cause}",
                 path.display()
             ),
             ConfigError::CaNotPem { path, cause } => write!(
                 f,
-                "GITLAB_CA_FILE '{}' is not a PEM certificate bundle: {cause}",
+                "GITLAB_CA_FILE (or {CA_FILE_ALIAS}) '{}' is not a PEM certificate bundle: {cause}",
                 path.display()
             ),
             ConfigError::CaEmpty { path } => write!(
                 f,
-                "GITLAB_CA_FILE '{}' holds no PEM certificate",
+                "GITLAB_CA_FILE (or {CA_FILE_ALIAS}) '{}' holds no PEM certificate",
                 path.display()
             ),
             ConfigError::HttpClient { cause } => write!(f, "cannot build the HTTP client: {cause}"),
