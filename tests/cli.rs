@@ -127,3 +127,12 @@ fn gitlab_ca_cert_path_is_an_alias_of_gitlab_ca_file_which_wins() {
         "{stderr}"
     );
 }
+
+#[test]
+fn read_naming_no_file_is_bad_usage() {
+    let out = run(&["read", "--project", "g/p", "--ref", "main"], &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--path"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}

@@ -549,7 +549,6 @@ fn cli_tool_errors_exit_1_with_the_message_on_stderr() {
             &["--path", "README.md", "--offset", "1", "--start-line", "1"][..],
             "not both",
         ),
-        (&[][..], "file_path is missing"),
     ] {
         let run = read(fix.path(), args);
         assert!(run.tool_error().contains(needle), "{args:?}: {run:?}");
@@ -567,6 +566,13 @@ fn cli_bad_usage_exits_2() {
     run.usage_error();
     let run = run_cmd(command(&["no-such-command"]));
     run.usage_error();
+    // `read --repo DIR` naming no file is bad usage (the README's exit 2), not a tool error.
+    let run = read(fix.path(), &[]);
+    assert!(run.usage_error().contains("--path"), "{run:?}");
+    let run = read(fix.path(), &["--ref", "main", "--limit", "3"]);
+    assert!(run.usage_error().contains("--path"), "{run:?}");
+    let url = "https://gitlab.example.com/g/p/-/blob/main/README.md";
+    assert_eq!(read(fix.path(), &["--url", url]).success(), fx::README_MAIN);
 
     // --repo at a directory that is not a git repository.
     let not_repo = tempfile::tempdir().expect("tempdir");
