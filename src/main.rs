@@ -33,12 +33,19 @@ fn main() -> ExitCode {
 /// the arguments with URL user info and query values redacted.
 const RMCP_MESSAGE_LOGS: [&str; 3] = ["rmcp", "rmcp::service", "rmcp::transport"];
 
-/// The log filter: `GITLAB_FILE_MCP_LOG` (default `warn`), with [`RMCP_MESSAGE_LOGS`] capped.
+/// The log filter: `GITLAB_FILE_MCP_LOG` (default `warn`), with [`RMCP_MESSAGE_LOGS`] capped at
+/// info when it would show anything more verbose (below that it is left as it is).
 fn log_filter(spec: Option<&str>) -> tracing_subscriber::EnvFilter {
     use tracing_subscriber::filter::{Directive, LevelFilter};
     let mut filter = spec
         .and_then(|s| tracing_subscriber::EnvFilter::try_new(s).ok())
         .unwrap_or_else(|| tracing_subscriber::EnvFilter::new("warn"));
+    if filter
+        .max_level_hint()
+        .is_some_and(|most| most <= LevelFilter::INFO)
+    {
+        return filter;
+    }
     for target in RMCP_MESSAGE_LOGS {
         // `target=info` with a target made of identifiers and `::` always parses (see the test).
         if let Ok(directive) = format!("{target}={}", LevelFilter::INFO).parse::<Directive>() {
@@ -73,13 +80,8 @@ mod tests {
 
     #[test]
     fn rmcp_message_logs_are_capped_at_info() {
-        for spec in [
-            Some("trace"),
-            Some("rmcp=trace,debug"),
-            None,
-            Some("not a filter="),
-        ] {
-            let shown = log_filter(spec).to_string();
+        for spec in ["trace", "rmcp=trace,debug", "gitlab_file_mcp=debug"] {
+            let shown = log_filter(Some(spec)).to_string();
             for target in RMCP_MESSAGE_LOGS {
                 assert!(
                     shown.contains(&format!("{target}=info")),
@@ -90,6 +92,11 @@ mod tests {
                     "{spec:?}: {shown}"
                 );
             }
+        }
+        // Quieter filters are left alone (the cap never raises a level).
+        for spec in [None, Some("warn"), Some("info")] {
+            let shown = log_filter(spec).to_string();
+            assert!(!shown.contains("rmcp"), "{spec:?}: {shown}");
         }
     }
 }
