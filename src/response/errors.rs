@@ -15,6 +15,7 @@ use crate::source::gitlab::GitlabError;
 use crate::source::gitlab::json_text::JsonTextError;
 use crate::source::gitlab::transport::{MAX_BODY_BYTES, TransportError};
 use crate::source::local::{LocalError, LocalRefError};
+use crate::source::suggest::{EntryKind, Suggestion};
 use crate::source::{RefProblem, SourceError};
 use crate::tool::CallRefusal;
 
@@ -378,6 +379,11 @@ impl Display for SourceError {
                 shown(path),
                 shown(git_ref)
             ),
+            SourceError::FileNotFoundNear {
+                path,
+                git_ref,
+                near,
+            } => did_you_mean(f, path, git_ref, near),
             SourceError::IsDirectory { path, git_ref } => write!(
                 f,
                 "'{}' is a directory at ref '{}', not a file. Pass the path of a file inside it.",
@@ -394,6 +400,43 @@ impl Display for SourceError {
             SourceError::Local(e) => e.fmt(f),
         }
     }
+}
+
+/// `File 'x' does not exist at ref 'main'. Did you mean 'a', 'b' or 'c'? …`: the suggestions
+/// are quoted whole (they are paths to pass as they are), directories with a trailing `/`.
+fn did_you_mean(
+    f: &mut Formatter<'_>,
+    path: &str,
+    git_ref: &str,
+    near: &[Suggestion],
+) -> fmt::Result {
+    let quoted: Vec<String> = near
+        .iter()
+        .map(|s| match s.kind {
+            EntryKind::File => format!("'{}'", s.path),
+            EntryKind::Directory => format!("'{}/'", s.path),
+        })
+        .collect();
+    let (choices, none_of_them) = match quoted.as_slice() {
+        [one] => (one.clone(), "if that is not the file"),
+        [one, two] => (format!("{one} or {two}"), "if neither is the file"),
+        [init @ .., last] => (
+            format!("{} or {last}", init.join(", ")),
+            "if none of these is the file",
+        ),
+        [] => (String::new(), "if none of these is the file"),
+    };
+    let directories = if near.iter().any(|s| s.kind == EntryKind::Directory) {
+        " Paths ending in '/' are directories; the file may be inside one."
+    } else {
+        ""
+    };
+    write!(
+        f,
+        "File '{}' does not exist at ref '{}'. Did you mean {choices}?{directories} Do not retry the same path; {none_of_them}, search the repository for the file name to locate it.",
+        shown(path),
+        shown(git_ref)
+    )
 }
 
 fn invalid_ref(f: &mut Formatter<'_>, git_ref: &str, reason: &dyn Display) -> fmt::Result {
@@ -749,6 +792,39 @@ mod tests {
             reason,
         };
         assert!(unnamed.to_string().starts_with("The ref is not valid"));
+    }
+
+    #[test]
+    fn did_you_mean_names_one_two_or_three_paths() {
+        let near = |paths: &[(&str, EntryKind)]| SourceError::FileNotFoundNear {
+            path: "app/model/user.rb".into(),
+            git_ref: "main".into(),
+            near: paths
+                .iter()
+                .map(|&(p, kind)| Suggestion {
+                    path: p.into(),
+                    kind,
+                })
+                .collect(),
+        };
+        let file = EntryKind::File;
+        assert_eq!(
+            near(&[("app/models/user.rb", file)]).to_string(),
+            "File 'app/model/user.rb' does not exist at ref 'main'. Did you mean 'app/models/user.rb'? Do not retry the same path; if that is not the file, search the repository for the file name to locate it."
+        );
+        assert_eq!(
+            near(&[("a.rb", file), ("b.rb", file)]).to_string(),
+            "File 'app/model/user.rb' does not exist at ref 'main'. Did you mean 'a.rb' or 'b.rb'? Do not retry the same path; if neither is the file, search the repository for the file name to locate it."
+        );
+        assert_eq!(
+            near(&[
+                ("a.rb", file),
+                ("b.rb", file),
+                ("app/models", EntryKind::Directory)
+            ])
+            .to_string(),
+            "File 'app/model/user.rb' does not exist at ref 'main'. Did you mean 'a.rb', 'b.rb' or 'app/models/'? Paths ending in '/' are directories; the file may be inside one. Do not retry the same path; if none of these is the file, search the repository for the file name to locate it."
+        );
     }
 
     #[test]
