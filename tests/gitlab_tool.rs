@@ -308,7 +308,7 @@ async fn missing_ref_missing_file_and_directory_take_one_more_request() {
         .await;
     for (r, commit, dir) in [("no-such-ref", false, false), ("main", true, false)] {
         graphql()
-            .and(QueryContains("commit(ref:"))
+            .and(QueryContains("query MissProbe"))
             .and(Variables(json!({"ref": r, "path": "README.md"})))
             .respond_with(json_response(ref_check_answer(commit, dir)))
             .expect(1)
@@ -316,7 +316,7 @@ async fn missing_ref_missing_file_and_directory_take_one_more_request() {
             .await;
     }
     graphql()
-        .and(QueryContains("commit(ref:"))
+        .and(QueryContains("query MissProbe"))
         .and(Variables(json!({"ref": "main", "path": "src"})))
         .respond_with(json_response(ref_check_answer(true, true)))
         .expect(1)
@@ -341,7 +341,9 @@ async fn missing_ref_missing_file_and_directory_take_one_more_request() {
 }
 
 #[tokio::test]
-async fn older_gitlab_without_repository_commit_uses_tree_last_commit_once_detected() {
+async fn older_gitlab_without_repository_commit_answers_a_miss_in_two_requests() {
+    // The miss probe asks `tree { lastCommit }`, which every GitLab has, never
+    // `Repository.commit`, which older ones lack: no request is spent finding that out.
     let gitlab = MockServer::start().await;
     graphql()
         .and(QueryContains("blobs(ref:"))
@@ -352,15 +354,12 @@ async fn older_gitlab_without_repository_commit_uses_tree_last_commit_once_detec
     graphql()
         .and(QueryContains("commit(ref:"))
         .respond_with(json_response(undefined_field("commit", "Repository")))
-        .expect(1)
+        .expect(0)
         .mount(&gitlab)
         .await;
     graphql()
         .and(QueryContains("lastCommit"))
-        .respond_with(json_response(json!({"data": {"project": {"repository": {
-            "tree": {"lastCommit": null},
-            "dir": {"trees": {"nodes": []}, "blobs": {"nodes": []}}
-        }}}})))
+        .respond_with(json_response(ref_check_answer(false, false)))
         .expect(2)
         .mount(&gitlab)
         .await;
@@ -844,4 +843,106 @@ async fn at_trace_the_arguments_are_logged_with_url_secrets_redacted() {
     for secret in ["PASSWORDSECRET", "QUERYSECRET", TOKEN] {
         assert!(!log.contains(secret), "{secret} in the log:\n{log}");
     }
+}
+
+/// A repository at `main` for the "Did you mean" tests.
+const NEAR_FILES: &[&str] = &[
+    "README.md",
+    "Cargo.toml",
+    "app/models/user.rb",
+    "app/models/group.rb",
+    "app/models/admin/role.rb",
+    "app/controllers/users_controller.rb",
+    "config/settings.yml",
+    "config/settings.key",
+];
+
+/// A GitLab where every blob is missing (with `rules`, if any) and the miss probe answers from
+/// [`NEAR_FILES`]; each mock expects `misses` requests: one blob query and one probe per miss.
+async fn gitlab_for_misses(rules: Option<Value>, misses: u64) -> MockServer {
+    let gitlab = MockServer::start().await;
+    let blob_answer = match rules {
+        Some(rules) => project_answer_with_rules("grp/sub/proj", 42, vec![], rules),
+        None => project_answer("grp/sub/proj", 42, vec![]),
+    };
+    graphql()
+        .and(QueryContains("blobs(ref:"))
+        .respond_with(json_response(blob_answer))
+        .expect(misses)
+        .mount(&gitlab)
+        .await;
+    graphql()
+        .and(QueryContains("query MissProbe"))
+        .respond_with(TreeResponder::new(&["main"], NEAR_FILES))
+        .expect(misses)
+        .mount(&gitlab)
+        .await;
+    gitlab
+}
+
+#[tokio::test]
+async fn a_miss_names_the_nearest_existing_paths_in_two_requests() {
+    let gitlab = gitlab_for_misses(None, 5).await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    let cases = [
+        // A case typo.
+        (
+            "readme.md",
+            "File 'readme.md' does not exist at ref 'main'. Did you mean 'README.md'? Do not retry the same path; if that is not the file, search the repository for the file name to locate it.",
+        ),
+        // A directory typo: the directory that exists.
+        (
+            "app/model/user.rb",
+            "File 'app/model/user.rb' does not exist at ref 'main'. Did you mean 'app/models/'? Paths ending in '/' are directories; the file may be inside one. Do not retry the same path; if that is not the file, search the repository for the file name to locate it.",
+        ),
+        // A file in the wrong directory: found one level up.
+        (
+            "app/models/admin/user.rb",
+            "File 'app/models/admin/user.rb' does not exist at ref 'main'. Did you mean 'app/models/user.rb'? Do not retry the same path; if that is not the file, search the repository for the file name to locate it.",
+        ),
+        // A file-name typo in its own directory.
+        (
+            "app/models/usr.rb",
+            "File 'app/models/usr.rb' does not exist at ref 'main'. Did you mean 'app/models/user.rb'? Do not retry the same path; if that is not the file, search the repository for the file name to locate it.",
+        ),
+        // Nothing close: no suggestion, the plain answer.
+        (
+            "lib/zebra/giraffe.txt",
+            "File 'lib/zebra/giraffe.txt' does not exist at ref 'main'. The path must be relative to the repository root. Do not retry the same path; search the repository for the file name to locate it.",
+        ),
+    ];
+    for (path, want) in cases {
+        assert_eq!(err(&server.call(args(path)).await), want, "{path}");
+    }
+    // Each probe asked for the parent, two more levels and the root, in one request.
+    let probes: Vec<Value> = bodies(&gitlab)
+        .await
+        .into_iter()
+        .filter(|b| b["query"].as_str().unwrap().contains("query MissProbe"))
+        .collect();
+    assert_eq!(probes[2]["variables"]["up0"], "app/models/admin");
+    assert_eq!(probes[2]["variables"]["up2"], "app");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn excluded_neighbours_are_never_suggested() {
+    let gitlab = gitlab_for_misses(Some(json!(["*.key", "app/models/*"])), 3).await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    // `settings.key` is as close as `settings.yml` but excluded.
+    let e = err(&server.call(args("config/settings.yaml")).await);
+    assert!(
+        e.contains("Did you mean 'config/settings.yml'?") && !e.contains("settings.key"),
+        "{e}"
+    );
+    // Everything near is excluded: the plain answer, nothing named.
+    let e = err(&server.call(args("app/models/usr.rb")).await);
+    assert!(
+        !e.contains("Did you mean") && !e.contains("user.rb'"),
+        "{e}"
+    );
+    // The directory itself is not excluded, but what it leads to is.
+    let e = err(&server.call(args("app/model/user.rb")).await);
+    assert!(!e.contains("app/models"), "{e}");
+    server.stop().await;
 }

@@ -95,7 +95,7 @@ impl Respond for SplitResponder {
         {
             return json_response(json!({"data": {"project": null}}));
         }
-        if query.contains("query RefCommit") {
+        if query.contains("query MissProbe") {
             let r = vars["ref"].as_str().unwrap();
             return json_response(ref_check_answer(self.0.resolve(r).is_some(), false));
         }
