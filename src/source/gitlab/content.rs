@@ -100,7 +100,7 @@ impl ContentStore {
         let Some(raw) = raw else {
             return Ok(Content::NotInAnswer);
         };
-        let text = raw.decode().map_err(super::GitlabError::Content)?;
+        let text = raw.decode().map_err(super::error::GitlabError::Content)?;
         self.read_answer(text, &want).await.map(Content::Ready)
     }
 
@@ -153,7 +153,7 @@ impl ContentStore {
             want.credential,
         )
         .await
-        .map_err(super::GitlabError::from)?;
+        .map_err(super::error::GitlabError::from)?;
         let kind = self.text_or_binary(download, path, want.size)?;
         self.cache.put(oid, cached_as(&kind));
         Ok(kind)
@@ -189,7 +189,7 @@ impl ContentStore {
             want.credential,
         )
         .await
-        .map_err(super::GitlabError::from)?;
+        .map_err(super::error::GitlabError::from)?;
         if let Download::Bytes(bytes) = &download
             && !raw::is_lfs_object(bytes, sha256)
         {
@@ -276,7 +276,7 @@ fn cached_as(kind: &BlobKind) -> Cached {
 }
 
 fn no_project_id(path: &str) -> SourceError {
-    super::GitlabError::Shape {
+    super::error::GitlabError::Shape {
         reason: format!("the answer for '{path}' has no project id"),
     }
     .into()
