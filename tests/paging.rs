@@ -508,46 +508,6 @@ async fn rest_faults_are_retried_and_worded() {
     server.stop().await;
 }
 
-/// A GitLab that resets the connection of every REST request (and answers GraphQL normally):
-/// a raw TCP server, since wiremock always answers.
-async fn resetting_gitlab(graphql_answer: Vec<u8>) -> (String, Arc<Mutex<usize>>) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let resets = Arc::new(Mutex::new(0));
-    let count = Arc::clone(&resets);
-    tokio::spawn(async move {
-        loop {
-            let Ok((mut socket, _)) = listener.accept().await else {
-                return;
-            };
-            let answer = graphql_answer.clone();
-            let count = Arc::clone(&count);
-            tokio::spawn(async move {
-                let mut buf = vec![0u8; 65536];
-                let n = socket.read(&mut buf).await.unwrap_or(0);
-                let head = String::from_utf8_lossy(&buf[..n]).to_string();
-                if head.starts_with("GET ") {
-                    *count.lock().unwrap() += 1;
-                    // SO_LINGER 0 makes the close a reset (the deprecation is about blocking on
-                    // drop, which a linger of zero does not).
-                    #[allow(deprecated)]
-                    let _ = socket.set_linger(Some(std::time::Duration::ZERO));
-                    drop(socket); // RST
-                    return;
-                }
-                let reply = format!(
-                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
-                    answer.len()
-                );
-                let _ = socket.write_all(reply.as_bytes()).await;
-                let _ = socket.write_all(&answer).await;
-            });
-        }
-    });
-    (format!("http://{addr}"), resets)
-}
-
 #[tokio::test]
 async fn a_reset_connection_is_retried_like_a_502_and_worded() {
     let gitlab = Gitlab::default();
@@ -564,7 +524,7 @@ async fn a_reset_connection_is_retried_like_a_502_and_worded() {
     node["rawSize"] = json!("20971520");
     let answer =
         serde_json::to_vec(&gitlab_mock::project_answer("grp/proj", 42, vec![node])).unwrap();
-    let (url, resets) = resetting_gitlab(answer).await;
+    let (url, resets) = gitlab_mock::resetting_gitlab(Some(answer)).await;
     let server = spawn(&[], &[("GITLAB_URL", &url)]).await;
     let e = err(&server.call(args("cut.log")).await);
     assert!(

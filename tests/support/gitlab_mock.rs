@@ -218,3 +218,46 @@ pub async fn bodies(server: &MockServer) -> Vec<Value> {
         .filter_map(|r| serde_json::from_slice(&r.body).ok())
         .collect()
 }
+
+/// A GitLab that resets the connection of every REST request (GET), and of every GraphQL
+/// request (POST) too unless `graphql_answer` is given, which then answers each POST. A raw
+/// TCP server, since wiremock always answers. Returns its URL and the count of resets.
+pub async fn resetting_gitlab(
+    graphql_answer: Option<Vec<u8>>,
+) -> (String, std::sync::Arc<std::sync::Mutex<usize>>) {
+    use std::sync::{Arc, Mutex};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let resets = Arc::new(Mutex::new(0));
+    let count = Arc::clone(&resets);
+    tokio::spawn(async move {
+        loop {
+            let Ok((mut socket, _)) = listener.accept().await else {
+                return;
+            };
+            let answer = graphql_answer.clone();
+            let count = Arc::clone(&count);
+            tokio::spawn(async move {
+                let mut buf = vec![0u8; 65536];
+                let n = socket.read(&mut buf).await.unwrap_or(0);
+                let is_get = buf[..n].starts_with(b"GET ");
+                let Some(answer) = answer.filter(|_| !is_get) else {
+                    *count.lock().unwrap() += 1;
+                    // SO_LINGER 0 makes the close a reset (the deprecation is about blocking
+                    // on drop, which a linger of zero does not).
+                    #[allow(deprecated)]
+                    let _ = socket.set_linger(Some(std::time::Duration::ZERO));
+                    return; // dropped: RST
+                };
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                    answer.len()
+                );
+                let _ = socket.write_all(head.as_bytes()).await;
+                let _ = socket.write_all(&answer).await;
+            });
+        }
+    });
+    (format!("http://{addr}"), resets)
+}
