@@ -68,7 +68,8 @@ async fn mock_gitlab(small: Answers, big: Answers) -> String {
                 } else {
                     small
                 };
-                let bare = body.windows(20).any(|w| w == b"\"withContent\":false");
+                let needle: &[u8] = b"\"withContent\":false";
+                let bare = body.windows(needle.len()).any(|w| w == needle);
                 let answer = if bare { file.bare } else { file.full };
                 ([("content-type", "application/json")], answer)
             }

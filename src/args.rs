@@ -5,8 +5,8 @@
 //! names the argument (worded by `response`). `null` counts as absent. Numbers sent as strings
 //! (`"10"`) and booleans sent as strings (`"true"`) are accepted, as agents often send them;
 //! `project_id` may be a string or an integer. `start_line`/`end_line` are signed, as the seeds'
-//! line-range rules clamp them ([`LineRequest::from_line_args`]). Ranges are checked here;
-//! cross-argument rules live in `resolve`.
+//! line-range rules clamp them ([`LineRequest::from_line_args`]). Ranges and lengths are
+//! checked here, before anything is sent anywhere; cross-argument rules live in `resolve`.
 
 use serde_json::{Map, Value};
 
@@ -61,7 +61,40 @@ impl ArgName {
     fn from_wire(name: &str) -> Option<ArgName> {
         ArgName::ALL.into_iter().find(|a| a.as_str() == name)
     }
+
+    /// The longest string accepted for this argument, in bytes (`None`: not a string argument).
+    /// A longer value is refused before anything is sent: nothing that long can name a file on
+    /// GitLab.
+    pub(crate) const fn max_bytes(self) -> Option<usize> {
+        match self {
+            ArgName::Url => Some(MAX_URL_BYTES),
+            ArgName::ProjectId => Some(MAX_PROJECT_ID_BYTES),
+            ArgName::FilePath => Some(MAX_FILE_PATH_BYTES),
+            ArgName::Ref => Some(MAX_REF_BYTES),
+            ArgName::Offset
+            | ArgName::Limit
+            | ArgName::StartLine
+            | ArgName::EndLine
+            | ArgName::MaxChars
+            | ArgName::LineNumbers => None,
+        }
+    }
 }
+
+/// Longest `file_path`: Linux's `PATH_MAX`, the longest path Gitaly can hand to git on disk.
+pub(crate) const MAX_FILE_PATH_BYTES: usize = 4096;
+/// Longest `ref`: loose refs are files under `refs/`, so a ref name is bounded by `PATH_MAX`
+/// like a path (each `/`-separated part by the 255-byte file name limit).
+pub(crate) const MAX_REF_BYTES: usize = 4096;
+/// Longest `project_id`: GitLab allows 20 levels of groups above a project and 255 characters
+/// per path segment, so a full path has at most 21 × 255 characters and 20 slashes.
+pub(crate) const MAX_PROJECT_ID_BYTES: usize = 21 * 255 + 20;
+/// Longest `url`: GitLab's web server (Puma) refuses request URIs over 12 KiB; 16 KiB leaves
+/// room for the scheme, host and fragment.
+pub(crate) const MAX_URL_BYTES: usize = 16 * 1024;
+
+/// Unknown argument names listed in an error; the rest are counted.
+const MAX_UNKNOWN_LISTED: usize = 10;
 
 /// The arguments, typed and range-checked; each is `None` when absent or `null`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -83,21 +116,29 @@ pub(crate) struct ToolArgs {
 /// A bad argument. `response` words each variant.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum ArgError {
-    /// Names the tool does not accept (sorted).
-    Unknown { names: Vec<String> },
+    /// Names the tool does not accept (sorted; at most [`MAX_UNKNOWN_LISTED`], `more` others).
+    Unknown { names: Vec<String>, more: usize },
     /// An argument that must be a string.
     NotAString { name: ArgName, got: Got },
+    /// A string longer than [`ArgName::max_bytes`] (its length in bytes; never its text).
+    TooLong {
+        name: ArgName,
+        max: usize,
+        got_bytes: usize,
+    },
     /// A `project_id` that is neither a string nor a non-negative integer.
     NotAProjectId { got: Got },
     /// An argument that must be an integer.
     NotAnInteger { name: ArgName, got: Got },
-    /// An integer outside `min..=max` (`max == u64::MAX`: no upper bound).
+    /// An integer outside `min..=max` (`max == u64::MAX`: no upper bound, so it is below `min`).
     OutOfRange {
         name: ArgName,
         min: u64,
         max: u64,
-        got: i128,
+        got: Got,
     },
+    /// An integer above `max`, the largest value the argument takes.
+    TooLarge { name: ArgName, max: u64, got: Got },
     /// A `start_line`/`end_line` outside `i64`.
     NotALineNumber { name: ArgName, got: Got },
     /// An argument that must be a boolean.
@@ -135,7 +176,12 @@ pub(crate) fn parse(arguments: Option<&Map<String, Value>>) -> Result<ToolArgs, 
         .collect();
     if !unknown.is_empty() {
         unknown.sort_unstable();
-        return Err(ArgError::Unknown { names: unknown });
+        let more = unknown.len().saturating_sub(MAX_UNKNOWN_LISTED);
+        unknown.truncate(MAX_UNKNOWN_LISTED);
+        return Err(ArgError::Unknown {
+            names: unknown,
+            more,
+        });
     }
     let args = ToolArgs {
         url: string(map, ArgName::Url)?,
@@ -164,7 +210,7 @@ fn present(map: &Map<String, Value>, name: ArgName) -> Option<&Value> {
 fn string(map: &Map<String, Value>, name: ArgName) -> Result<Option<String>, ArgError> {
     match present(map, name) {
         None => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(Value::String(s)) => within_max(name, s).map(Some),
         Some(other) => Err(ArgError::NotAString {
             name,
             got: got(other),
@@ -175,9 +221,21 @@ fn string(map: &Map<String, Value>, name: ArgName) -> Result<Option<String>, Arg
 fn project_id(map: &Map<String, Value>) -> Result<Option<String>, ArgError> {
     match present(map, ArgName::ProjectId) {
         None => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(Value::String(s)) => within_max(ArgName::ProjectId, s).map(Some),
         Some(Value::Number(n)) if n.is_u64() => Ok(Some(n.to_string())),
         Some(other) => Err(ArgError::NotAProjectId { got: got(other) }),
+    }
+}
+
+/// `s`, unless it is longer than the argument's maximum.
+fn within_max(name: ArgName, s: &str) -> Result<String, ArgError> {
+    match name.max_bytes() {
+        Some(max) if s.len() > max => Err(ArgError::TooLong {
+            name,
+            max,
+            got_bytes: s.len(),
+        }),
+        _ => Ok(s.to_string()),
     }
 }
 
@@ -191,39 +249,34 @@ fn integer(
     let Some(value) = present(map, name) else {
         return Ok(None);
     };
-    let Some(n) = as_integer(value) else {
-        return Err(ArgError::NotAnInteger {
+    let n = match number(value) {
+        Number::Int(n) => n,
+        Number::AboveU64 => i128::MAX,
+        Number::BelowI128 => i128::MIN,
+        Number::NotAnInteger => {
+            return Err(ArgError::NotAnInteger {
+                name,
+                got: got(value),
+            });
+        }
+    };
+    if n > i128::from(max) && (max == u64::MAX || n > i128::from(u64::MAX)) {
+        return Err(ArgError::TooLarge {
             name,
+            max,
             got: got(value),
         });
-    };
+    }
     if n < i128::from(min) || n > i128::from(max) {
         return Err(ArgError::OutOfRange {
             name,
             min,
             max,
-            got: n,
+            got: got(value),
         });
     }
     // In range min..=max, both u64, so the conversion cannot fail.
     Ok(u64::try_from(n).ok())
-}
-
-/// A JSON integer, an integral float or a string of digits, as an integer.
-fn as_integer(value: &Value) -> Option<i128> {
-    match value {
-        Value::Number(n) => n
-            .as_i64()
-            .map(i128::from)
-            .or_else(|| n.as_u64().map(i128::from))
-            .or_else(|| {
-                n.as_f64()
-                    .filter(|f| f.fract() == 0.0 && f.abs() < 1e30)
-                    .map(|f| f as i128)
-            }),
-        Value::String(s) => s.trim().parse::<i128>().ok(),
-        _ => None,
-    }
 }
 
 /// A line number as sent, any `i64` (negatives included: the line-range rules clamp them).
@@ -231,18 +284,20 @@ fn signed(map: &Map<String, Value>, name: ArgName) -> Result<Option<i64>, ArgErr
     let Some(value) = present(map, name) else {
         return Ok(None);
     };
-    let Some(n) = as_integer(value) else {
-        return Err(ArgError::NotAnInteger {
-            name,
-            got: got(value),
-        });
+    let n = match number(value) {
+        Number::Int(n) => i64::try_from(n).ok(),
+        Number::AboveU64 | Number::BelowI128 => None,
+        Number::NotAnInteger => {
+            return Err(ArgError::NotAnInteger {
+                name,
+                got: got(value),
+            });
+        }
     };
-    i64::try_from(n)
-        .map(Some)
-        .map_err(|_| ArgError::NotALineNumber {
-            name,
-            got: got(value),
-        })
+    n.map(Some).ok_or_else(|| ArgError::NotALineNumber {
+        name,
+        got: got(value),
+    })
 }
 
 /// `true` or `false`, also sent as the strings `"true"` and `"false"`.
@@ -256,6 +311,62 @@ fn boolean(map: &Map<String, Value>, name: ArgName) -> Result<Option<bool>, ArgE
             name,
             got: got(other),
         }),
+    }
+}
+
+/// What a JSON value says as an integer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Number {
+    Int(i128),
+    /// An integer too large for any argument (past 64 bits).
+    AboveU64,
+    /// A negative integer too large to hold (below every argument's minimum).
+    BelowI128,
+    NotAnInteger,
+}
+
+/// A JSON integer, an integral float (`2.0`, `1e3`) or a string of digits, as an integer.
+/// JSON integers past 64 bits arrive as floats (serde_json's reading), so a float of 2^64 or
+/// more is [`Number::AboveU64`].
+fn number(value: &Value) -> Number {
+    const TWO_POW_64: f64 = 18_446_744_073_709_551_616.0;
+    match value {
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                return Number::Int(i128::from(i));
+            }
+            if let Some(u) = n.as_u64() {
+                return Number::Int(i128::from(u));
+            }
+            match n.as_f64() {
+                Some(f) if f.is_finite() && f.fract() == 0.0 && f >= TWO_POW_64 => Number::AboveU64,
+                // Integral and below 2^64 in magnitude or negative: `as` saturates, and every
+                // saturated value is below every minimum.
+                Some(f) if f.is_finite() && f.fract() == 0.0 => Number::Int(f as i128),
+                _ => Number::NotAnInteger,
+            }
+        }
+        Value::String(s) => digits(s.trim()),
+        _ => Number::NotAnInteger,
+    }
+}
+
+/// `"42"`, `"+7"`, `"-3"` as integers; digits too many for an `i128` are out of range.
+fn digits(s: &str) -> Number {
+    if let Ok(n) = s.parse::<i128>() {
+        return Number::Int(n);
+    }
+    let (negative, unsigned) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    if unsigned.is_empty() || !unsigned.bytes().all(|b| b.is_ascii_digit()) {
+        Number::NotAnInteger
+    } else if negative {
+        Number::BelowI128
+    } else {
+        Number::AboveU64
     }
 }
 
@@ -349,6 +460,95 @@ mod tests {
     }
 
     #[test]
+    fn numbers_past_64_bits_are_too_large_and_name_the_maximum() {
+        // serde_json reads a JSON integer past u64 as a float.
+        let e = p(json!({"offset": 18446744073709551616.0_f64})).unwrap_err();
+        assert_eq!(
+            e,
+            "Argument 'offset' is too large (got 1.8446744073709552e+19); the maximum is 18446744073709551615."
+        );
+        let e =
+            p(serde_json::from_str(r#"{"offset": 18446744073709551616}"#).unwrap()).unwrap_err();
+        assert!(
+            e.contains("too large") && e.contains("18446744073709551615"),
+            "{e}"
+        );
+        let e =
+            p(json!({"start_line": "99999999999999999999999999999999999999999999"})).unwrap_err();
+        assert!(
+            e.contains("'start_line' must be an integer between -9223372036854775808"),
+            "{e}"
+        );
+        let e = p(json!({"limit": 1e300})).unwrap_err();
+        assert_eq!(
+            e,
+            "Argument 'limit' is too large (got 1e+300); the maximum is 2000."
+        );
+        assert_eq!(
+            p(json!({"offset": u64::MAX})).unwrap().offset,
+            Some(u64::MAX)
+        );
+        assert_eq!(
+            p(json!({"offset": "18446744073709551615"})).unwrap().offset,
+            Some(u64::MAX)
+        );
+        // Too small stays "at least".
+        let e = p(json!({"offset": "-99999999999999999999999999999999999999999999"})).unwrap_err();
+        assert!(e.contains("must be at least 0"), "{e}");
+        let e = p(json!({"offset": -1e300})).unwrap_err();
+        assert!(e.contains("must be at least 0, got -1e+300"), "{e}");
+        assert!(
+            p(json!({"offset": "12abc"}))
+                .unwrap_err()
+                .contains("integer")
+        );
+        assert!(p(json!({"offset": "-"})).unwrap_err().contains("integer"));
+    }
+
+    #[test]
+    fn strings_have_maxima_and_are_never_echoed_when_too_long() {
+        for (name, max) in [
+            ("url", MAX_URL_BYTES),
+            ("project_id", MAX_PROJECT_ID_BYTES),
+            ("file_path", MAX_FILE_PATH_BYTES),
+            ("ref", MAX_REF_BYTES),
+        ] {
+            let at_max = "a".repeat(max);
+            assert!(p(json!({ name: at_max })).is_ok(), "{name}");
+            let e = p(json!({ name: "a".repeat(max + 1) })).unwrap_err();
+            assert_eq!(
+                e,
+                format!(
+                    "Argument '{name}' is {} bytes long; the longest accepted is {max} bytes.",
+                    max + 1
+                )
+            );
+        }
+        // Bytes, not characters.
+        let e = p(json!({"file_path": "é".repeat(2049)})).unwrap_err();
+        assert!(e.contains("4098 bytes long"), "{e}");
+        assert_eq!(MAX_PROJECT_ID_BYTES, 5375);
+    }
+
+    #[test]
+    fn many_unknown_arguments_are_counted_not_all_listed() {
+        let mut map = Map::new();
+        for i in 0..1000 {
+            map.insert(format!("x{i:04}"), json!(1));
+        }
+        let e = parse(Some(&map)).unwrap_err().to_string();
+        assert!(e.starts_with("Unknown arguments 'x0000', 'x0001'"), "{e}");
+        assert!(e.contains("'x0009', and 990 more."), "{e}");
+        assert!(e.len() < 400, "{e}");
+        let long = "k".repeat(100_000);
+        let e = p(json!({ long: 1 })).unwrap_err();
+        assert!(
+            e.len() < 400 && e.starts_with("Unknown argument 'kkk"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn line_forms_do_not_mix() {
         let e = p(json!({"offset": 1, "end_line": 4})).unwrap_err();
         assert!(e.contains("not both"), "{e}");
@@ -382,19 +582,21 @@ mod tests {
             lines(json!({"end_line": i64::MAX})),
             Ok((None, Some(i64::MAX)))
         );
-        for big in [json!(1e19), json!(u64::MAX), json!("-9223372036854775809")] {
+        let past_64_bits: Value = serde_json::from_str("18446744073709551616").unwrap();
+        for big in [
+            json!(1e19),
+            json!(1e30),
+            json!(u64::MAX),
+            past_64_bits,
+            json!("-9223372036854775809"),
+            json!("-99999999999999999999999999999999999999999999"),
+        ] {
             let e = lines(json!({ "start_line": big })).unwrap_err();
             assert!(
                 e.starts_with("Argument 'start_line' must be an integer between -9223372036854775808 and 9223372036854775807, got"),
                 "{e}"
             );
         }
-        // 1e30 and beyond are not taken for integers at all.
-        assert!(
-            lines(json!({"end_line": 1e30}))
-                .unwrap_err()
-                .contains("integer")
-        );
         assert!(
             lines(json!({"end_line": 1.5}))
                 .unwrap_err()

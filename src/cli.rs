@@ -83,8 +83,8 @@ struct ReadArgs {
     /// Project numeric id or full path (optional with --repo).
     #[arg(long)]
     project: Option<String>,
-    /// File path from the repository root.
-    #[arg(long)]
+    /// File path from the repository root (required unless --url names the file).
+    #[arg(long, required_unless_present = "url")]
     path: Option<String>,
     /// Branch, tag or commit SHA (HEAD = default branch; the default with --repo).
     #[arg(long = "ref", value_name = "REF")]

@@ -1,12 +1,15 @@
 //! Settings shared by every command: which GitLab, which token, how long to wait.
 //!
 //! Parsed by clap from flags and environment variables (a flag overrides its variable). The
-//! token is held as a [`Secret`], whose `Debug` never shows it, so it cannot reach a log line.
+//! token is held as a [`Secret`], whose `Debug` never shows it, so it cannot reach a log line;
+//! a refused `GITLAB_URL` is quoted with its user info and query redacted.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::Args;
+
+use crate::redact;
 
 /// The default instance when neither `GITLAB_URL` nor `GITLAB_API_URL` is set.
 pub(crate) const DEFAULT_GITLAB_URL: &str = "https://gitlab.com";
@@ -57,7 +60,14 @@ pub(crate) struct Credential {
 pub(crate) struct GitlabArgs {
     /// Base URL of the GitLab instance, with its relative root if any (https://host/gitlab).
     /// Default: https://gitlab.com, or GITLAB_API_URL without its /api/v4.
-    #[arg(long, global = true, env = "GITLAB_URL", value_name = "URL")]
+    // The value is never shown in `--help`: a mistaken one may carry a password.
+    #[arg(
+        long,
+        global = true,
+        env = "GITLAB_URL",
+        value_name = "URL",
+        hide_env_values = true
+    )]
     pub gitlab_url: Option<String>,
 
     /// Seconds to wait for a TCP/TLS connection to GitLab.
@@ -81,6 +91,7 @@ pub(crate) struct GitlabArgs {
     pub request_timeout: u64,
 
     /// A PEM bundle of extra CA certificates for a GitLab with a private certificate.
+    /// GITLAB_CA_CERT_PATH (zereight/gitlab-mcp's name) is read when this is not set.
     #[arg(long, global = true, env = "GITLAB_CA_FILE", value_name = "PATH")]
     pub ca_file: Option<PathBuf>,
 
@@ -103,6 +114,25 @@ pub(crate) struct GitlabArgs {
 pub(crate) const DEFAULT_CACHE_BYTES: u64 = 128 * 1_048_576;
 /// Default `--max-file-bytes`: 100 MiB.
 pub(crate) const DEFAULT_MAX_FILE_BYTES: u64 = 100 * 1_048_576;
+
+#[cfg(test)]
+impl GitlabArgs {
+    /// The flags' defaults, with `url` as `--gitlab-url`.
+    pub(crate) fn for_tests(url: &str) -> Self {
+        GitlabArgs {
+            gitlab_url: Some(url.to_string()),
+            connect_timeout: 10,
+            request_timeout: 30,
+            ca_file: None,
+            cache_bytes: DEFAULT_CACHE_BYTES,
+            max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+        }
+    }
+}
+
+/// zereight/gitlab-mcp's name for `GITLAB_CA_FILE`, accepted so a configuration carries over;
+/// `GITLAB_CA_FILE` (or `--ca-file`) wins when both are set.
+pub(crate) const CA_FILE_ALIAS: &str = "GITLAB_CA_CERT_PATH";
 
 /// Everything needed to talk to one GitLab instance.
 #[derive(Debug, Clone)]
@@ -151,12 +181,17 @@ impl GitlabConfig {
         if args.connect_timeout == 0 || args.request_timeout == 0 {
             return Err(ConfigError::ZeroTimeout);
         }
+        let ca_file = args.ca_file.clone().or_else(|| {
+            env(CA_FILE_ALIAS)
+                .filter(|p| !p.trim().is_empty())
+                .map(PathBuf::from)
+        });
         Ok(Self {
             base_url,
             credential,
             connect_timeout: Duration::from_secs(args.connect_timeout),
             request_timeout: Duration::from_secs(args.request_timeout),
-            ca_file: args.ca_file.clone(),
+            ca_file,
             cache_bytes: args.cache_bytes,
             max_file_bytes: args.max_file_bytes,
         })
@@ -177,21 +212,23 @@ pub(crate) fn strip_api_suffix(url: &str) -> &str {
     trimmed.strip_suffix("/api/v4").unwrap_or(trimmed)
 }
 
-/// Parses a base URL: http or https, a host, no query or fragment; a trailing `/` is dropped.
+/// Parses a base URL: http or https, a host, no user info, query or fragment; a trailing `/`
+/// is dropped. An error quotes the value with its user info and query redacted.
 pub(crate) fn parse_base_url(raw: &str) -> Result<url::Url, ConfigError> {
+    let shown = || redact::url(raw, redact::Query::Drop);
     let url = url::Url::parse(raw.trim_end_matches('/')).map_err(|e| ConfigError::BadUrl {
-        raw: raw.to_string(),
+        shown: shown(),
         cause: e.to_string(),
     })?;
     if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
-        return Err(ConfigError::NotHttp {
-            raw: raw.to_string(),
-        });
+        return Err(ConfigError::NotHttp { shown: shown() });
     }
-    if url.query().is_some() || url.fragment().is_some() || !url.username().is_empty() {
-        return Err(ConfigError::CarriesSecrets {
-            raw: raw.to_string(),
-        });
+    if url.query().is_some()
+        || url.fragment().is_some()
+        || !url.username().is_empty()
+        || url.password().is_some()
+    {
+        return Err(ConfigError::CarriesSecrets { shown: shown() });
     }
     Ok(url)
 }
@@ -217,12 +254,12 @@ pub(crate) fn read_ca_bundle(path: &Path) -> Result<Vec<reqwest::Certificate>, C
 /// A setting that cannot be used; the server does not start. `response` words each variant.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum ConfigError {
-    /// `GITLAB_URL` does not parse as a URL.
-    BadUrl { raw: String, cause: String },
+    /// `GITLAB_URL` does not parse as a URL (`shown`: the value, user info and query redacted).
+    BadUrl { shown: String, cause: String },
     /// `GITLAB_URL` is not http(s) with a host.
-    NotHttp { raw: String },
+    NotHttp { shown: String },
     /// `GITLAB_URL` carries user info, a query or a fragment.
-    CarriesSecrets { raw: String },
+    CarriesSecrets { shown: String },
     /// A timeout of 0 seconds.
     ZeroTimeout,
     /// `GITLAB_CA_FILE` cannot be read.
@@ -288,6 +325,48 @@ mod tests {
                 .to_string();
             assert!(e.contains("GITLAB_URL"), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn refused_urls_never_show_their_secrets() {
+        for bad in [
+            "http://u:SECRET@host",
+            "https://:SECRET@host",
+            "https://SECRET@host",
+            "https://host/?private_token=SECRET",
+            "https://host/#SECRET",
+            "u:SECRET@host",
+            "ftp://u:SECRET@host",
+            "http://u:SE/CRET@host",
+            "http://u:SECRET@ho st",
+        ] {
+            let e = GitlabConfig::from_parts(&args(Some(bad)), |_| None)
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("GITLAB_URL"), "{bad}: {e}");
+            assert!(!e.contains("SECRET") && !e.contains("CRET"), "{bad}: {e}");
+        }
+        let api =
+            |k: &str| (k == "GITLAB_API_URL").then(|| "https://u:SECRET@h/api/v4".to_string());
+        let e = GitlabConfig::from_parts(&args(None), api)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("[redacted]@h") && !e.contains("SECRET"), "{e}");
+    }
+
+    #[test]
+    fn the_ca_file_alias_is_read_and_gitlab_ca_file_wins() {
+        let env = |k: &str| (k == CA_FILE_ALIAS).then(|| "/etc/alias.pem".to_string());
+        let c = GitlabConfig::from_parts(&args(None), env).unwrap();
+        assert_eq!(c.ca_file.as_deref(), Some(Path::new("/etc/alias.pem")));
+        // clap fills `ca_file` from --ca-file or GITLAB_CA_FILE: it wins over the alias.
+        let mut with_file = args(None);
+        with_file.ca_file = Some(PathBuf::from("/etc/file.pem"));
+        let c = GitlabConfig::from_parts(&with_file, env).unwrap();
+        assert_eq!(c.ca_file.as_deref(), Some(Path::new("/etc/file.pem")));
+        let blank = |k: &str| (k == CA_FILE_ALIAS).then(|| " ".to_string());
+        let c = GitlabConfig::from_parts(&args(None), blank).unwrap();
+        assert_eq!(c.ca_file, None);
     }
 
     #[test]

@@ -153,7 +153,7 @@ fn kind(value: &Value) -> &'static str {
 fn method_not_found(method: &str) -> McpError {
     McpError::new(
         ErrorCode::METHOD_NOT_FOUND,
-        format!("Method not found: {method}"),
+        format!("Method not found: {}", crate::response::shown(method)),
         None,
     )
 }

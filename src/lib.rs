@@ -21,6 +21,7 @@ mod http;
 mod jsonrpc;
 mod lru;
 mod reader;
+mod redact;
 mod ref_name;
 mod resolve;
 mod response;

@@ -260,6 +260,11 @@ impl FileServer {
         arguments: Option<&serde_json::Map<String, Value>>,
         credential: Option<&Credential>,
     ) -> CallToolResult {
+        tracing::debug!(
+            target: "gitlab_file_mcp::calls",
+            arguments = %crate::redact::arguments(arguments),
+            "get_repository_file arguments"
+        );
         let (result, timing) = crate::timing::measure(async {
             match self.reader.read(arguments, credential).await {
                 Ok(value) => CallToolResult::structured(value),

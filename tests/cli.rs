@@ -1,5 +1,6 @@
 //! The command line's own contract: configuration errors exit 2 with a sentence naming the
-//! setting, before anything is served; `--help` documents the commands.
+//! setting (and never a secret the setting carried), before anything is served; `--help`
+//! documents the commands; `read` without a file is bad usage.
 
 use std::process::Command;
 
@@ -12,6 +13,8 @@ fn run(args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
         "GITLAB_TOKEN",
         "GITLAB_PERSONAL_ACCESS_TOKEN",
         "GITLAB_CA_FILE",
+        "GITLAB_CA_CERT_PATH",
+        "GITLAB_FILE_MCP_LOG",
     ] {
         cmd.env_remove(name);
     }
@@ -60,4 +63,76 @@ fn help_lists_the_commands() {
     for word in ["serve", "read", "--gitlab-url", "GITLAB_TOKEN"] {
         assert!(help.contains(word), "{word} missing from --help:\n{help}");
     }
+}
+
+#[test]
+fn a_gitlab_url_with_credentials_or_a_query_is_refused_without_echoing_them() {
+    for url in [
+        "http://u:SECRETPASS@gitlab.example.com",
+        "https://gitlab.example.com/?private_token=SECRETPASS",
+        "https://SECRETPASS@gitlab.example.com/gitlab",
+        "u:SECRETPASS@gitlab.example.com",
+        "http://u:SECRETPASS@gitlab example.com",
+    ] {
+        for (args, env) in [
+            (vec!["serve"], vec![("GITLAB_URL", url)]),
+            (
+                vec!["read", "--project", "g/p", "--path", "a", "--ref", "main"],
+                vec![("GITLAB_URL", url)],
+            ),
+            (vec!["serve"], vec![("GITLAB_API_URL", url)]),
+            (vec!["serve", "--gitlab-url", url], vec![]),
+        ] {
+            let out = run(&args, &env);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{url}: {stderr}");
+            assert!(stderr.contains("GITLAB_URL"), "{url}: {stderr}");
+            assert!(!stderr.contains("SECRETPASS"), "{url}: {stderr}");
+            assert!(stderr.contains("[redacted]"), "{url}: {stderr}");
+        }
+    }
+    // --help shows the variable, never its value.
+    let out = run(&["--help"], &[("GITLAB_URL", "http://u:SECRETPASS@h")]);
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        help.contains("GITLAB_URL") && !help.contains("SECRETPASS"),
+        "{help}"
+    );
+}
+
+#[test]
+fn gitlab_ca_cert_path_is_an_alias_of_gitlab_ca_file_which_wins() {
+    let read = ["read", "--project", "g/p", "--path", "a", "--ref", "main"];
+    let out = run(
+        &read,
+        &[("GITLAB_CA_CERT_PATH", "/nonexistent/alias-ca.pem")],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("GITLAB_CA_CERT_PATH") && stderr.contains("/nonexistent/alias-ca.pem"),
+        "{stderr}"
+    );
+    let out = run(
+        &read,
+        &[
+            ("GITLAB_CA_CERT_PATH", "/nonexistent/alias-ca.pem"),
+            ("GITLAB_CA_FILE", "/nonexistent/file-ca.pem"),
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("/nonexistent/file-ca.pem") && !stderr.contains("alias-ca.pem"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn read_naming_no_file_is_bad_usage() {
+    let out = run(&["read", "--project", "g/p", "--ref", "main"], &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--path"), "{stderr}");
+    assert!(out.stdout.is_empty());
 }

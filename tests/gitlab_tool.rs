@@ -323,7 +323,7 @@ async fn missing_ref_missing_file_and_directory_take_one_more_request() {
         .await;
     for (r, commit, dir) in [("no-such-ref", false, false), ("main", true, false)] {
         graphql()
-            .and(QueryContains("commit(ref:"))
+            .and(QueryContains("query MissProbe"))
             .and(Variables(json!({"ref": r, "path": "README.md"})))
             .respond_with(json_response(ref_check_answer(commit, dir)))
             .expect(1)
@@ -331,7 +331,7 @@ async fn missing_ref_missing_file_and_directory_take_one_more_request() {
             .await;
     }
     graphql()
-        .and(QueryContains("commit(ref:"))
+        .and(QueryContains("query MissProbe"))
         .and(Variables(json!({"ref": "main", "path": "src"})))
         .respond_with(json_response(ref_check_answer(true, true)))
         .expect(1)
@@ -356,7 +356,9 @@ async fn missing_ref_missing_file_and_directory_take_one_more_request() {
 }
 
 #[tokio::test]
-async fn older_gitlab_without_repository_commit_uses_tree_last_commit_once_detected() {
+async fn older_gitlab_without_repository_commit_answers_a_miss_in_two_requests() {
+    // The miss probe asks `tree { lastCommit }`, which every GitLab has, never
+    // `Repository.commit`, which older ones lack: no request is spent finding that out.
     let gitlab = MockServer::start().await;
     graphql()
         .and(QueryContains("blobs(ref:"))
@@ -367,15 +369,12 @@ async fn older_gitlab_without_repository_commit_uses_tree_last_commit_once_detec
     graphql()
         .and(QueryContains("commit(ref:"))
         .respond_with(json_response(undefined_field("commit", "Repository")))
-        .expect(1)
+        .expect(0)
         .mount(&gitlab)
         .await;
     graphql()
         .and(QueryContains("lastCommit"))
-        .respond_with(json_response(json!({"data": {"project": {"repository": {
-            "tree": {"lastCommit": null},
-            "dir": {"trees": {"nodes": []}, "blobs": {"nodes": []}}
-        }}}})))
+        .respond_with(json_response(ref_check_answer(false, false)))
         .expect(2)
         .mount(&gitlab)
         .await;
@@ -590,11 +589,43 @@ async fn argument_errors_are_explained_without_any_request() {
             json!({"project_id": true, "file_path": "a", "ref": "main"}),
             "'project_id' must be",
         ),
+        // Trailing control characters are refused, not trimmed away.
+        (
+            json!({"project_id": "g/p", "file_path": "README.md\n", "ref": "main"}),
+            "file_path 'README.md\\n' contains control characters",
+        ),
+        (
+            json!({"project_id": "g/p", "file_path": "README.md\r", "ref": "main"}),
+            "file_path 'README.md\\r' contains control characters",
+        ),
+        (
+            json!({"project_id": "g/p", "file_path": "a", "ref": "main", "offset": 18446744073709551616.0_f64}),
+            "'offset' is too large (got 1.8446744073709552e+19); the maximum is 18446744073709551615.",
+        ),
+        (
+            json!({"project_id": "x".repeat(1 << 20), "file_path": "a", "ref": "main"}),
+            "Argument 'project_id' is 1048576 bytes long; the longest accepted is 5375 bytes.",
+        ),
+        (
+            json!({"project_id": "g/p", "file_path": "a".repeat(4097), "ref": "main"}),
+            "the longest accepted is 4096 bytes",
+        ),
+        (
+            json!({"url": format!("https://h/{}", "a".repeat(20_000))}),
+            "the longest accepted is 16384 bytes",
+        ),
     ];
     for (arguments, want) in cases {
         let e = err(&server.call(arguments.clone()).await);
-        assert!(e.contains(want), "{arguments}: {e}");
+        assert!(e.contains(want), "{}: {e}", mcp::shown(&arguments));
+        assert!(e.len() < 1_000, "a short error: {} bytes", e.len());
     }
+    // A value that is within the caps but long is quoted short.
+    let long = format!("{}\u{0}", "p".repeat(4_000));
+    let e = err(&server
+        .call(json!({"project_id": "g/p", "file_path": long, "ref": "main"}))
+        .await);
+    assert!(e.contains("control characters") && e.len() < 400, "{e}");
     let unknown = server.call_named("no_such_tool", json!({})).await;
     assert!(unknown.is_err(), "an unknown tool is a protocol error");
     server.stop().await;
@@ -785,4 +816,148 @@ async fn the_token_goes_only_in_the_authorization_header() {
     assert!(!r.url.as_str().contains(TOKEN));
     server.stop().await;
     let _ = text;
+}
+
+#[tokio::test]
+async fn at_trace_the_arguments_are_logged_with_url_secrets_redacted() {
+    let gitlab = gitlab_with(
+        project_answer("grp/proj", 42, vec![text_node("README.md", "hi\n")]),
+        1,
+    )
+    .await;
+    let (server, mut stderr) = mcp::spawn_with_stderr(
+        &[],
+        &[
+            ("GITLAB_URL", &gitlab.uri()),
+            ("GITLAB_TOKEN", TOKEN),
+            ("GITLAB_FILE_MCP_LOG", "trace"),
+        ],
+    )
+    .await;
+    let host = gitlab.uri().replace("http://", "");
+    let url = format!(
+        "http://user:PASSWORDSECRET@{host}/grp/proj/-/blob/main/README.md?private_token=QUERYSECRET&ref_type=heads#L1"
+    );
+    let out = ok(&server.call(json!({ "url": url })).await);
+    assert_eq!(out["content"], "hi\n");
+    server.stop().await;
+    let mut log = String::new();
+    let read = tokio::time::timeout(
+        std::time::Duration::from_secs(20),
+        tokio::io::AsyncReadExt::read_to_string(&mut stderr, &mut log),
+    )
+    .await;
+    assert!(read.is_ok(), "the server's stderr did not close");
+    assert!(
+        log.contains("get_repository_file arguments")
+            && log.contains(&format!(
+                "http://[redacted]@{host}/grp/proj/-/blob/main/README.md?private_token=[redacted]&ref_type=[redacted]#L1"
+            )),
+        "{log}"
+    );
+    for secret in ["PASSWORDSECRET", "QUERYSECRET", TOKEN] {
+        assert!(!log.contains(secret), "{secret} in the log:\n{log}");
+    }
+}
+
+/// A repository at `main` for the "Did you mean" tests.
+const NEAR_FILES: &[&str] = &[
+    "README.md",
+    "Cargo.toml",
+    "app/models/user.rb",
+    "app/models/group.rb",
+    "app/models/admin/role.rb",
+    "app/controllers/users_controller.rb",
+    "config/settings.yml",
+    "config/settings.key",
+];
+
+/// A GitLab where every blob is missing (with `rules`, if any) and the miss probe answers from
+/// [`NEAR_FILES`]; each mock expects `misses` requests: one blob query and one probe per miss.
+async fn gitlab_for_misses(rules: Option<Value>, misses: u64) -> MockServer {
+    let gitlab = MockServer::start().await;
+    let blob_answer = match rules {
+        Some(rules) => project_answer_with_rules("grp/sub/proj", 42, vec![], rules),
+        None => project_answer("grp/sub/proj", 42, vec![]),
+    };
+    graphql()
+        .and(QueryContains("blobs(ref:"))
+        .respond_with(json_response(blob_answer))
+        .expect(misses)
+        .mount(&gitlab)
+        .await;
+    graphql()
+        .and(QueryContains("query MissProbe"))
+        .respond_with(TreeResponder::new(&["main"], NEAR_FILES))
+        .expect(misses)
+        .mount(&gitlab)
+        .await;
+    gitlab
+}
+
+#[tokio::test]
+async fn a_miss_names_the_nearest_existing_paths_in_two_requests() {
+    let gitlab = gitlab_for_misses(None, 5).await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    let cases = [
+        // A case typo.
+        (
+            "readme.md",
+            "File 'readme.md' does not exist at ref 'main'. Did you mean 'README.md'? Do not retry the same path; if that is not the file, search the repository for the file name to locate it.",
+        ),
+        // A directory typo: the directory that exists.
+        (
+            "app/model/user.rb",
+            "File 'app/model/user.rb' does not exist at ref 'main'. Did you mean 'app/models/'? Paths ending in '/' are directories; the file may be inside one. Do not retry the same path; if that is not the file, search the repository for the file name to locate it.",
+        ),
+        // A file in the wrong directory: found one level up.
+        (
+            "app/models/admin/user.rb",
+            "File 'app/models/admin/user.rb' does not exist at ref 'main'. Did you mean 'app/models/user.rb'? Do not retry the same path; if that is not the file, search the repository for the file name to locate it.",
+        ),
+        // A file-name typo in its own directory.
+        (
+            "app/models/usr.rb",
+            "File 'app/models/usr.rb' does not exist at ref 'main'. Did you mean 'app/models/user.rb'? Do not retry the same path; if that is not the file, search the repository for the file name to locate it.",
+        ),
+        // Nothing close: no suggestion, the plain answer.
+        (
+            "lib/zebra/giraffe.txt",
+            "File 'lib/zebra/giraffe.txt' does not exist at ref 'main'. The path must be relative to the repository root. Do not retry the same path; search the repository for the file name to locate it.",
+        ),
+    ];
+    for (path, want) in cases {
+        assert_eq!(err(&server.call(args(path)).await), want, "{path}");
+    }
+    // Each probe asked for the parent, two more levels and the root, in one request.
+    let probes: Vec<Value> = bodies(&gitlab)
+        .await
+        .into_iter()
+        .filter(|b| b["query"].as_str().unwrap().contains("query MissProbe"))
+        .collect();
+    assert_eq!(probes[2]["variables"]["up0"], "app/models/admin");
+    assert_eq!(probes[2]["variables"]["up2"], "app");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn excluded_neighbours_are_never_suggested() {
+    let gitlab = gitlab_for_misses(Some(json!(["*.key", "app/models/*"])), 3).await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    // `settings.key` is as close as `settings.yml` but excluded.
+    let e = err(&server.call(args("config/settings.yaml")).await);
+    assert!(
+        e.contains("Did you mean 'config/settings.yml'?") && !e.contains("settings.key"),
+        "{e}"
+    );
+    // Everything near is excluded: the plain answer, nothing named.
+    let e = err(&server.call(args("app/models/usr.rb")).await);
+    assert!(
+        !e.contains("Did you mean") && !e.contains("user.rb'"),
+        "{e}"
+    );
+    // The directory itself is not excluded, but what it leads to is.
+    let e = err(&server.call(args("app/model/user.rb")).await);
+    assert!(!e.contains("app/models"), "{e}");
+    server.stop().await;
 }

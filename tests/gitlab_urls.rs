@@ -21,9 +21,22 @@ struct FakeRepo {
     branches: BTreeSet<String>,
     tags: BTreeSet<String>,
     files: BTreeMap<(String, String), String>,
+    /// Refs GitLab answers "Ref is not valid" for (on that alias only, like GitLab).
+    invalid: BTreeSet<String>,
 }
 
 impl FakeRepo {
+    fn refusing(mut self, name: &str) -> Self {
+        self.invalid.insert(name.into());
+        self
+    }
+    fn is_invalid(&self, r: &str) -> bool {
+        let bare = r
+            .strip_prefix("refs/heads/")
+            .or_else(|| r.strip_prefix("refs/tags/"))
+            .unwrap_or(r);
+        self.invalid.contains(bare)
+    }
     fn branch(mut self, name: &str, files: &[(&str, &str)]) -> Self {
         self.branches.insert(name.into());
         for (p, c) in files {
@@ -82,7 +95,7 @@ impl Respond for SplitResponder {
         {
             return json_response(json!({"data": {"project": null}}));
         }
-        if query.contains("query RefCommit") {
+        if query.contains("query MissProbe") {
             let r = vars["ref"].as_str().unwrap();
             return json_response(ref_check_answer(self.0.resolve(r).is_some(), false));
         }
@@ -100,15 +113,31 @@ impl Respond for SplitResponder {
             "unexpected query {query}"
         );
         let mut repo = Map::new();
+        let mut errors = Vec::new();
+        let mut refuse = |alias: String, repo: &mut Map<String, Value>| {
+            errors.push(
+                json!({"message": "Ref is not valid", "locations": [{"line": 1, "column": 1}],
+                               "path": ["project", "repository", alias]}),
+            );
+            repo.insert(alias, Value::Null);
+        };
         for i in 0..64 {
             let Some(r) = vars.get(&format!("r{i}")).and_then(Value::as_str) else {
                 continue;
             };
             let p = vars[&format!("p{i}")][0].as_str().unwrap();
-            let nodes: Vec<Value> = self.0.blob(r, ref_type, p).into_iter().collect();
-            repo.insert(format!("b{i}"), json!({"nodes": nodes}));
+            if self.0.is_invalid(r) {
+                refuse(format!("b{i}"), &mut repo);
+            } else {
+                let nodes: Vec<Value> = self.0.blob(r, ref_type, p).into_iter().collect();
+                repo.insert(format!("b{i}"), json!({"nodes": nodes}));
+            }
             for k in ["h", "t"] {
                 if let Some(q) = vars.get(&format!("{k}{i}")).and_then(Value::as_str) {
+                    if self.0.is_invalid(q) {
+                        refuse(format!("{k}{i}"), &mut repo);
+                        continue;
+                    }
                     let found = self
                         .0
                         .resolve(q)
@@ -117,9 +146,13 @@ impl Respond for SplitResponder {
                 }
             }
         }
-        json_response(json!({"data": {"project": {
+        let mut answer = json!({"data": {"project": {
             "id": "gid://gitlab/Project/42", "fullPath": "grp/sub/proj", "repository": repo
-        }}}))
+        }}});
+        if !errors.is_empty() {
+            answer["errors"] = json!(errors);
+        }
+        json_response(answer)
     }
 }
 
@@ -411,5 +444,88 @@ async fn deep_paths_are_batched_and_absurd_ones_refused() {
         .call(url(&gitlab, &format!("-/blob/main/{absurd}/x.rs")))
         .await);
     assert!(e.contains("32"), "{e}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_path_with_spaces_is_not_a_ref_and_reads_in_one_request() {
+    let repo = FakeRepo::default().branch("main", &[("dir with space/file name.md", "spaced\n")]);
+    let gitlab = MockServer::start().await;
+    graphql()
+        .respond_with(SplitResponder(repo))
+        .expect(1)
+        .mount(&gitlab)
+        .await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    let out = ok(&server
+        .call(url(
+            &gitlab,
+            "-/blob/main/dir%20with%20space/file%20name.md",
+        ))
+        .await);
+    assert_eq!(
+        (
+            out["ref"].as_str(),
+            out["path"].as_str(),
+            out["content"].as_str()
+        ),
+        (
+            Some("main"),
+            Some("dir with space/file name.md"),
+            Some("spaced\n")
+        )
+    );
+    // `main/dir with space` was never asked about.
+    let sent = gitlab_mock::bodies(&gitlab).await;
+    assert!(
+        !sent[0]["variables"]
+            .to_string()
+            .contains("main/dir with space"),
+        "{sent:?}"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn an_error_on_one_split_alias_does_not_fail_the_others() {
+    // GitLab refuses `feature/x` (as it refuses any ref it deems invalid) on its aliases only.
+    let gitlab = MockServer::start().await;
+    graphql()
+        .respond_with(SplitResponder(repo().refusing("feature/x")))
+        // One request for the read; two for the miss (the split query, then the probe).
+        .expect(3)
+        .mount(&gitlab)
+        .await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    let out = ok(&server.call(url(&gitlab, "-/blob/feature/x/a.txt")).await);
+    assert_eq!(
+        (out["ref"].as_str(), out["content"].as_str()),
+        (Some("feature"), Some("from feature\n"))
+    );
+    // No candidate has the file: the miss is reported about GitLab's own split.
+    let out = err(&server.call(url(&gitlab, "-/blob/feature/x/b.txt")).await);
+    assert!(
+        out.starts_with("File 'x/b.txt' does not exist at ref 'feature'"),
+        "{out}"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn dot_segments_are_refused_before_any_request() {
+    let gitlab = gitlab(0).await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    for rest in [
+        "-/blob/main/../../../../../other/secret/-/blob/main/README.md",
+        "-/blob/main/%2e%2e/%2e%2e/%2e%2e/%2E%2E/%2e%2e/other/secret/-/blob/main/README.md",
+        "-/blob/main/%2E./README.md",
+        "-/blob/main/./README.md",
+    ] {
+        let e = err(&server.call(url(&gitlab, rest)).await);
+        assert!(
+            e.starts_with("Invalid file URL: file_path must not contain a path traversal sequence"),
+            "{rest}: {e}"
+        );
+    }
     server.stop().await;
 }

@@ -54,9 +54,10 @@ fn checked_in_operations_validate_against_gitlabs_schema() {
         validate(&schema, &name, &std::fs::read_to_string(&path).unwrap());
         checked += 1;
     }
+    // blob.graphql and miss_probe.graphql.
     assert!(
-        checked >= 3,
-        "expected at least 3 operations, found {checked}"
+        checked >= 2,
+        "expected at least 2 operations, found {checked}"
     );
 }
 

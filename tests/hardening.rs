@@ -514,3 +514,73 @@ async fn a_session_call_cut_off_by_the_drain_is_told_the_server_is_shutting_down
     let exit = server.exit_status().await;
     assert_eq!(exit.code(), Some(0), "{}", server.log());
 }
+
+// ---------------------------------------------------------------------------------------------
+// Faults on the way to GitLab (item 6).
+
+#[tokio::test]
+async fn a_graphql_connection_reset_is_retried_like_a_502_with_our_own_message() {
+    let (url, resets) = gitlab_mock::resetting_gitlab(None).await;
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_gitlab-file-mcp"));
+    cmd.env("GITLAB_URL", &url).env_remove("GITLAB_TOKEN");
+    cmd.stderr(Stdio::null());
+    let transport = rmcp::transport::TokioChildProcess::new(cmd).expect("spawn");
+    let client = rmcp::ServiceExt::serve((), transport)
+        .await
+        .expect("handshake");
+    let Value::Object(args) = json!({"project_id": "g/p", "file_path": "a", "ref": "main"}) else {
+        unreachable!()
+    };
+    let result = client
+        .call_tool(CallToolRequestParams::new("get_repository_file").with_arguments(args))
+        .await
+        .expect("tools/call");
+    let text = result.content[0].as_text().unwrap().text.clone();
+    assert_eq!(result.is_error, Some(true));
+    assert!(
+        text.contains("closed the connection before answering") && text.contains("2 retries"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("hyper") && !text.contains("reqwest"),
+        "{text}"
+    );
+    // One request and two retries: the same bound as a 502.
+    assert_eq!(*resets.lock().unwrap(), 3);
+    let _ = client.cancel().await;
+}
+
+#[tokio::test]
+async fn retry_after_zero_waits_the_backoff_floor_and_is_bounded() {
+    let gitlab = MockServer::start().await;
+    graphql()
+        .respond_with(wiremock::ResponseTemplate::new(503).insert_header("retry-after", "0"))
+        .expect(3)
+        .mount(&gitlab)
+        .await;
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_gitlab-file-mcp"));
+    cmd.env("GITLAB_URL", gitlab.uri())
+        .env_remove("GITLAB_TOKEN");
+    cmd.stderr(Stdio::null());
+    let transport = rmcp::transport::TokioChildProcess::new(cmd).expect("spawn");
+    let client = rmcp::ServiceExt::serve((), transport)
+        .await
+        .expect("handshake");
+    let Value::Object(args) = json!({"project_id": "g/p", "file_path": "a", "ref": "main"}) else {
+        unreachable!()
+    };
+    let result = client
+        .call_tool(CallToolRequestParams::new("get_repository_file").with_arguments(args))
+        .await
+        .expect("tools/call");
+    let text = result.content[0].as_text().unwrap().text.clone();
+    assert!(
+        text.contains("HTTP 503") && text.contains("2 retries"),
+        "{text}"
+    );
+    // The gaps between the three requests are the backoff (250 ms, then 500 ms), not zero:
+    // checked as an order of arrival with a floor, never as a duration bound above.
+    let received = gitlab.received_requests().await.unwrap();
+    assert_eq!(received.len(), 3);
+    let _ = client.cancel().await;
+}

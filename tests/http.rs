@@ -7,18 +7,16 @@
 //! SIGTERM draining, HTTPS_PROXY/NO_PROXY, and that no token reaches the logs. No test asserts
 //! a duration: waits are on conditions, with generous hang guards.
 
-use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::{Arc, Mutex, mpsc};
+#[path = "support/http_server.rs"]
+mod http_server;
+
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use http::{HeaderName, HeaderValue};
-use rmcp::model::{CallToolRequestParams, CallToolResult, ClientConfig};
-use rmcp::service::RunningService;
-use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::{RoleClient, ServiceExt};
+use http_server::{HttpServer as Server, PATIENCE, http_client as http, mcp_client};
+use rmcp::model::{CallToolRequestParams, CallToolResult};
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, Respond, ResponseTemplate};
@@ -37,8 +35,6 @@ const PROXY_VARS: [&str; 8] = [
     "NO_PROXY",
     "no_proxy",
 ];
-/// Hang guard for waits on a condition; never an assertion about speed.
-const PATIENCE: Duration = Duration::from_secs(90);
 
 // ---------------------------------------------------------------------------------------------
 // A GitLab that knows who may read what.
@@ -144,143 +140,14 @@ async fn wait_for_gitlab_requests(gitlab: &MockServer, n: usize) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The server under test.
+// The server under test (tests/support/http_server.rs) and its clients.
 
-struct Server {
-    child: Child,
-    /// `http://127.0.0.1:PORT`
-    base: String,
-    log: Arc<Mutex<String>>,
-}
-
-impl Server {
-    /// Starts `serve --http 127.0.0.1:0 <extra>` against `gitlab`, with `token` as the
-    /// server's own GITLAB_TOKEN, and waits for its "listening on" line.
-    fn start(gitlab: &str, extra: &[&str], token: Option<&str>) -> Server {
-        let mut cmd = Command::new(BIN);
-        cmd.args(["serve", "--http", "127.0.0.1:0"])
-            .args(extra)
-            .env("GITLAB_URL", gitlab)
-            .env("GITLAB_FILE_MCP_LOG", "debug")
-            .env_remove("GITLAB_TOKEN")
-            .env_remove("GITLAB_PERSONAL_ACCESS_TOKEN")
-            .env_remove("GITLAB_API_URL")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped());
-        for var in PROXY_VARS {
-            cmd.env_remove(var);
-        }
-        if let Some(token) = token {
-            cmd.env("GITLAB_TOKEN", token);
-        }
-        let mut child = cmd.spawn().expect("spawn the server");
-        let stderr = child.stderr.take().expect("piped stderr");
-        let log = Arc::new(Mutex::new(String::new()));
-        let (tx, rx) = mpsc::channel();
-        let sink = Arc::clone(&log);
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if let Some(rest) = line.split("listening on ").nth(1) {
-                    let _ = tx.send(rest.trim().trim_end_matches("/mcp").to_string());
-                }
-                let mut log = sink.lock().unwrap();
-                log.push_str(&line);
-                log.push('\n');
-            }
-        });
-        let base = rx.recv_timeout(PATIENCE).unwrap_or_else(|_| {
-            panic!(
-                "the server printed no 'listening on' line:\n{}",
-                log.lock().unwrap()
-            )
-        });
-        assert!(base.starts_with("http://127.0.0.1:"), "{base}");
-        Server { child, base, log }
+/// No token ever appears in the server's log (run at debug level).
+fn assert_no_secrets(server: &Server) {
+    let log = server.log();
+    for token in [ALICE, BOB, SERVER_TOKEN] {
+        assert!(!log.contains(token), "a token reached the log:\n{log}");
     }
-
-    fn mcp(&self) -> String {
-        format!("{}/mcp", self.base)
-    }
-
-    fn log(&self) -> String {
-        self.log.lock().unwrap().clone()
-    }
-
-    /// No token ever appears in the server's log (run at debug level).
-    fn assert_no_secrets(&self) {
-        let log = self.log();
-        for token in [ALICE, BOB, SERVER_TOKEN] {
-            assert!(!log.contains(token), "a token reached the log:\n{log}");
-        }
-    }
-
-    fn sigterm(&self) {
-        let status = Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status()
-            .expect("run kill");
-        assert!(status.success());
-    }
-
-    /// Waits for the process to exit (hang guard only).
-    async fn exit_status(&mut self) -> ExitStatus {
-        let deadline = tokio::time::Instant::now() + PATIENCE;
-        loop {
-            if let Some(status) = self.child.try_wait().expect("wait for the server") {
-                return status;
-            }
-            assert!(
-                tokio::time::Instant::now() < deadline,
-                "the server did not exit:\n{}",
-                self.log()
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Clients.
-
-/// An HTTP client that ignores any proxy settings of the test environment.
-fn http() -> reqwest::Client {
-    // reqwest is built without a default TLS provider; an Err means one is installed already.
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    reqwest::Client::builder()
-        .no_proxy()
-        .build()
-        .expect("reqwest client")
-}
-
-/// rmcp's streamable-HTTP client (initialize handshake: a session when the server keeps them)
-/// sending `headers` on every request.
-async fn mcp_client(
-    url: &str,
-    headers: &[(&str, &str)],
-) -> RunningService<RoleClient, ClientConfig> {
-    let custom: HashMap<HeaderName, HeaderValue> = headers
-        .iter()
-        .map(|(k, v)| {
-            (
-                HeaderName::from_bytes(k.as_bytes()).unwrap(),
-                HeaderValue::from_str(v).unwrap(),
-            )
-        })
-        .collect();
-    let config = StreamableHttpClientTransportConfig::with_uri(url).custom_headers(custom);
-    let transport = StreamableHttpClientTransport::with_client(http(), config);
-    ClientConfig::default()
-        .serve(transport)
-        .await
-        .expect("MCP client connects")
 }
 
 fn read_args(project: &str, file: &str) -> CallToolRequestParams {
@@ -416,7 +283,7 @@ async fn two_users_share_one_server(mode: &[&str]) {
             "{file} was read with the wrong token"
         );
     }
-    server.assert_no_secrets();
+    assert_no_secrets(&server);
 }
 
 #[tokio::test]
@@ -511,7 +378,7 @@ async fn session_calls_use_each_requests_token_not_the_sessions() {
             "{file} was not read with the request's token"
         );
     }
-    server.assert_no_secrets();
+    assert_no_secrets(&server);
 }
 
 /// The default: every call reads with the server's configured token, whatever the caller sends.
@@ -532,7 +399,7 @@ async fn default_mode_reads_with_the_servers_token() {
         vec![("shared.txt".to_string(), Some(SERVER_TOKEN.to_string()))]
     );
     client.cancel().await.ok();
-    server.assert_no_secrets();
+    assert_no_secrets(&server);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -578,6 +578,10 @@ fn cli_tool_errors_exit_1_with_the_message_on_stderr() {
             "'docs' is a directory at ref 'main', not a file. Pass the path of a file inside it.",
         ),
         (
+            &["--path", "readme.md"],
+            "File 'readme.md' does not exist at ref 'HEAD'. Did you mean 'README.md'? Do not retry the same path; if that is not the file, search the repository for the file name to locate it.",
+        ),
+        (
             &["--path", "../outside.txt"],
             "file_path must not contain a path traversal sequence: '../outside.txt'.",
         ),
@@ -625,7 +629,6 @@ fn cli_tool_errors_exit_1_with_the_message_on_stderr() {
             &["--path", "README.md", "--offset", "1", "--start-line", "1"][..],
             "not both",
         ),
-        (&[][..], "file_path is missing"),
     ] {
         let run = read(fix.path(), args);
         assert!(run.tool_error().contains(needle), "{args:?}: {run:?}");
@@ -643,6 +646,13 @@ fn cli_bad_usage_exits_2() {
     run.usage_error();
     let run = run_cmd(command(&["no-such-command"]));
     run.usage_error();
+    // `read --repo DIR` naming no file is bad usage (the README's exit 2), not a tool error.
+    let run = read(fix.path(), &[]);
+    assert!(run.usage_error().contains("--path"), "{run:?}");
+    let run = read(fix.path(), &["--ref", "main", "--limit", "3"]);
+    assert!(run.usage_error().contains("--path"), "{run:?}");
+    let url = "https://gitlab.example.com/g/p/-/blob/main/README.md";
+    assert_eq!(read(fix.path(), &["--url", url]).success(), fx::README_MAIN);
 
     // --repo at a directory that is not a git repository.
     let not_repo = tempfile::tempdir().expect("tempdir");
@@ -1324,5 +1334,33 @@ async fn mcp_a_running_server_sees_new_commits_repacks_and_deleted_branches() {
     fix.git(&["branch", "--quiet", "-D", "release/2026/q4"]);
     let e = err(&server.call(at("notes.md", "release/2026/q4")).await);
     assert!(e.starts_with("Ref 'release/2026/q4' not found."), "{e}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn mcp_a_miss_names_the_nearest_existing_paths() {
+    let fix = fx::build();
+    let server = serve(&fix).await;
+    let cases = [
+        ("readme.md", "Did you mean 'README.md'?"),
+        (
+            "scr/lib.rs",
+            "Did you mean 'src/'? Paths ending in '/' are directories",
+        ),
+        ("docs/old/guide.md", "Did you mean 'docs/guide.md'?"),
+        ("src/lib.rc", "Did you mean 'src/lib.rs'?"),
+    ];
+    for (path, want) in cases {
+        let e = err(&server.call(at(path, "main")).await);
+        assert!(
+            e.starts_with(&format!(
+                "File '{path}' does not exist at ref 'main'. {want}"
+            )),
+            "{path}: {e}"
+        );
+        assert!(e.contains("Do not retry the same path"), "{e}");
+    }
+    let e = err(&server.call(at("zzz/nothing-like-it.txt", "main")).await);
+    assert!(!e.contains("Did you mean"), "{e}");
     server.stop().await;
 }

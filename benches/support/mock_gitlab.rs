@@ -2,9 +2,9 @@
 //! project (`grp/proj`, `gid://gitlab/Project/42`) holding the files it was started with, and
 //! counts, per endpoint, the requests and response body bytes it served.
 //!
-//! - `POST /api/graphql`: `project(fullPath:)` or `projects(ids:)`, as `variables.byId` picks,
-//!   → `repository.blobs` for the path in `variables.paths[0]` (or `variables.p0`). Each blob
-//!   carries its git oid, its full
+//! - `POST /api/graphql`: `project(fullPath:)` or `projects(ids:)` (`variables.byId`, or for
+//!   older documents the field the query names) → `repository.blobs` for the
+//!   path in `variables.paths[0]` (or `variables.p0`). Each blob carries its git oid, its full
 //!   `size`/`rawSize` as BigInt strings, and `rawTextBlob` cut at GitLab's 10 MiB read limit;
 //!   `variables.withContent == false` leaves `rawTextBlob` out (`@include(if: false)`).
 //!   Fields the query names are answered: `duoContextExclusionSettings` (no rules) and
@@ -236,11 +236,9 @@ impl<'a> BlobQuery<'a> {
     fn parse(request: &'a Value) -> BlobQuery<'a> {
         let query = request["query"].as_str().unwrap_or_default();
         let vars = &request["variables"];
-        // One document holds both `project(fullPath:)` and `projects(ids:)`, and `$byId`
-        // picks one (`@skip`/`@include`); a document without `$byId` has only one of them.
-        let by_ids = vars["byId"]
-            .as_bool()
-            .unwrap_or_else(|| query.contains("projects("));
+        // One operation serves both: `$byId` says which field is included.
+        let by_ids = vars["byId"] == Value::Bool(true)
+            || (vars.get("byId").is_none() && query.contains("projects("));
         let project_known = if by_ids {
             vars["ids"]
                 .as_array()

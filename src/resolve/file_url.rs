@@ -211,7 +211,8 @@ impl UrlError {
 /// 1. `input` must parse as an absolute `http` or `https` URL, else
 ///    [`UrlError::Invalid`]. Parsing follows the WHATWG URL standard, as a
 ///    browser would: surrounding spaces are trimmed, `\` counts as `/`, and
-///    `.`/`..` path segments (also `%2e`) are resolved before anything else.
+///    `.`/`..` path segments (also `%2e`) are resolved before anything else
+///    (callers refuse such URLs first, with [`dot_segment_path`]).
 /// 2. Scheme, host and port must equal those of `base`, else
 ///    [`UrlError::ForeignHost`] and nothing else is looked at. Hosts are
 ///    compared after the URL parser normalises them (lower case, IPv6
@@ -266,6 +267,49 @@ pub(crate) fn parse_file_url(input: &str, base: &Url) -> Result<FileUrl, UrlErro
 pub(crate) fn parse_file_url_any_host(input: &str) -> Result<FileUrl, UrlError> {
     let url = parse_http_url(input)?;
     file_url_from_parts(input, &url, url.path())
+}
+
+/// The raw path of `input` (before the URL parser touches it) when one of its segments is a
+/// dot segment: `.` or `..`, also percent-encoded (`%2e`, `.%2E`, `%2e%2e`, any case), with
+/// `\` counting as `/` as it does in http(s) URLs. `None` when there is none.
+///
+/// The URL parser resolves dot segments at parse time (`g/p/-/blob/main/../../x` becomes
+/// `g/x`), silently switching project or path, so they must be found on the raw input. As the
+/// parser does, ASCII tabs and newlines anywhere and surrounding spaces and control characters
+/// are ignored first. GitLab never names a file with such a segment, so none is lost.
+pub(crate) fn dot_segment_path(input: &str) -> Option<String> {
+    let cleaned: String = input
+        .trim_matches(|c: char| c <= ' ')
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .collect();
+    let path = raw_path(&cleaned);
+    let is_dot = |segment: &str| {
+        let decoded = segment.to_ascii_lowercase().replace("%2e", ".");
+        decoded == "." || decoded == ".."
+    };
+    path.split(['/', '\\'])
+        .any(is_dot)
+        .then(|| path.to_string())
+}
+
+/// The path part of a raw URL string: after `scheme:` and the authority, before `?` or `#`.
+/// Without a scheme, the whole string up to `?` or `#` (such input is refused later anyway).
+fn raw_path(url: &str) -> &str {
+    let end = url.find(['?', '#']).unwrap_or(url.len());
+    let url = &url[..end];
+    let scheme_end = url.find(':').filter(|&i| {
+        i > 0
+            && url[..i]
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))
+    });
+    let Some(colon) = scheme_end else {
+        return url;
+    };
+    let after = url[colon + 1..].trim_start_matches(['/', '\\']);
+    let authority_end = after.find(['/', '\\']).unwrap_or(after.len());
+    &after[authority_end..]
 }
 
 /// Parses `input` as an absolute URL whose scheme is `http` or `https`.
@@ -793,7 +837,8 @@ mod tests {
                     "https://gitlab.example.com/g/p//-/blob/main/x",
                     ("g/p", "main/x", None, None),
                 ),
-                // Dot segments are resolved as a browser would.
+                // Dot segments are resolved as a browser would (`resolve` refuses such URLs
+                // before parsing them: see `dot_segment_path`).
                 (
                     "https://gitlab.example.com/g/p/-/blob/main/a/../b",
                     ("g/p", "main/b", None, None),
@@ -1595,6 +1640,45 @@ mod tests {
                 Err(SplitError::NoPath { ref_and_path }) => prop_assert_eq!(ref_and_path, s),
                 Err(SplitError::TooManySegments { .. }) => prop_assert!(false, "at most 20 slashes"),
             }
+        }
+    }
+
+    #[test]
+    fn dot_segments_are_found_on_the_raw_input() {
+        let found = [
+            "https://h/pub/proj/-/blob/main/../../../../../other/secret/-/blob/main/README.md",
+            "https://h/g/p/-/blob/main/./README.md",
+            "https://h/g/p/-/blob/main/%2e%2e/x",
+            "https://h/g/p/-/blob/main/%2E./x",
+            "https://h/g/p/-/blob/main/.%2E/x",
+            "https://h/g/p/-/blob/main/%2e/x",
+            "https://h/g/p/-/blob/main/..",
+            "https://h/g/p/-/blob/main/x/.",
+            "https://h/g/p\\..\\-/blob/main/x",
+            "https://h/g/p/-/blob/main/.\n./x",
+            "  https://h/g/p/-/blob/main/../x  ",
+            "http:h/g/../p/-/blob/main/x",
+            "https://user:pw@h/../g/p/-/blob/main/x",
+        ];
+        for url in found {
+            assert!(dot_segment_path(url).is_some(), "{url:?}");
+        }
+        assert_eq!(
+            dot_segment_path("https://h/g/p/-/blob/main/../x?a=b#L1").as_deref(),
+            Some("/g/p/-/blob/main/../x")
+        );
+        let clean = [
+            "https://h/g/p/-/blob/main/README.md",
+            "https://h/g/p/-/blob/main/a..b/.hidden/x...y",
+            "https://h/g/p/-/blob/main/%2e%2e%2e/x",
+            "https://h/g/p/-/blob/main/x?path=../..#../..",
+            "https://h.example.com./g/p/-/blob/v1.0/x",
+            "https://h/g/p/-/blob/main/..%2Fx",
+            "not a url",
+            "",
+        ];
+        for url in clean {
+            assert_eq!(dot_segment_path(url), None, "{url:?}");
         }
     }
 }

@@ -3,14 +3,17 @@
 //!
 //! The rules follow GitLab's own tool: `url`, or `project_id` + `file_path` + `ref`; paths are
 //! stripped of surrounding whitespace and one leading `/`, must not be empty, end in `/`, hold a
-//! `..` component or control characters; with a `url`, any `project_id`, `file_path` or `ref`
-//! must agree with it. [`for_gitlab`] needs a project and a ref; [`for_local`] (the local
+//! `..` component or control characters (a trailing newline included); with a `url`, any
+//! `project_id`, `file_path` or `ref` must agree with it, its path must hold no `.` or `..`
+//! segment (raw or percent-encoded), and a candidate split whose ref cannot be a git ref name is
+//! no candidate. [`for_gitlab`] needs a project and a ref; [`for_local`] (the local
 //! repository) needs neither: the ref defaults to `HEAD` and a project is checked, then ignored.
 //! URLs are parsed and split in [`file_url`].
 
 pub(crate) mod file_url;
 
 use crate::args::{ArgName, ToolArgs};
+use crate::ref_name::check_ref_name;
 use crate::window::{DEFAULT_LIMIT, LineRequest};
 use file_url::{FileUrl, SplitError, Splits, UrlError, parse_file_url, parse_file_url_any_host};
 pub(crate) use file_url::{RefType, Split, qualify_ref};
@@ -149,6 +152,7 @@ pub(crate) fn for_gitlab(
     base: &::url::Url,
 ) -> Result<Target<ProjectFile>, ResolveError> {
     if let Some(url) = given_url(args) {
+        refuse_dot_segments(url)?;
         let parsed = parse_file_url(url, base)?;
         let expect_project_id = url_project_check(args, &parsed.project_path, true)?;
         let file = url_lookup(args, &parsed, url)?;
@@ -159,7 +163,7 @@ pub(crate) fn for_gitlab(
         };
         return Ok(target(args, &parsed.lines, lookup));
     }
-    let project = match trimmed(args.project_id.as_deref()) {
+    let project = match given_project(args)? {
         Some(p) => project_ref(p)?,
         None => return Err(ResolveError::Missing(ArgName::ProjectId)),
     };
@@ -176,12 +180,13 @@ pub(crate) fn for_gitlab(
 /// a `project_id` must be well-formed but is otherwise ignored.
 pub(crate) fn for_local(args: &ToolArgs) -> Result<Target<Lookup>, ResolveError> {
     if let Some(url) = given_url(args) {
+        refuse_dot_segments(url)?;
         let parsed = parse_file_url_any_host(url)?;
         url_project_check(args, &parsed.project_path, false)?;
         let file = url_lookup(args, &parsed, url)?;
         return Ok(target(args, &parsed.lines, file));
     }
-    if let Some(p) = trimmed(args.project_id.as_deref()) {
+    if let Some(p) = given_project(args)? {
         project_ref(p)?;
     }
     let (git_ref, path) = exact_ref_and_path(args, Some("HEAD"))?;
@@ -213,6 +218,38 @@ fn trimmed(value: Option<&str>) -> Option<&str> {
     value.map(str::trim).filter(|v| !v.is_empty())
 }
 
+/// `ref` as given, trimmed; control characters anywhere in it (a trailing newline included)
+/// are refused rather than trimmed away.
+fn given_ref(args: &ToolArgs) -> Result<Option<&str>, ResolveError> {
+    if let Some(raw) = args.git_ref.as_deref() {
+        check_ref(raw)?;
+    }
+    Ok(trimmed(args.git_ref.as_deref()))
+}
+
+/// `project_id` as given, trimmed; control characters anywhere in it are refused.
+fn given_project(args: &ToolArgs) -> Result<Option<&str>, ResolveError> {
+    match args.project_id.as_deref() {
+        Some(raw) if raw.chars().any(char::is_control) => Err(ResolveError::NotAProject {
+            raw: raw.to_string(),
+        }),
+        other => Ok(trimmed(other)),
+    }
+}
+
+/// A URL whose path holds a `.` or `..` segment (raw or percent-encoded) is refused before
+/// parsing: the URL parser would resolve it silently, and `a/../../other/proj` would read
+/// another project than the one the URL seems to name.
+fn refuse_dot_segments(url: &str) -> Result<(), ResolveError> {
+    match file_url::dot_segment_path(url) {
+        Some(path) => Err(ResolveError::UrlPath {
+            url: url.to_string(),
+            error: PathError::Traversal { path },
+        }),
+        None => Ok(()),
+    }
+}
+
 /// `ref` and `file_path` of a call without a URL; `default_ref` stands in for a missing ref.
 fn exact_ref_and_path(
     args: &ToolArgs,
@@ -222,7 +259,7 @@ fn exact_ref_and_path(
         Some(p) => clean_file_path(p)?,
         None => return Err(ResolveError::Missing(ArgName::FilePath)),
     };
-    let git_ref = match trimmed(args.git_ref.as_deref()).or(default_ref) {
+    let git_ref = match given_ref(args)?.or(default_ref) {
         Some(r) => check_ref(r)?.to_string(),
         None => return Err(ResolveError::Missing(ArgName::Ref)),
     };
@@ -237,7 +274,7 @@ fn url_project_check(
     url_project: &str,
     paths_must_agree: bool,
 ) -> Result<Option<u64>, ResolveError> {
-    let Some(given) = trimmed(args.project_id.as_deref()) else {
+    let Some(given) = given_project(args)? else {
         return Ok(None);
     };
     match project_ref(given)? {
@@ -270,7 +307,7 @@ fn url_lookup(args: &ToolArgs, parsed: &FileUrl, url: &str) -> Result<Lookup, Re
             },
         )?;
     }
-    if let Some(r) = trimmed(args.git_ref.as_deref()) {
+    if let Some(r) = given_ref(args)? {
         kept = pin(
             kept,
             |s| s.git_ref == r,
@@ -280,6 +317,7 @@ fn url_lookup(args: &ToolArgs, parsed: &FileUrl, url: &str) -> Result<Lookup, Re
             },
         )?;
     }
+    let mut kept = if sha { kept } else { valid_refs_only(kept) };
     for s in &kept {
         check_ref(&s.git_ref)?;
     }
@@ -314,6 +352,21 @@ fn clean_candidates(candidates: Vec<Split>, url: &str) -> Result<Vec<Split>, Res
             })
         })
         .collect()
+}
+
+/// The candidates whose ref can be a git ref name (`main/dir with space` cannot: GitLab would
+/// answer that alias "Ref is not valid"). When none can, the first is kept (GitLab's own
+/// first-segment split), so the answer is about the ref GitLab would have used.
+fn valid_refs_only(candidates: Vec<Split>) -> Vec<Split> {
+    let first = candidates.first().cloned();
+    let valid: Vec<Split> = candidates
+        .into_iter()
+        .filter(|s| check_ref_name(&s.git_ref).is_ok())
+        .collect();
+    match first {
+        Some(first) if valid.is_empty() => vec![first],
+        _ => valid,
+    }
 }
 
 /// The candidates that `keep`; none left is the `mismatch` error about the first candidate
@@ -393,20 +446,23 @@ fn check_ref(git_ref: &str) -> Result<&str, ResolveError> {
 
 /// GitLab's file-path normalisation plus our own safety checks.
 ///
+/// - NUL or any other control character, anywhere (a trailing `\n` or `\r` included) →
+///   [`PathError::ControlCharacters`];
 /// - surrounding whitespace is removed, then one leading `/`;
 /// - empty → [`PathError::Empty`]; ending in `/` → [`PathError::Directory`];
-/// - a `..` component (split on `/` or `\`, also `%2e%2e`) → [`PathError::Traversal`];
-/// - NUL or any other control character → [`PathError::ControlCharacters`].
+/// - a `..` component (split on `/` or `\`, also `%2e%2e`) → [`PathError::Traversal`].
 pub(crate) fn clean_file_path(raw: &str) -> Result<String, PathError> {
+    if raw.chars().any(char::is_control) {
+        return Err(PathError::ControlCharacters {
+            path: raw.to_string(),
+        });
+    }
     let path = raw.trim();
     let path = path.strip_prefix('/').unwrap_or(path);
     if path.is_empty() {
         return Err(PathError::Empty);
     }
     let owned = || path.to_string();
-    if path.chars().any(char::is_control) {
-        return Err(PathError::ControlCharacters { path: owned() });
-    }
     if path.ends_with('/') {
         return Err(PathError::Directory { path: owned() });
     }
@@ -531,6 +587,11 @@ mod tests {
             ("a/%2E%2e/b", "traversal"),
             ("a\0b", "control"),
             ("a\nb", "control"),
+            // Trailing control characters are refused, not trimmed away.
+            ("README.md\n", "control"),
+            ("README.md\r", "control"),
+            ("README.md\r\n", "control"),
+            ("\tREADME.md", "control"),
         ];
         for (input, want) in bad {
             let e = ResolveError::from(clean_file_path(input).unwrap_err()).to_string();
@@ -856,6 +917,95 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("traversal"), "{e}");
+    }
+
+    #[test]
+    fn control_characters_in_ref_and_project_are_refused_not_trimmed() {
+        let m = Mode::Gitlab { base: &base() };
+        for args in [
+            ids("g/p", "README.md", "main\n"),
+            ids("g/p", "README.md", "main\r"),
+        ] {
+            let e = resolve(&args, m).unwrap_err().to_string();
+            assert!(e.contains("control characters"), "{e}");
+        }
+        let e = resolve(&ids("g/p\n", "README.md", "main"), m)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("is not a project id"), "{e}");
+        // Spaces around are still dropped.
+        let t = resolve(&ids(" g/p ", " README.md ", " main "), m).unwrap();
+        assert_eq!(
+            t.lookup,
+            Lookup::Exact {
+                git_ref: "main".into(),
+                path: "README.md".into(),
+                ref_type: None
+            }
+        );
+    }
+
+    #[test]
+    fn dot_segments_in_urls_are_traversal_before_parsing() {
+        for u in [
+            "https://gitlab.example.com/pub/proj/-/blob/main/../../../../../other/secret/-/blob/main/README.md",
+            "https://gitlab.example.com/pub/proj/-/blob/main/%2e%2e/%2E%2e/x/y/-/blob/main/README.md",
+            "https://gitlab.example.com/g/p/-/blob/main/./README.md",
+        ] {
+            for mode in [Mode::Gitlab { base: &base() }, Mode::Local] {
+                let e = resolve(&url(u), mode).unwrap_err();
+                assert!(
+                    matches!(
+                        e,
+                        ResolveError::UrlPath {
+                            error: PathError::Traversal { .. },
+                            ..
+                        }
+                    ),
+                    "{u}: {e:?}"
+                );
+                assert!(e.to_string().contains("path traversal"), "{e}");
+            }
+        }
+    }
+
+    #[test]
+    fn candidates_whose_ref_is_no_ref_name_are_dropped() {
+        let m = Mode::Gitlab { base: &base() };
+        // `main/dir with space` cannot be a ref: only `main` is left, so the lookup is exact.
+        let u = "https://gitlab.example.com/grp/proj/-/blob/main/dir%20with%20space/file%20name.md";
+        assert_eq!(
+            resolve(&url(u), m).unwrap().lookup,
+            Lookup::Exact {
+                git_ref: "main".into(),
+                path: "dir with space/file name.md".into(),
+                ref_type: None
+            }
+        );
+        let u = "https://gitlab.example.com/g/p/-/blob/v1.0/a.lock/b..c/x.rs";
+        match resolve(&url(u), m).unwrap().lookup {
+            Lookup::Split { candidates, .. } => {
+                let refs: Vec<&str> = candidates.iter().map(|c| c.git_ref.as_str()).collect();
+                assert_eq!(refs, ["v1.0"], "{candidates:?}");
+            }
+            Lookup::Exact { git_ref, .. } => assert_eq!(git_ref, "v1.0"),
+        }
+        // None can be a ref: GitLab's own first-segment split is kept, for GitLab to judge.
+        let u = "https://gitlab.example.com/g/p/-/blob/ma%20in/x/y";
+        assert_eq!(
+            resolve(&url(u), m).unwrap().lookup,
+            Lookup::Exact {
+                git_ref: "ma in".into(),
+                path: "x/y".into(),
+                ref_type: None
+            }
+        );
+        // Valid splits stay candidates.
+        let u = "https://gitlab.example.com/g/p/-/blob/release/2026/x.rs";
+        assert!(matches!(
+            resolve(&url(u), m).unwrap().lookup,
+            Lookup::Split { .. }
+        ));
     }
 
     #[test]

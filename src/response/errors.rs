@@ -6,15 +6,16 @@ use std::borrow::Cow;
 use std::fmt::{self, Display, Formatter};
 
 use crate::args::{ArgError, ArgName, Got, JsonKind};
-use crate::config::{ConfigError, TokenOrigin};
+use crate::config::{CA_FILE_ALIAS, ConfigError, TokenOrigin};
 use crate::reader::ReadError;
 use crate::ref_name::RefNameError;
 use crate::resolve::file_url::{SplitError, UrlError, UrlProblem};
 use crate::resolve::{PathError, ResolveError};
 use crate::source::gitlab::GitlabError;
 use crate::source::gitlab::json_text::JsonTextError;
-use crate::source::gitlab::transport::{MAX_BODY_BYTES, TransportError};
+use crate::source::gitlab::transport::{MAX_BODY_BYTES, NoAnswer, TransportError};
 use crate::source::local::{LocalError, LocalRefError};
+use crate::source::suggest::{EntryKind, Suggestion};
 use crate::source::{RefProblem, SourceError};
 use crate::tool::CallRefusal;
 
@@ -31,13 +32,26 @@ const URL_FORM: &str = "Expected .../-/blob/<ref>/<file_path> (/-/raw/ and /-/bl
 for example https://gitlab.example.com/group/project/-/blob/main/README.md; or pass project_id, \
 file_path and ref instead of url.";
 
-/// Shortens `s` for an error message: at most 200 characters, with `…` appended when something
-/// was cut. Cuts on a character boundary.
+/// The most characters of a caller's value an error quotes.
+const MAX_QUOTED_CHARS: usize = 100;
+
+/// Shortens `s` for an error message: at most [`MAX_QUOTED_CHARS`] characters, with `…`
+/// appended when something was cut. Cuts on a character boundary. Every value a caller sent
+/// goes through this (or [`shown`]) before it is quoted, so a 1 MiB argument never makes a
+/// 1 MiB error.
 pub(crate) fn shorten(s: &str) -> Cow<'_, str> {
-    const MAX_CHARS: usize = 200;
-    match s.char_indices().nth(MAX_CHARS) {
+    match s.char_indices().nth(MAX_QUOTED_CHARS) {
         None => Cow::Borrowed(s),
         Some((cut, _)) => Cow::Owned(format!("{}…", &s[..cut])),
+    }
+}
+
+/// A caller's value for an error: control characters escaped (`\n`), then shortened.
+pub(crate) fn shown(s: &str) -> String {
+    if s.chars().any(char::is_control) {
+        shorten(&s.escape_debug().to_string()).into_owned()
+    } else {
+        shorten(s).into_owned()
     }
 }
 
@@ -53,7 +67,8 @@ impl Display for ReadError {
             ),
             ReadError::Binary { path, size_bytes } => write!(
                 f,
-                "File '{path}' is binary and cannot be returned as text. Size: {size_bytes} bytes."
+                "File '{}' is binary and cannot be returned as text. Size: {size_bytes} bytes.",
+                shown(path)
             ),
             ReadError::Lfs {
                 path,
@@ -61,7 +76,8 @@ impl Display for ReadError {
                 size_bytes,
             } => write!(
                 f,
-                "File '{path}' is stored in LFS ({storage}) and its content cannot be read with this tool. Size: {size_bytes} bytes."
+                "File '{}' is stored in LFS ({storage}) and its content cannot be read with this tool. Size: {size_bytes} bytes.",
+                shown(path)
             ),
             ReadError::Output(e) => write!(f, "internal error: cannot serialise the output: {e}"),
         }
@@ -73,7 +89,8 @@ impl Display for CallRefusal {
         match self {
             CallRefusal::UnknownTool { name, ours } => write!(
                 f,
-                "Unknown tool '{name}'. This server has one tool: {ours}."
+                "Unknown tool '{}'. This server has one tool: {ours}.",
+                shown(name)
             ),
             CallRefusal::NoCallerToken => f.write_str(
                 "This server reads with each caller's own GitLab token: send it as 'Authorization: Bearer <token>' or 'PRIVATE-TOKEN: <token>'.",
@@ -110,20 +127,18 @@ impl Display for Got {
 impl Display for ArgError {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         match self {
-            ArgError::Unknown { names } => {
-                let quoted: Vec<String> = names.iter().map(|k| format!("'{k}'")).collect();
-                let accepted: Vec<&str> = ArgName::ALL.iter().map(|a| a.as_str()).collect();
-                write!(
-                    f,
-                    "Unknown argument{} {}. Accepted arguments: {}.",
-                    if names.len() == 1 { "" } else { "s" },
-                    quoted.join(", "),
-                    accepted.join(", ")
-                )
-            }
+            ArgError::Unknown { names, more } => unknown_arguments(f, names, *more),
             ArgError::NotAString { name, got } => {
                 write!(f, "Argument '{name}' must be a string, got {got}.")
             }
+            ArgError::TooLong {
+                name,
+                max,
+                got_bytes,
+            } => write!(
+                f,
+                "Argument '{name}' is {got_bytes} bytes long; the longest accepted is {max} bytes."
+            ),
             ArgError::NotAProjectId { got } => write!(
                 f,
                 "Argument 'project_id' must be a project's numeric id or full path (e.g. \"42\" or \"group/project\"), got {got}."
@@ -137,17 +152,24 @@ impl Display for ArgError {
                 max,
                 got,
             } => {
+                let got = number_sent(got);
                 if *max == u64::MAX {
                     write!(f, "Argument '{name}' must be at least {min}, got {got}.")
                 } else {
                     write!(f, "Argument '{name}' must be between {min} and {max}, got {got}.")
                 }
             }
+            ArgError::TooLarge { name, max, got } => write!(
+                f,
+                "Argument '{name}' is too large (got {}); the maximum is {max}.",
+                number_sent(got)
+            ),
             ArgError::NotALineNumber { name, got } => write!(
                 f,
-                "Argument '{name}' must be an integer between {} and {}, got {got}.",
+                "Argument '{name}' must be an integer between {} and {}, got {}.",
                 i64::MIN,
-                i64::MAX
+                i64::MAX,
+                number_sent(got)
             ),
             ArgError::NotABoolean { name, got } => {
                 write!(f, "Argument '{name}' must be true or false, got {got}.")
@@ -156,6 +178,29 @@ impl Display for ArgError {
                 "Use either offset/limit (zero-indexed) or start_line/end_line (1-indexed, inclusive), not both.",
             ),
         }
+    }
+}
+
+fn unknown_arguments(f: &mut Formatter<'_>, names: &[String], more: usize) -> fmt::Result {
+    let mut quoted: Vec<String> = names.iter().map(|k| format!("'{}'", shown(k))).collect();
+    if more > 0 {
+        quoted.push(format!("and {more} more"));
+    }
+    let accepted: Vec<&str> = ArgName::ALL.iter().map(|a| a.as_str()).collect();
+    write!(
+        f,
+        "Unknown argument{} {}. Accepted arguments: {}.",
+        if names.len() + more == 1 { "" } else { "s" },
+        quoted.join(", "),
+        accepted.join(", ")
+    )
+}
+
+/// A number as sent (`-1`, `1.8446744073709552e19`); other values by their kind.
+fn number_sent(got: &Got) -> String {
+    match (&got.kind, &got.text) {
+        (JsonKind::Number, Some(text)) => text.clone(),
+        _ => got.to_string(),
     }
 }
 
@@ -168,32 +213,42 @@ impl Display for ResolveError {
             ResolveError::Missing(name) => write!(f, "{name} is missing. {PROVIDE}"),
             ResolveError::ProjectMismatch { given, in_url } => write!(
                 f,
-                "Project mismatch: project_id is '{given}' but url contains '{in_url}'. {agree}"
+                "Project mismatch: project_id is '{}' but url contains '{}'. {agree}",
+                shown(given),
+                shown(in_url)
             ),
             ResolveError::PathMismatch { given, in_url } => write!(
                 f,
-                "File path mismatch: file_path is '{given}' but url contains '{in_url}'. {agree}"
+                "File path mismatch: file_path is '{}' but url contains '{}'. {agree}",
+                shown(given),
+                shown(in_url)
             ),
             ResolveError::RefMismatch { given, in_url } => write!(
                 f,
-                "Ref mismatch: ref is '{given}' but url contains '{in_url}'. {agree}"
+                "Ref mismatch: ref is '{}' but url contains '{}'. {agree}",
+                shown(given),
+                shown(in_url)
             ),
             ResolveError::ProjectIdTooLarge { raw } => {
-                write!(f, "project_id '{raw}' is too large to be a project id.")
+                write!(
+                    f,
+                    "project_id '{}' is too large to be a project id.",
+                    shown(raw)
+                )
             }
             ResolveError::NotAProject { raw } => write!(
                 f,
                 "project_id '{}' is not a project id or full path (e.g. \"42\" or \"group/project\").",
-                raw.escape_debug()
+                shown(raw)
             ),
             ResolveError::RefControlCharacters { git_ref } => write!(
                 f,
                 "ref '{}' contains control characters; {PASS_INSTEAD}.",
-                git_ref.escape_debug()
+                shown(git_ref)
             ),
             ResolveError::Path(e) => e.fmt(f),
             ResolveError::UrlPath { url, error } => {
-                write!(f, "Invalid file URL: {error} (from {url})")
+                write!(f, "Invalid file URL: {error} (from {})", shown(url))
             }
             ResolveError::Url(e) => e.fmt(f),
             ResolveError::Split(e) => e.fmt(f),
@@ -208,14 +263,19 @@ impl Display for PathError {
             PathError::ControlCharacters { path } => write!(
                 f,
                 "file_path '{}' contains control characters (NUL, newline, …); pass the path as it appears in the repository.",
-                path.escape_debug()
+                shown(path)
             ),
             PathError::Directory { path } => {
-                write!(f, "file_path must be a file, not a directory: '{path}'.")
+                write!(
+                    f,
+                    "file_path must be a file, not a directory: '{}'.",
+                    shown(path)
+                )
             }
             PathError::Traversal { path } => write!(
                 f,
-                "file_path must not contain a path traversal sequence: '{path}'."
+                "file_path must not contain a path traversal sequence: '{}'.",
+                shown(path)
             ),
         }
     }
@@ -226,14 +286,15 @@ impl Display for UrlError {
         match self {
             UrlError::ForeignHost { configured, got } => write!(
                 f,
-                "URL host '{got}' is not the configured GitLab instance '{configured}'; \
+                "URL host '{}' is not the configured GitLab instance '{configured}'; \
                  this server only reads from {configured}. Pass a URL on {configured}, \
-                 or project_id/file_path/ref."
+                 or project_id/file_path/ref.",
+                shown(got)
             ),
             UrlError::Invalid { url, problem } => write!(
                 f,
                 "Invalid file URL '{}': {} {URL_FORM}",
-                shorten(url),
+                shown(url),
                 url_problem(problem)
             ),
         }
@@ -265,7 +326,7 @@ pub(crate) fn url_problem(problem: &UrlProblem) -> String {
         UrlProblem::Tree => format!("It points at a directory (/-/tree/), {open_a_file}"),
         UrlProblem::OtherPage { page } => format!(
             "'/-/{}/' URLs do not name a file; only /-/blob/, /-/raw/ and /-/blame/ URLs do.",
-            shorten(page)
+            shown(page)
         ),
         UrlProblem::NoMarker => {
             "It does not point at a file: its path has no /-/blob/, /-/raw/ or /-/blame/ part."
@@ -289,7 +350,7 @@ impl Display for SplitError {
                 f,
                 "The URL names '{}' after /-/blob/ but no file path after the ref; a URL \
                  ending in a ref or a directory does not name a file. {expected}",
-                shorten(ref_and_path)
+                shown(ref_and_path)
             ),
             SplitError::TooManySegments { count, max } => write!(
                 f,
@@ -308,7 +369,8 @@ impl Display for SourceError {
         match self {
             SourceError::ProjectNotFound { project } => write!(
                 f,
-                "Project '{project}' not found or inaccessible. Check the project's full path or numeric id, and that the token can read it."
+                "Project '{}' not found or inaccessible. Check the project's full path or numeric id, and that the token can read it.",
+                shown(project)
             ),
             SourceError::ProjectMismatch {
                 given,
@@ -319,19 +381,29 @@ impl Display for SourceError {
                 "Project mismatch: project_id is '{given}' but url contains '{url_project}' (project id {url_project_id}). Pass one of them, or make them agree."
             ),
             SourceError::RefNotFound { git_ref } => {
-                write!(f, "Ref '{git_ref}' not found. {PROVIDE_A_REF}")
+                write!(f, "Ref '{}' not found. {PROVIDE_A_REF}", shown(git_ref))
             }
             SourceError::FileNotFound { path, git_ref } => write!(
                 f,
-                "File '{path}' does not exist at ref '{git_ref}'. The path must be relative to the repository root. Do not retry the same path; search the repository for the file name to locate it."
+                "File '{}' does not exist at ref '{}'. The path must be relative to the repository root. Do not retry the same path; search the repository for the file name to locate it.",
+                shown(path),
+                shown(git_ref)
             ),
+            SourceError::FileNotFoundNear {
+                path,
+                git_ref,
+                near,
+            } => did_you_mean(f, path, git_ref, near),
             SourceError::IsDirectory { path, git_ref } => write!(
                 f,
-                "'{path}' is a directory at ref '{git_ref}', not a file. Pass the path of a file inside it."
+                "'{}' is a directory at ref '{}', not a file. Pass the path of a file inside it.",
+                shown(path),
+                shown(git_ref)
             ),
             SourceError::Excluded { path } => write!(
                 f,
-                "File '{path}' is excluded from AI context by this project's settings and cannot be read."
+                "File '{}' is excluded from AI context by this project's settings and cannot be read.",
+                shown(path)
             ),
             SourceError::InvalidRef { git_ref, reason } => invalid_ref(f, git_ref, reason),
             SourceError::FileTooLarge {
@@ -352,13 +424,51 @@ impl Display for SourceError {
     }
 }
 
+/// `File 'x' does not exist at ref 'main'. Did you mean 'a', 'b' or 'c'? …`: the suggestions
+/// are quoted whole (they are paths to pass as they are), directories with a trailing `/`.
+fn did_you_mean(
+    f: &mut Formatter<'_>,
+    path: &str,
+    git_ref: &str,
+    near: &[Suggestion],
+) -> fmt::Result {
+    let quoted: Vec<String> = near
+        .iter()
+        .map(|s| match s.kind {
+            EntryKind::File => format!("'{}'", s.path),
+            EntryKind::Directory => format!("'{}/'", s.path),
+        })
+        .collect();
+    let (choices, none_of_them) = match quoted.as_slice() {
+        [one] => (one.clone(), "if that is not the file"),
+        [one, two] => (format!("{one} or {two}"), "if neither is the file"),
+        [init @ .., last] => (
+            format!("{} or {last}", init.join(", ")),
+            "if none of these is the file",
+        ),
+        [] => (String::new(), "if none of these is the file"),
+    };
+    let directories = if near.iter().any(|s| s.kind == EntryKind::Directory) {
+        " Paths ending in '/' are directories; the file may be inside one."
+    } else {
+        ""
+    };
+    write!(
+        f,
+        "File '{}' does not exist at ref '{}'. Did you mean {choices}?{directories} Do not retry the same path; {none_of_them}, search the repository for the file name to locate it.",
+        shown(path),
+        shown(git_ref)
+    )
+}
+
 fn invalid_ref(f: &mut Formatter<'_>, git_ref: &str, reason: &dyn Display) -> fmt::Result {
     if git_ref.is_empty() {
         write!(f, "The ref is not valid ({reason}). {PROVIDE_A_REF}")
     } else {
         write!(
             f,
-            "Ref '{git_ref}' is not valid ({reason}). {PROVIDE_A_REF}"
+            "Ref '{}' is not valid ({reason}). {PROVIDE_A_REF}",
+            shown(git_ref)
         )
     }
 }
@@ -530,35 +640,39 @@ impl Display for TransportError {
                 f,
                 "GitLab's answer (HTTP {status}) was JSON but not shaped as expected: {cause}. This GitLab version may not be supported."
             ),
-            T::Timeout { instance, cause } => write!(
-                f,
-                "GitLab at {instance} did not answer in time ({cause}). Try again; if it keeps happening, raise GITLAB_REQUEST_TIMEOUT or GITLAB_CONNECT_TIMEOUT."
-            ),
-            T::Connect { instance, cause } => write!(
-                f,
-                "Cannot connect to GitLab at {instance} ({cause}). Check GITLAB_URL and the network (HTTPS_PROXY, or GITLAB_CA_FILE for a private certificate)."
-            ),
-            T::Failed { instance, cause } => {
-                write!(f, "Request to GitLab at {instance} failed: {cause}")
-            }
+            T::NoAnswer { instance, why } => no_answer(f, instance, why),
             T::RetriesExhausted {
                 status,
                 retry_after,
                 retries,
             } => retries_exhausted(f, *status, *retry_after, *retries),
-            T::Reset { instance, retries } => write!(
-                f,
-                "GitLab at {instance} closed the connection before answering, and still did after {retries} retries. GitLab, or a proxy in front of it, may be restarting or overloaded; try again later."
-            ),
-            T::RawNotFound { what } => write!(
+            T::Raw { status: 404, what } => write!(
                 f,
                 "GitLab's raw file endpoint found no {what} (HTTP 404). The file may have changed since the request that named it; call again."
             ),
-            T::RawStatus { status, what } => write!(
+            T::Raw { status, what } => write!(
                 f,
                 "GitLab's raw file endpoint answered HTTP {status} for {what}; try again later."
             ),
         }
+    }
+}
+
+fn no_answer(f: &mut Formatter<'_>, instance: &str, why: &NoAnswer) -> fmt::Result {
+    match why {
+        NoAnswer::Timeout { cause } => write!(
+            f,
+            "GitLab at {instance} did not answer in time ({cause}). Try again; if it keeps happening, raise GITLAB_REQUEST_TIMEOUT or GITLAB_CONNECT_TIMEOUT."
+        ),
+        NoAnswer::Connect { cause } => write!(
+            f,
+            "Cannot connect to GitLab at {instance} ({cause}). Check GITLAB_URL and the network (HTTPS_PROXY, or GITLAB_CA_FILE for a private certificate)."
+        ),
+        NoAnswer::Reset { retries } => write!(
+            f,
+            "GitLab at {instance} closed the connection before answering, and still did after {retries} retries. GitLab, or a proxy in front of it, may be restarting or overloaded; try again later."
+        ),
+        NoAnswer::Failed { cause } => write!(f, "Request to GitLab at {instance} failed: {cause}"),
     }
 }
 
@@ -636,32 +750,35 @@ impl Display for ConfigError {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         let example = "e.g. https://gitlab.example.com";
         match self {
-            ConfigError::BadUrl { raw, cause } => write!(
+            ConfigError::BadUrl { shown, cause } => write!(
                 f,
-                "GITLAB_URL '{raw}' is not a URL ({cause}); expected {example}"
+                "GITLAB_URL '{}' is not a URL ({cause}); expected {example}",
+                shorten(shown)
             ),
-            ConfigError::NotHttp { raw } => write!(
+            ConfigError::NotHttp { shown } => write!(
                 f,
-                "GITLAB_URL '{raw}' must be an http(s) URL with a host, {example}"
+                "GITLAB_URL '{}' must be an http(s) URL with a host, {example}",
+                shorten(shown)
             ),
-            ConfigError::CarriesSecrets { raw } => write!(
+            ConfigError::CarriesSecrets { shown } => write!(
                 f,
-                "GITLAB_URL '{raw}' must not carry credentials, a query or a fragment"
+                "GITLAB_URL '{}' must not carry credentials, a query or a fragment: put the token in GITLAB_TOKEN",
+                shorten(shown)
             ),
             ConfigError::ZeroTimeout => f.write_str("timeouts must be at least 1 second"),
             ConfigError::CaUnreadable { path, cause } => write!(
                 f,
-                "cannot read GITLAB_CA_FILE '{}': {cause}",
+                "cannot read GITLAB_CA_FILE (or {CA_FILE_ALIAS}) '{}': {cause}",
                 path.display()
             ),
             ConfigError::CaNotPem { path, cause } => write!(
                 f,
-                "GITLAB_CA_FILE '{}' is not a PEM certificate bundle: {cause}",
+                "GITLAB_CA_FILE (or {CA_FILE_ALIAS}) '{}' is not a PEM certificate bundle: {cause}",
                 path.display()
             ),
             ConfigError::CaEmpty { path } => write!(
                 f,
-                "GITLAB_CA_FILE '{}' holds no PEM certificate",
+                "GITLAB_CA_FILE (or {CA_FILE_ALIAS}) '{}' holds no PEM certificate",
                 path.display()
             ),
             ConfigError::HttpClient { cause } => write!(f, "cannot build the HTTP client: {cause}"),
@@ -716,11 +833,91 @@ mod tests {
     }
 
     #[test]
+    fn did_you_mean_names_one_two_or_three_paths() {
+        let near = |paths: &[(&str, EntryKind)]| SourceError::FileNotFoundNear {
+            path: "app/model/user.rb".into(),
+            git_ref: "main".into(),
+            near: paths
+                .iter()
+                .map(|&(p, kind)| Suggestion {
+                    path: p.into(),
+                    kind,
+                })
+                .collect(),
+        };
+        let file = EntryKind::File;
+        assert_eq!(
+            near(&[("app/models/user.rb", file)]).to_string(),
+            "File 'app/model/user.rb' does not exist at ref 'main'. Did you mean 'app/models/user.rb'? Do not retry the same path; if that is not the file, search the repository for the file name to locate it."
+        );
+        assert_eq!(
+            near(&[("a.rb", file), ("b.rb", file)]).to_string(),
+            "File 'app/model/user.rb' does not exist at ref 'main'. Did you mean 'a.rb' or 'b.rb'? Do not retry the same path; if neither is the file, search the repository for the file name to locate it."
+        );
+        assert_eq!(
+            near(&[
+                ("a.rb", file),
+                ("b.rb", file),
+                ("app/models", EntryKind::Directory)
+            ])
+            .to_string(),
+            "File 'app/model/user.rb' does not exist at ref 'main'. Did you mean 'a.rb', 'b.rb' or 'app/models/'? Paths ending in '/' are directories; the file may be inside one. Do not retry the same path; if none of these is the file, search the repository for the file name to locate it."
+        );
+    }
+
+    #[test]
     fn long_values_are_shortened() {
         let long = "é".repeat(1000);
         let s = shorten(&long);
-        assert_eq!(s.chars().count(), 201);
+        assert_eq!(s.chars().count(), 101);
         assert!(s.ends_with('…'));
         assert_eq!(shorten("short"), "short");
+        assert_eq!(shown("a\nb"), "a\\nb");
+        assert_eq!(shown(&"\n".repeat(500)).chars().count(), 101);
+    }
+
+    #[test]
+    fn every_echo_of_a_huge_value_is_short() {
+        let huge = "x".repeat(1 << 20);
+        let errors: Vec<String> = vec![
+            ResolveError::NotAProject { raw: huge.clone() }.to_string(),
+            ResolveError::ProjectIdTooLarge { raw: huge.clone() }.to_string(),
+            ResolveError::RefMismatch {
+                given: huge.clone(),
+                in_url: huge.clone(),
+            }
+            .to_string(),
+            ResolveError::UrlPath {
+                url: huge.clone(),
+                error: PathError::Traversal { path: huge.clone() },
+            }
+            .to_string(),
+            SourceError::ProjectNotFound {
+                project: huge.clone(),
+            }
+            .to_string(),
+            SourceError::FileNotFound {
+                path: huge.clone(),
+                git_ref: huge.clone(),
+            }
+            .to_string(),
+            SourceError::RefNotFound {
+                git_ref: huge.clone(),
+            }
+            .to_string(),
+            ArgError::Unknown {
+                names: vec![huge.clone()],
+                more: 0,
+            }
+            .to_string(),
+            CallRefusal::UnknownTool {
+                name: huge.clone(),
+                ours: "t",
+            }
+            .to_string(),
+        ];
+        for e in errors {
+            assert!(e.len() < 1_000, "{} bytes: {}…", e.len(), &e[..200]);
+        }
     }
 }

@@ -10,6 +10,7 @@ pub(crate) mod http;
 
 use serde::Serialize;
 
+pub(crate) use errors::shown;
 #[cfg(test)]
 pub(crate) use errors::url_problem;
 

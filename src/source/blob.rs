@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::gitlab::error::GitlabError;
 use super::local::error::{LocalError, LocalRefError};
+use super::suggest::Suggestion;
 
 /// Bytes at the start of a file searched for a NUL (git's and GitLab's binary heuristic).
 pub(crate) const BINARY_SNIFF_LEN: usize = 8_000;
@@ -75,6 +76,13 @@ pub(crate) enum SourceError {
     RefNotFound { git_ref: String },
     /// The ref exists but has no file at the path.
     FileNotFound { path: String, git_ref: String },
+    /// The ref exists but has no file at the path; `near` (never empty) are the existing paths
+    /// most like it ("Did you mean").
+    FileNotFoundNear {
+        path: String,
+        git_ref: String,
+        near: Vec<Suggestion>,
+    },
     /// The path names a directory (tree) at that ref.
     IsDirectory { path: String, git_ref: String },
     /// The project's Duo context exclusion rules exclude the file.
@@ -133,9 +141,28 @@ impl SourceError {
         match self {
             SourceError::RefNotFound { .. } => SourceError::RefNotFound { git_ref },
             SourceError::FileNotFound { path, .. } => SourceError::FileNotFound { path, git_ref },
+            SourceError::FileNotFoundNear { path, near, .. } => SourceError::FileNotFoundNear {
+                path,
+                git_ref,
+                near,
+            },
             SourceError::IsDirectory { path, .. } => SourceError::IsDirectory { path, git_ref },
             SourceError::InvalidRef { reason, .. } => SourceError::InvalidRef { git_ref, reason },
             other => other,
+        }
+    }
+}
+
+/// A missing file's error: with the suggestions when there are any.
+pub(crate) fn file_not_found(path: &str, git_ref: &str, near: Vec<Suggestion>) -> SourceError {
+    let (path, git_ref) = (path.to_string(), git_ref.to_string());
+    if near.is_empty() {
+        SourceError::FileNotFound { path, git_ref }
+    } else {
+        SourceError::FileNotFoundNear {
+            path,
+            git_ref,
+            near,
         }
     }
 }

@@ -8,6 +8,7 @@ pub(crate) mod blob;
 pub(crate) mod gitlab;
 pub(crate) mod local;
 pub(crate) mod split_choice;
+pub(crate) mod suggest;
 
 pub(crate) use blob::{BlobKind, Fetched, RefProblem, SourceError};
 

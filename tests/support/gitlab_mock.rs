@@ -110,9 +110,11 @@ pub fn undefined_field(field: &str, type_name: &str) -> Value {
     }]})
 }
 
-/// The ref-check answer: `commit` present or null, directory entries or none.
-pub fn ref_check_answer(commit_exists: bool, is_dir: bool) -> Value {
-    let commit = if commit_exists {
+/// The miss-probe answer (`graphql/miss_probe.graphql`) with no listings: whether the ref exists
+/// (its root tree has a last commit; a missing ref's tree has none, and no entries, as GitLab's
+/// `Repository#tree` answers it) and whether the path is a directory (its tree has entries).
+pub fn ref_check_answer(ref_exists: bool, is_dir: bool) -> Value {
+    let last_commit = if ref_exists {
         json!({"sha": "9a1c8e2f0d8e7a6b5c4d3e2f1a0b9c8d7e6f5a4b"})
     } else {
         Value::Null
@@ -123,9 +125,77 @@ pub fn ref_check_answer(commit_exists: bool, is_dir: bool) -> Value {
         json!([])
     };
     json!({"data": {"project": {"repository": {
-        "commit": commit,
+        "root": {"lastCommit": last_commit, "trees": {"nodes": []}, "blobs": {"nodes": []}},
         "dir": {"trees": {"nodes": entries}, "blobs": {"nodes": []}}
     }}}})
+}
+
+/// Answers the miss probe like GitLab's `tree(ref:, path:)` for a repository holding `files`
+/// (full paths) at the refs `refs`: a tree per asked directory with its subdirectories and files
+/// (a page of 100 of each), none for a missing path; a missing ref's trees have no last commit
+/// and no entries. Aliases the query leaves out (`@include(if: false)`) are not answered.
+pub struct TreeResponder {
+    pub refs: Vec<String>,
+    pub files: Vec<String>,
+}
+
+impl TreeResponder {
+    pub fn new(refs: &[&str], files: &[&str]) -> Self {
+        TreeResponder {
+            refs: refs.iter().map(|r| r.to_string()).collect(),
+            files: files.iter().map(|f| f.to_string()).collect(),
+        }
+    }
+
+    /// `dir`'s entries, as GitLab's `Tree` lists them (sorted, 100 per kind).
+    fn tree(&self, exists: bool, dir: &str) -> Value {
+        let mut trees = std::collections::BTreeSet::new();
+        let mut blobs = std::collections::BTreeSet::new();
+        let prefix = if dir.is_empty() {
+            String::new()
+        } else {
+            format!("{dir}/")
+        };
+        for file in self.files.iter().filter(|_| exists) {
+            let Some(rest) = file.strip_prefix(&prefix) else {
+                continue;
+            };
+            match rest.split_once('/') {
+                Some((sub, _)) => trees.insert(sub.to_string()),
+                None => blobs.insert(rest.to_string()),
+            };
+        }
+        let nodes = |names: std::collections::BTreeSet<String>| {
+            names
+                .into_iter()
+                .take(100)
+                .map(|n| json!({"name": n}))
+                .collect::<Vec<_>>()
+        };
+        json!({"trees": {"nodes": nodes(trees)}, "blobs": {"nodes": nodes(blobs)}})
+    }
+}
+
+impl wiremock::Respond for TreeResponder {
+    fn respond(&self, request: &Request) -> ResponseTemplate {
+        let body: Value = serde_json::from_slice(&request.body).unwrap_or_default();
+        let vars = &body["variables"];
+        let text = |k: &str| vars[k].as_str().unwrap_or_default().to_string();
+        let exists = self.refs.contains(&text("ref"));
+        let mut root = self.tree(exists, "");
+        root["lastCommit"] = if exists {
+            json!({"sha": "9a1c8e2f0d8e7a6b5c4d3e2f1a0b9c8d7e6f5a4b"})
+        } else {
+            Value::Null
+        };
+        let mut repository = json!({"root": root, "dir": self.tree(exists, &text("path"))});
+        for i in 0..3 {
+            if vars[format!("withUp{i}")] == json!(true) {
+                repository[format!("up{i}")] = self.tree(exists, &text(&format!("up{i}")));
+            }
+        }
+        json_response(json!({"data": {"project": {"repository": repository}}}))
+    }
 }
 
 /// A mock for `POST /api/graphql`.
@@ -147,4 +217,47 @@ pub async fn bodies(server: &MockServer) -> Vec<Value> {
         .iter()
         .filter_map(|r| serde_json::from_slice(&r.body).ok())
         .collect()
+}
+
+/// A GitLab that resets the connection of every REST request (GET), and of every GraphQL
+/// request (POST) too unless `graphql_answer` is given, which then answers each POST. A raw
+/// TCP server, since wiremock always answers. Returns its URL and the count of resets.
+pub async fn resetting_gitlab(
+    graphql_answer: Option<Vec<u8>>,
+) -> (String, std::sync::Arc<std::sync::Mutex<usize>>) {
+    use std::sync::{Arc, Mutex};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let resets = Arc::new(Mutex::new(0));
+    let count = Arc::clone(&resets);
+    tokio::spawn(async move {
+        loop {
+            let Ok((mut socket, _)) = listener.accept().await else {
+                return;
+            };
+            let answer = graphql_answer.clone();
+            let count = Arc::clone(&count);
+            tokio::spawn(async move {
+                let mut buf = vec![0u8; 65536];
+                let n = socket.read(&mut buf).await.unwrap_or(0);
+                let is_get = buf[..n].starts_with(b"GET ");
+                let Some(answer) = answer.filter(|_| !is_get) else {
+                    *count.lock().unwrap() += 1;
+                    // SO_LINGER 0 makes the close a reset (the deprecation is about blocking
+                    // on drop, which a linger of zero does not).
+                    #[allow(deprecated)]
+                    let _ = socket.set_linger(Some(std::time::Duration::ZERO));
+                    return; // dropped: RST
+                };
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                    answer.len()
+                );
+                let _ = socket.write_all(head.as_bytes()).await;
+                let _ = socket.write_all(&answer).await;
+            });
+        }
+    });
+    (format!("http://{addr}"), resets)
 }

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 /// Environment variables the server reads; cleared so the developer's own settings never leak
 /// into a test.
-pub const SERVER_ENV: [&str; 9] = [
+pub const SERVER_ENV: [&str; 10] = [
     "GITLAB_URL",
     "GITLAB_API_URL",
     "GITLAB_TOKEN",
@@ -18,6 +18,7 @@ pub const SERVER_ENV: [&str; 9] = [
     "GITLAB_CONNECT_TIMEOUT",
     "GITLAB_REQUEST_TIMEOUT",
     "GITLAB_CA_FILE",
+    "GITLAB_CA_CERT_PATH",
     "GITLAB_FILE_MCP_LOG",
     "GITLAB_FILE_MCP_MAX_CHARS",
 ];
@@ -41,6 +42,28 @@ pub async fn spawn(args: &[&str], env: &[(&str, &str)]) -> Server {
     let transport = TokioChildProcess::new(cmd).expect("spawn gitlab-file-mcp");
     let client = ().serve(transport).await.expect("MCP handshake with gitlab-file-mcp");
     Server { client }
+}
+
+/// Like [`spawn`], with the server's stderr piped back: read it to the end after
+/// [`Server::stop`] (which ends the process).
+pub async fn spawn_with_stderr(
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> (Server, tokio::process::ChildStderr) {
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_gitlab-file-mcp"));
+    cmd.args(args);
+    for name in SERVER_ENV {
+        cmd.env_remove(name);
+    }
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let (transport, stderr) = TokioChildProcess::builder(cmd)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn gitlab-file-mcp");
+    let client = ().serve(transport).await.expect("MCP handshake with gitlab-file-mcp");
+    (Server { client }, stderr.expect("piped stderr"))
 }
 
 /// Spawns the server against a GitLab at `gitlab_url`, with an optional token.
@@ -117,4 +140,9 @@ pub fn err(result: &CallToolResult) -> String {
         result.structured_content
     );
     text(result)
+}
+
+/// A JSON value for an assertion message: at most 200 characters of it.
+pub fn shown(value: &Value) -> String {
+    value.to_string().chars().take(200).collect()
 }

@@ -84,8 +84,8 @@ impl BlobCache {
     }
 }
 
-/// Which blob a lookup (project, ref, path — or a URL's ref/path) named when last read, by
-/// anyone. Only a hint: it decides whether a call asks GitLab for content; what is served
+/// Which content (its cache key: a blob oid, or an LFS object) a lookup (project, ref, path —
+/// or a URL's ref/path) named when last read, by anyone. Only a hint: it decides whether a call asks GitLab for content; what is served
 /// comes from the oid the call's own answer names.
 #[derive(Debug)]
 pub(crate) struct Hints {

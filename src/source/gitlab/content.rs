@@ -36,6 +36,16 @@ pub(crate) enum Content {
     NotInAnswer,
 }
 
+/// What one call wants of a blob: which, where, how big, and how much of it.
+#[derive(Debug, Clone, Copy)]
+struct Want<'a> {
+    oid: &'a str,
+    at: FileAt<'a>,
+    size: u64,
+    lines: LineRequest,
+    credential: Option<&'a Credential>,
+}
+
 /// The content step's state: the cache, the downloads in flight, the size limit.
 #[derive(Debug)]
 pub(crate) struct ContentStore {
@@ -55,39 +65,43 @@ impl ContentStore {
         }
     }
 
-    /// Whether the blob `oid` is cached (in any form), so its content need not be asked for.
-    pub(crate) fn holds(&self, oid: &str) -> bool {
-        self.cache.contains(oid)
+    /// Whether the content under `key` ([`cache_key`]) is cached (in any form), so it need not
+    /// be asked for.
+    pub(crate) fn holds(&self, key: &str) -> bool {
+        self.cache.contains(key)
     }
 
-    /// The content of `node`, enough for the window `lines`.
+    /// The content of `node`, enough for the window `lines`. A file larger than the maximum
+    /// file size is refused, whether GitLab sent it whole or not.
     pub(crate) async fn content(
         &self,
-        node: BlobFields,
+        mut node: BlobFields,
         at: FileAt<'_>,
         lines: LineRequest,
         credential: Option<&Credential>,
     ) -> Result<Content, SourceError> {
         let size = size_bytes(&node);
+        // Taken out of the node, so the raw literal (up to 10 MiB) is freed once decoded.
+        let raw = node.raw_text_blob.take();
+        let want = Want {
+            oid: &node.oid,
+            at,
+            size,
+            lines,
+            credential,
+        };
         if node.stored_externally == Some(true) {
-            return self
-                .lfs(&node, at, size, credential)
-                .await
-                .map(Content::Ready);
+            return self.lfs(&node, &want).await.map(Content::Ready);
         }
-        if let Some(cached) = self.cache.get(&node.oid) {
-            return self
-                .read_cached(cached, &node.oid, at, size, lines, credential)
-                .await
-                .map(Content::Ready);
+        self.refuse_too_large(at.path, want.size)?;
+        if let Some(cached) = self.cache.get(want.oid) {
+            return self.read_cached(cached, &want).await.map(Content::Ready);
         }
-        let Some(raw) = node.raw_text_blob else {
+        let Some(raw) = raw else {
             return Ok(Content::NotInAnswer);
         };
-        let text = raw.decode().map_err(super::GitlabError::Content)?;
-        self.read_answer(text, &node.oid, at, size, lines, credential)
-            .await
-            .map(Content::Ready)
+        let text = raw.decode().map_err(super::error::GitlabError::Content)?;
+        self.read_answer(text, &want).await.map(Content::Ready)
     }
 
     /// The answer asked with content had none: GitLab's word for a binary blob.
@@ -96,86 +110,59 @@ impl ContentStore {
         BlobKind::Binary
     }
 
-    async fn read_cached(
-        &self,
-        cached: Cached,
-        oid: &str,
-        at: FileAt<'_>,
-        size: u64,
-        lines: LineRequest,
-        credential: Option<&Credential>,
-    ) -> Result<BlobKind, SourceError> {
+    async fn read_cached(&self, cached: Cached, want: &Want<'_>) -> Result<BlobKind, SourceError> {
         match cached {
             Cached::Full(text) => Ok(text_kind(text, false)),
             Cached::Binary => Ok(BlobKind::Binary),
-            Cached::Partial(text) if covers(&text, lines) => Ok(text_kind(text, true)),
-            Cached::Partial(_) => self.whole_blob(oid, at, size, credential).await,
+            Cached::Partial(text) if covers(&text, want.lines) => Ok(text_kind(text, true)),
+            Cached::Partial(_) => self.whole_blob(want).await,
         }
     }
 
-    async fn read_answer(
-        &self,
-        text: String,
-        oid: &str,
-        at: FileAt<'_>,
-        size: u64,
-        lines: LineRequest,
-        credential: Option<&Credential>,
-    ) -> Result<BlobKind, SourceError> {
+    async fn read_answer(&self, text: String, want: &Want<'_>) -> Result<BlobKind, SourceError> {
         let text = Arc::new(text);
-        if size <= text.len() as u64 {
-            self.cache.put(oid, Cached::Full(Arc::clone(&text)));
+        if want.size <= text.len() as u64 {
+            self.cache.put(want.oid, Cached::Full(Arc::clone(&text)));
             return Ok(text_kind(text, false));
         }
-        if covers(&text, lines) {
-            self.cache.put(oid, Cached::Partial(Arc::clone(&text)));
+        if covers(&text, want.lines) {
+            self.cache.put(want.oid, Cached::Partial(Arc::clone(&text)));
             return Ok(text_kind(text, true));
         }
         drop(text);
-        self.whole_blob(oid, at, size, credential).await
+        self.whole_blob(want).await
     }
 
     /// The whole of a blob past the read limit, by oid from REST (downloaded once).
-    async fn whole_blob(
-        &self,
-        oid: &str,
-        at: FileAt<'_>,
-        size: u64,
-        credential: Option<&Credential>,
-    ) -> Result<BlobKind, SourceError> {
-        self.refuse_too_large(at.path, size)?;
+    async fn whole_blob(&self, want: &Want<'_>) -> Result<BlobKind, SourceError> {
+        let (oid, path) = (want.oid, want.at.path);
         let _turn = self.downloads.turn(oid.to_string()).await;
         if let Some(Cached::Full(text)) = self.cache.get(oid) {
             return Ok(text_kind(text, false));
         }
         // The partial entry is superseded; freeing it first keeps one copy in memory.
         self.cache.forget(oid);
-        let project_id = at.project_id.ok_or_else(|| no_project_id(at.path))?;
-        let what = format!("blob {oid} of '{}'", at.path);
+        let project_id = want.at.project_id.ok_or_else(|| no_project_id(path))?;
+        let what = format!("blob {oid} of '{path}'");
         let download = raw::download(
             &self.transport,
             &raw::blob_path(project_id, oid),
             &what,
             self.max_file_bytes,
             Sniff::KeepAll,
-            credential,
+            want.credential,
         )
         .await
-        .map_err(super::GitlabError::from)?;
-        let kind = self.text_or_binary(download, at.path, size)?;
+        .map_err(super::error::GitlabError::from)?;
+        let kind = self.text_or_binary(download, path, want.size)?;
         self.cache.put(oid, cached_as(&kind));
         Ok(kind)
     }
 
     /// A file stored in LFS: its object, cached by the object's sha256 (the pointer never
     /// reaches the agent). A binary object keeps the LFS error.
-    async fn lfs(
-        &self,
-        node: &BlobFields,
-        at: FileAt<'_>,
-        size: u64,
-        credential: Option<&Credential>,
-    ) -> Result<BlobKind, SourceError> {
+    async fn lfs(&self, node: &BlobFields, want: &Want<'_>) -> Result<BlobKind, SourceError> {
+        let (at, size) = (want.at, want.size);
         let storage = node
             .external_storage
             .clone()
@@ -183,7 +170,7 @@ impl ContentStore {
         let Some(sha256) = node.lfs_oid.as_deref() else {
             return Ok(BlobKind::Lfs { storage });
         };
-        let key = format!("lfs:{sha256}");
+        let key = lfs_key(sha256);
         let _turn = self.downloads.turn(key.clone()).await;
         match self.cache.get(&key) {
             Some(Cached::Full(text)) => return Ok(text_kind(text, false)),
@@ -199,10 +186,10 @@ impl ContentStore {
             &what,
             self.max_file_bytes,
             Sniff::StopAtBinary,
-            credential,
+            want.credential,
         )
         .await
-        .map_err(super::GitlabError::from)?;
+        .map_err(super::error::GitlabError::from)?;
         if let Download::Bytes(bytes) = &download
             && !raw::is_lfs_object(bytes, sha256)
         {
@@ -251,6 +238,19 @@ impl ContentStore {
     }
 }
 
+/// The key a node's content is cached under: the LFS object's for a file stored in LFS (the
+/// blob is only its pointer), else the blob's oid.
+pub(crate) fn cache_key(node: &BlobFields) -> String {
+    match (&node.lfs_oid, node.stored_externally) {
+        (Some(sha256), Some(true)) => lfs_key(sha256),
+        _ => node.oid.clone(),
+    }
+}
+
+fn lfs_key(sha256: &str) -> String {
+    format!("lfs:{sha256}")
+}
+
 /// The size GitLab reports: `rawSize` (for LFS the object's size), else `size`, else the
 /// decoded length of the content it sent (0 without content).
 pub(crate) fn size_bytes(node: &BlobFields) -> u64 {
@@ -276,7 +276,7 @@ fn cached_as(kind: &BlobKind) -> Cached {
 }
 
 fn no_project_id(path: &str) -> SourceError {
-    super::GitlabError::Shape {
+    super::error::GitlabError::Shape {
         reason: format!("the answer for '{path}' has no project id"),
     }
     .into()
@@ -297,7 +297,149 @@ pub(crate) fn covers(part: &str, lines: LineRequest) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::scalars::{BigInt, BlobText};
     use super::*;
+
+    fn store(cache_bytes: u64) -> ContentStore {
+        let args = crate::config::GitlabArgs::for_tests("http://127.0.0.1:9");
+        let config = crate::config::GitlabConfig::from_parts(&args, |_| None).unwrap();
+        ContentStore::new(Transport::new(&config).unwrap(), cache_bytes, 1 << 30)
+    }
+
+    fn literal(s: &str) -> BlobText {
+        serde_json::from_str(&serde_json::to_string(s).unwrap()).unwrap()
+    }
+
+    fn node(oid: &str, text: Option<&str>, size: Option<u64>) -> BlobFields {
+        BlobFields {
+            oid: oid.into(),
+            path: "a.txt".into(),
+            size: size.map(BigInt),
+            raw_size: size.map(BigInt),
+            raw_text_blob: text.map(literal),
+            stored_externally: Some(false),
+            external_storage: None,
+            lfs_oid: None,
+        }
+    }
+
+    const AT: FileAt<'static> = FileAt {
+        project_id: Some(42),
+        path: "a.txt",
+        git_ref: "main",
+    };
+
+    fn all() -> LineRequest {
+        lines(0, 500)
+    }
+
+    async fn kind(store: &ContentStore, node: BlobFields, req: LineRequest) -> Option<BlobKind> {
+        match store.content(node, AT, req, None).await.unwrap() {
+            Content::Ready(kind) => Some(kind),
+            Content::NotInAnswer => None,
+        }
+    }
+
+    #[tokio::test]
+    async fn text_is_cached_by_oid_and_served_without_content_next_time() {
+        let s = store(1 << 20);
+        let first = kind(&s, node("x", Some("a\nb\n"), Some(4)), all()).await;
+        assert!(matches!(
+            first,
+            Some(BlobKind::Text {
+                cut_by_read_limit: false,
+                ..
+            })
+        ));
+        assert!(s.holds("x"));
+        let again = kind(&s, node("x", None, Some(4)), all()).await;
+        assert_eq!(first, again);
+        // Another blob, asked without content and not cached: ask again.
+        assert!(kind(&s, node("y", None, Some(4)), all()).await.is_none());
+    }
+
+    #[tokio::test]
+    async fn a_cut_part_serves_windows_inside_it() {
+        let s = store(1 << 20);
+        let part = kind(
+            &s,
+            node("x", Some("1\n2\n3\n4-cut"), Some(1_000)),
+            lines(0, 2),
+        )
+        .await;
+        assert!(matches!(
+            part,
+            Some(BlobKind::Text {
+                cut_by_read_limit: true,
+                ..
+            })
+        ));
+        // Held as a part: a later window inside it is served too.
+        let again = kind(&s, node("x", None, Some(1_000)), lines(1, 1)).await;
+        assert!(matches!(
+            again,
+            Some(BlobKind::Text {
+                cut_by_read_limit: true,
+                ..
+            })
+        ));
+    }
+
+    #[tokio::test]
+    async fn a_size_missing_from_the_answer_is_the_decoded_length() {
+        // GitLab sent null for size and rawSize: the content's decoded length (3), not the
+        // literal's (8 with quotes and escapes), so the file is not taken for a cut one.
+        let n = node("x", Some("a\nb"), None);
+        assert_eq!(size_bytes(&n), 3);
+        let s = store(1 << 20);
+        let k = kind(&s, n, all()).await;
+        assert!(matches!(
+            k,
+            Some(BlobKind::Text {
+                cut_by_read_limit: false,
+                ..
+            })
+        ));
+    }
+
+    #[tokio::test]
+    async fn binary_verdicts_and_lfs_without_an_object_id() {
+        let s = store(1 << 20);
+        assert_eq!(s.binary("bin"), BlobKind::Binary);
+        assert_eq!(
+            kind(&s, node("bin", None, Some(9)), all()).await,
+            Some(BlobKind::Binary)
+        );
+        let lfs = BlobFields {
+            stored_externally: Some(true),
+            external_storage: Some("lfs".into()),
+            ..node("p", Some("version https://git-lfs…"), Some(1_575_078))
+        };
+        assert_eq!(
+            kind(&s, lfs, all()).await,
+            Some(BlobKind::Lfs {
+                storage: "lfs".into()
+            })
+        );
+    }
+
+    #[tokio::test]
+    async fn files_over_the_maximum_are_refused() {
+        let args = crate::config::GitlabArgs::for_tests("http://127.0.0.1:9");
+        let config = crate::config::GitlabConfig::from_parts(&args, |_| None).unwrap();
+        let s = ContentStore::new(Transport::new(&config).unwrap(), 1 << 20, 3);
+        let e = s
+            .content(node("x", Some("a\nb\n"), Some(4)), AT, all(), None)
+            .await;
+        assert!(matches!(
+            e,
+            Err(SourceError::FileTooLarge {
+                size_bytes: 4,
+                limit: 3,
+                ..
+            })
+        ));
+    }
 
     fn lines(offset: u64, limit: u64) -> LineRequest {
         LineRequest::OffsetLimit { offset, limit }

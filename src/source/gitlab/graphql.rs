@@ -18,9 +18,7 @@ mod generated {
     include!(concat!(env!("OUT_DIR"), "/graphql_operations.rs"));
 }
 
-pub(crate) use generated::{
-    Blob, RefCommit, RefTree, blob, fragments, ref_commit, ref_tree, variants,
-};
+pub(crate) use generated::{Blob, MissProbe, blob, fragments, miss_probe, variants};
 
 /// The one blob type every blob answer is read into (the `BlobFields` fragment).
 pub(crate) type BlobFields = blob::BlobFields;

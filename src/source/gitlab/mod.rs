@@ -115,7 +115,9 @@ impl GitlabSource {
             let answered = self
                 .answer(&target.lookup, with_content, credential)
                 .await?;
-            self.shared.hints.remember(&key, &answered.node.oid);
+            self.shared
+                .hints
+                .remember(&key, &content::cache_key(&answered.node));
             if let ProjectFile::Url {
                 expect_project_id, ..
             } = &target.lookup
@@ -132,7 +134,7 @@ impl GitlabSource {
         }
     }
 
-    /// Whether the blob the lookup named last time is cached.
+    /// Whether the content the lookup named last time is cached.
     fn cached_hint(&self, key: &str) -> bool {
         self.shared
             .hints
@@ -222,6 +224,7 @@ impl GitlabSource {
                 request.git_ref,
                 request.path,
                 request.ref_type,
+                project.rules.as_deref(),
                 credential,
             );
             return Err(missing.await);
@@ -265,6 +268,7 @@ impl GitlabSource {
                     &c.git_ref,
                     &c.path,
                     asked.ref_type,
+                    project.rules.as_deref(),
                     credential,
                 );
                 return Err(missing.await);
@@ -389,15 +393,14 @@ fn check_project_id(expected: Option<u64>, project: &ProjectAnswer) -> Result<()
 /// variants without optional fields, and the run-time URL-split documents (every batch size
 /// and combination of optional fields).
 pub(crate) fn all_documents() -> Vec<(String, String)> {
-    use graphql::{blob, ref_commit, ref_tree, variants};
+    use graphql::{blob, miss_probe, variants};
     let mut documents: Vec<(String, String)> = vec![
         ("Blob".into(), blob::QUERY.into()),
         (
             "Blob without exclusions".into(),
             variants::BLOB_WITHOUT_DUO_EXCLUSIONS_IF_SUPPORTED.into(),
         ),
-        ("RefCommit".into(), ref_commit::QUERY.into()),
-        ("RefTree".into(), ref_tree::QUERY.into()),
+        ("MissProbe".into(), miss_probe::QUERY.into()),
     ];
     for count in 1..=splits::MAX_PER_REQUEST {
         for rules in [false, true] {

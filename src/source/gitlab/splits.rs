@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 use super::blob_query::ProjectAnswer;
 use super::capabilities::{COMMIT_FIELD, EXCLUSIONS_FIELD};
 use super::client::Client;
-use super::envelope::GraphqlResponse;
+use super::envelope::{GraphqlError, GraphqlResponse};
 use super::error::{GitlabError, answer_data, answer_data_despite};
 use super::graphql::fragments::{BLOB_FIELDS, DUO_EXCLUSIONS_IF_SUPPORTED};
 use super::graphql::{BlobFields, global_id_number};
@@ -233,13 +233,16 @@ pub(crate) struct ParsedBatch {
     pub commit_known: bool,
 }
 
-/// Reads a batch's answer. `Ok(None)`: the project is missing or unreadable.
+/// Reads a batch's answer. `Ok(None)`: the project is missing or unreadable. An error confined
+/// to one candidate's aliases (GitLab's "Ref is not valid" for a ref no split should have) only
+/// means that candidate has no blob and is no branch or tag; see [`without_alias_errors`].
 pub(crate) fn parse(
     r: GraphqlResponse<Value>,
     count: usize,
     offset: usize,
     extras: Extras,
 ) -> Result<Option<ParsedBatch>, GitlabError> {
+    let r = without_alias_errors(r, count, offset);
     let mut data = if extras.rules {
         answer_data_despite(r, EXCLUSIONS_FIELD)?
     } else {
@@ -265,6 +268,57 @@ pub(crate) fn parse(
         answers,
         commit_known,
     }))
+}
+
+/// `r` without the errors whose `path` runs through one candidate's alias (`b{i}`, `h{i}`,
+/// `t{i}`): the alias's field is null in the data, which reads as "no blob" / "not a branch or
+/// tag". When every candidate's blob alias failed, nothing is dropped, so the errors are
+/// reported as before.
+fn without_alias_errors(
+    mut r: GraphqlResponse<Value>,
+    count: usize,
+    offset: usize,
+) -> GraphqlResponse<Value> {
+    let candidate_of = |e: &GraphqlError| {
+        e.path.as_deref().and_then(|path| {
+            path.iter()
+                .filter_map(Value::as_str)
+                .find_map(|segment| alias_index(segment, offset..offset + count))
+        })
+    };
+    let Some(errors) = r.errors.take() else {
+        return r;
+    };
+    let blob_failed = |i: usize| {
+        errors.iter().any(|e| {
+            e.path
+                .as_deref()
+                .is_some_and(|p| p.iter().any(|s| s.as_str() == Some(&format!("b{i}"))))
+        })
+    };
+    if (offset..offset + count).all(blob_failed) {
+        r.errors = Some(errors);
+        return r;
+    }
+    let (per_alias, rest): (Vec<_>, Vec<_>) =
+        errors.into_iter().partition(|e| candidate_of(e).is_some());
+    if !per_alias.is_empty() {
+        tracing::debug!(
+            ?per_alias,
+            "GitLab refused some URL-split candidates; using the others"
+        );
+    }
+    r.errors = (!rest.is_empty()).then_some(rest);
+    r
+}
+
+/// `i` when `segment` is `b{i}`, `h{i}` or `t{i}` for an `i` in `range`.
+fn alias_index(segment: &str, range: std::ops::Range<usize>) -> Option<usize> {
+    let digits = segment.strip_prefix(['b', 'h', 't'])?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok().filter(|i| range.contains(i))
 }
 
 /// The project's id, full path and rules (the blobs are in the per-candidate answers).
@@ -405,5 +459,53 @@ mod tests {
         let r: GraphqlResponse<Value> =
             serde_json::from_value(json!({"data": {"project": null}})).unwrap();
         assert!(parse(r, 1, 0, NONE).unwrap().is_none());
+    }
+
+    fn invalid_ref_at(alias: &str) -> Value {
+        json!({"message": "Ref is not valid", "locations": [{"line": 1, "column": 99}],
+               "path": ["project", "repository", alias]})
+    }
+
+    #[test]
+    fn an_error_on_one_candidates_aliases_does_not_fail_the_others() {
+        let r: GraphqlResponse<Value> = serde_json::from_value(json!({
+            "errors": [invalid_ref_at("b4"), invalid_ref_at("h4"), invalid_ref_at("t4")],
+            "data": {"project": {
+            "id": "gid://gitlab/Project/42", "fullPath": "g/p",
+            "repository": {
+                "b3": {"nodes": [{"oid": "1", "path": "dir with space/f", "size": "1", "rawSize": "1", "rawTextBlob": "x", "storedExternally": false, "externalStorage": null}]},
+                "h3": {"sha": "abc"}, "t3": null,
+                "b4": null, "h4": null, "t4": null
+            }}}})).unwrap();
+        let p = parse(r, 2, 3, ALL).unwrap().unwrap();
+        assert!(p.answers[0].node.is_some());
+        assert!(p.answers[1].node.is_none());
+        assert_eq!(p.answers[1].ref_is_branch_or_tag, Some(false));
+    }
+
+    #[test]
+    fn errors_on_every_candidate_or_elsewhere_still_fail() {
+        let all: GraphqlResponse<Value> = serde_json::from_value(json!({
+            "errors": [invalid_ref_at("b0"), invalid_ref_at("b1")],
+            "data": {"project": {"id": "gid://gitlab/Project/42", "fullPath": "g/p",
+                "repository": {"b0": null, "b1": null}}}}))
+        .unwrap();
+        assert!(matches!(
+            parse(all, 2, 0, NONE),
+            Err(GitlabError::InvalidRef { .. })
+        ));
+        let elsewhere: GraphqlResponse<Value> = serde_json::from_value(json!({
+            "errors": [invalid_ref_at("b0"), {"message": "boom", "path": ["project"]}],
+            "data": {"project": null}}))
+        .unwrap();
+        assert!(matches!(
+            parse(elsewhere, 2, 0, NONE),
+            Err(GitlabError::Graphql { .. })
+        ));
+        // Aliases of another batch are not this batch's.
+        assert_eq!(alias_index("b12", 8..16), Some(12));
+        assert_eq!(alias_index("b2", 8..16), None);
+        assert_eq!(alias_index("blobs", 0..8), None);
+        assert_eq!(alias_index("h", 0..8), None);
     }
 }

@@ -61,24 +61,31 @@ pub(crate) enum TransportError {
     },
     /// JSON, but not shaped as a GraphQL answer we understand.
     Unexpected { status: u16, cause: String },
-    /// No answer in time.
-    Timeout { instance: String, cause: String },
-    /// No connection.
-    Connect { instance: String, cause: String },
-    /// Any other failure of the request.
-    Failed { instance: String, cause: String },
-    /// GitLab kept resetting (or closing) the connection, `retries` times retried.
-    Reset { instance: String, retries: u32 },
-    /// A REST raw endpoint answered 404 (`what` names the blob or file asked for).
-    RawNotFound { what: String },
-    /// A REST raw endpoint answered another failing status.
-    RawStatus { status: u16, what: String },
+    /// No answer from the instance: it could not be reached, did not answer in time, or
+    /// kept closing the connection.
+    NoAnswer { instance: String, why: NoAnswer },
+    /// A REST raw endpoint answered a failing status (`what` names the blob or file asked
+    /// for).
+    Raw { status: u16, what: String },
     /// 429 or 5xx after `retries` retries; `retry_after` as GitLab sent it.
     RetriesExhausted {
         status: u16,
         retry_after: Option<Duration>,
         retries: u32,
     },
+}
+
+/// Why no answer came.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum NoAnswer {
+    /// Not within the request timeout.
+    Timeout { cause: String },
+    /// No connection could be made.
+    Connect { cause: String },
+    /// The connection was reset or closed before an answer, `retries` times retried.
+    Reset { retries: u32 },
+    /// Any other failure of the request.
+    Failed { cause: String },
 }
 
 /// The GraphQL client.
@@ -143,14 +150,13 @@ impl Transport {
             return Ok(RawBody { response });
         }
         let body = read_body(response).await.unwrap_or_default();
+        // 401/403 mean what they mean for GraphQL; anything else is about the file asked for.
         self.refuse_status(status, &body, credential)
-            .map_err(|e| match e {
-                TransportError::NoApi { .. } => TransportError::RawNotFound {
-                    what: what.to_string(),
-                },
-                other => other,
+            .or_else(|e| match e {
+                TransportError::NoApi { .. } => Ok(()),
+                other => Err(other),
             })?;
-        Err(TransportError::RawStatus {
+        Err(TransportError::Raw {
             status: status.as_u16(),
             what: what.to_string(),
         })
@@ -293,13 +299,14 @@ impl Transport {
     fn send_error(&self, e: &reqwest::Error) -> TransportError {
         let instance = self.instance.clone();
         let cause = error_chain(e);
-        if e.is_timeout() {
-            TransportError::Timeout { instance, cause }
+        let why = if e.is_timeout() {
+            NoAnswer::Timeout { cause }
         } else if e.is_connect() {
-            TransportError::Connect { instance, cause }
+            NoAnswer::Connect { cause }
         } else {
-            TransportError::Failed { instance, cause }
-        }
+            NoAnswer::Failed { cause }
+        };
+        TransportError::NoAnswer { instance, why }
     }
 }
 
@@ -348,9 +355,9 @@ fn reset_decision(instance: &str, attempt: u32) -> Retry {
     if attempt < MAX_RETRIES {
         Retry::After(backoff(attempt))
     } else {
-        Retry::GiveUp(TransportError::Reset {
+        Retry::GiveUp(TransportError::NoAnswer {
             instance: instance.to_string(),
-            retries: attempt,
+            why: NoAnswer::Reset { retries: attempt },
         })
     }
 }
@@ -408,9 +415,11 @@ impl RawBody {
         let received = std::time::Instant::now();
         let chunk = self.response.chunk().await;
         crate::timing::record_upstream(received.elapsed());
-        chunk.map_err(|e| TransportError::Failed {
+        chunk.map_err(|e| TransportError::NoAnswer {
             instance: self.response.url().origin().ascii_serialization(),
-            cause: error_chain(&e),
+            why: NoAnswer::Failed {
+                cause: error_chain(&e),
+            },
         })
     }
 }
@@ -572,9 +581,11 @@ mod tests {
         );
         assert_eq!(
             reset_decision("https://g", MAX_RETRIES),
-            Retry::GiveUp(TransportError::Reset {
+            Retry::GiveUp(TransportError::NoAnswer {
                 instance: "https://g".into(),
-                retries: MAX_RETRIES
+                why: NoAnswer::Reset {
+                    retries: MAX_RETRIES
+                }
             })
         );
     }

@@ -30,7 +30,8 @@ pub(crate) mod error;
 
 pub(crate) use error::{LocalError, LocalRefError};
 
-use super::blob::{Blob, BlobKind, Fetched, RefProblem, SourceError, looks_binary};
+use super::blob::{Blob, BlobKind, Fetched, RefProblem, SourceError, file_not_found, looks_binary};
+use super::suggest::{self, Entry, Listing};
 use crate::ref_name::{check_ref_name, check_rev};
 use crate::resolve::{Lookup, qualify_ref};
 
@@ -134,7 +135,11 @@ impl LocalRepo {
         let components = path_components(path).ok_or_else(not_found)?;
         let blob_id = match find_path(&repo, tree_id, &components).map_err(read_error)? {
             TreeEntry::Blob(id) => id,
-            TreeEntry::Missing | TreeEntry::Submodule => return Err(not_found()),
+            TreeEntry::Submodule => return Err(not_found()),
+            TreeEntry::Missing => {
+                let near = suggest::rank(path, &listings(&repo, tree_id, path), |_| true);
+                return Err(file_not_found(path, rev, near));
+            }
             TreeEntry::Tree => {
                 return Err(SourceError::IsDirectory {
                     path: path.to_owned(),
@@ -340,7 +345,7 @@ enum TreeEntry {
     Blob(ObjectId),
     /// A directory.
     Tree,
-    /// A gitlink: a commit of another repository.
+    /// A gitlink (a commit of another repository), or a path inside one.
     Submodule,
     /// Nothing at that path (or a component before the last is not a directory).
     Missing,
@@ -360,6 +365,7 @@ fn find_path(
         let tree = repo.find_tree(tree_id)?;
         match tree.find_entry(*name) {
             Some(entry) if entry.kind() == EntryKind::Tree => tree_id = entry.object_id(),
+            Some(entry) if entry.kind() == EntryKind::Commit => return Ok(TreeEntry::Submodule),
             Some(_) | None => return Ok(TreeEntry::Missing),
         }
     }
@@ -373,6 +379,66 @@ fn find_path(
         EntryKind::Blob | EntryKind::BlobExecutable | EntryKind::Link => {
             TreeEntry::Blob(entry.object_id())
         }
+    })
+}
+
+/// The existing directories of [`suggest::ancestors_to_list`] for a missing `path` in the tree
+/// `root`, nearest first, with all their entries ("Did you mean"). A directory that cannot be
+/// read is left out: a suggestion is never worth failing the answer.
+fn listings(repo: &gix::Repository, root: ObjectId, path: &str) -> Vec<Listing> {
+    suggest::ancestors_to_list(path)
+        .into_iter()
+        .filter_map(|dir| {
+            let tree_id = match path_components(dir) {
+                None if dir.is_empty() => root,
+                None => return None,
+                Some(components) => find_tree(repo, root, &components).ok()??,
+            };
+            list(repo, tree_id, dir).ok()
+        })
+        .collect()
+}
+
+/// The tree at `components` below `root`, if every component is a directory.
+fn find_tree(
+    repo: &gix::Repository,
+    root: ObjectId,
+    components: &[&str],
+) -> gix::Result<Option<ObjectId>> {
+    let mut tree_id = root;
+    for name in components {
+        match repo.find_tree(tree_id)?.find_entry(*name) {
+            Some(entry) if entry.kind() == EntryKind::Tree => tree_id = entry.object_id(),
+            Some(_) | None => return Ok(None),
+        }
+    }
+    Ok(Some(tree_id))
+}
+
+/// The entries of the tree `id` (the directory `dir`): subdirectories and files (symlinks read
+/// as files); submodules and names that are not UTF-8 are left out.
+fn list(repo: &gix::Repository, id: ObjectId, dir: &str) -> gix::Result<Listing> {
+    let tree = repo.find_tree(id)?;
+    let mut entries = Vec::new();
+    for entry in tree.iter() {
+        let entry = entry?;
+        let kind = match entry.kind() {
+            EntryKind::Tree => suggest::EntryKind::Directory,
+            EntryKind::Blob | EntryKind::BlobExecutable | EntryKind::Link => {
+                suggest::EntryKind::File
+            }
+            EntryKind::Commit => continue,
+        };
+        if let Ok(name) = std::str::from_utf8(entry.filename()) {
+            entries.push(Entry {
+                name: name.to_string(),
+                kind,
+            });
+        }
+    }
+    Ok(Listing {
+        dir: dir.to_string(),
+        entries,
     })
 }
 
@@ -797,6 +863,31 @@ mod tests {
             repo.read(&fix.v1_sha, "docs"),
             Err(file_not_found("docs", &fix.v1_sha))
         );
+    }
+
+    #[test]
+    fn missing_files_name_what_is_near() {
+        let (_fix, repo) = fixture();
+        let near = |rev: &str, path: &str| match repo.read(rev, path) {
+            Err(SourceError::FileNotFoundNear { near, .. }) => near
+                .into_iter()
+                .map(|s| match s.kind {
+                    suggest::EntryKind::File => s.path,
+                    suggest::EntryKind::Directory => format!("{}/", s.path),
+                })
+                .collect::<Vec<_>>(),
+            Err(SourceError::FileNotFound { .. }) => Vec::new(),
+            other => panic!("{rev} {path}: {other:?}"),
+        };
+        assert_eq!(near("main", "readme.md"), ["README.md"]);
+        assert_eq!(near("main", "src/lib.rc"), ["src/lib.rs"]);
+        assert_eq!(near("main", "scr/lib.rs"), ["src/"]);
+        assert_eq!(near("main", "docs/old/guide.md"), ["docs/guide.md"]);
+        assert_eq!(near("main", "files/image/logo.png"), ["files/images/"]);
+        assert_eq!(near("release/2026/q4", "note.md"), ["notes.md"]);
+        assert!(near("main", "zzz/nothing-like-it.txt").is_empty());
+        // Submodules are another repository: nothing is suggested inside them.
+        assert!(near("special-entries", "vendor/sub/README.md").is_empty());
     }
 
     #[test]
