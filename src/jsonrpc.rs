@@ -1,4 +1,5 @@
-//! The JSON-RPC edges rmcp leaves to us, shared by both transports, with their wording:
+//! The JSON-RPC edges rmcp leaves to us, shared by both transports (worded in
+//! `response::jsonrpc`):
 //! - [`parse_message`]: what a line (stdio) or a body (HTTP) is, before rmcp sees it. rmcp
 //!   drops a stdio line that is not JSON without a reply, and answers such an HTTP body `415`;
 //!   JSON-RPC 2.0 wants a `-32700` parse error (`-32600` for JSON that is no message) with
@@ -39,31 +40,12 @@ impl Rejection {
         }
     }
 
-    pub(crate) fn message(self) -> String {
-        match self {
-            Rejection::NotJson => {
-                "Parse error: the message is not JSON (send one JSON-RPC 2.0 object, UTF-8)".into()
-            }
-            Rejection::Batch => "Invalid Request: JSON-RPC batches are not supported (MCP removed \
-                 them in 2025-06-18); send one message at a time"
-                .into(),
-            Rejection::NotAMessage => {
-                "Invalid Request: not a JSON-RPC 2.0 message (an object with \
-                 \"jsonrpc\": \"2.0\" and a method, or a result or error with an id)"
-                    .into()
-            }
-            Rejection::TooLong { limit } => format!(
-                "Invalid Request: the message is longer than {limit} bytes and was dropped unread"
-            ),
-        }
-    }
-
     /// The JSON-RPC error response, serialized, with `"id": null` (the id could not be read).
     pub(crate) fn reply(self) -> Vec<u8> {
         let body = json!({
             "jsonrpc": "2.0",
             "id": null,
-            "error": {"code": self.code().0, "message": self.message()}
+            "error": {"code": self.code().0, "message": self.to_string()}
         });
         body.to_string().into_bytes()
     }
@@ -83,61 +65,92 @@ fn starts_with(bytes: &[u8], first: u8) -> bool {
     bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&first)
 }
 
+/// What is wrong with the params of a request rmcp could not type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ParamsProblem {
+    /// No params, or `null` (for `tools/call`).
+    Missing,
+    /// Params of this JSON kind where an object belongs.
+    NotAnObject { kind: &'static str },
+    /// `tools/call` params of this JSON kind, not an object of name and arguments.
+    NotACall { kind: &'static str },
+    /// `tools/call` without `name`.
+    NameMissing,
+    /// `tools/call` with a `name` of this kind.
+    NameNotAString { kind: &'static str },
+    /// `tools/call` with `arguments` of this kind.
+    ArgumentsNotAnObject { kind: &'static str },
+    /// serde's reason (or none) why the params are not `tools/call`'s.
+    Mismatch { reason: Option<String> },
+}
+
+/// A request rmcp could not type, as we answer it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Untyped {
+    /// A method this server answers, with params that do not fit (-32602).
+    BadParams {
+        method: String,
+        problem: ParamsProblem,
+    },
+    /// Any other method (-32601).
+    UnknownMethod { method: String },
+}
+
 /// The answer to a request rmcp could not type: -32602 with the reason for a method this
 /// server answers (its params are what did not fit), -32601 for any other method.
 pub(crate) fn answer_untyped(request: &CustomRequest) -> McpError {
-    let method = request.method.as_str();
-    if !TYPED_METHODS.contains(&method) {
-        return method_not_found(method);
+    let untyped = classify_untyped(request);
+    let code = match untyped {
+        Untyped::BadParams { .. } => ErrorCode::INVALID_PARAMS,
+        Untyped::UnknownMethod { .. } => ErrorCode::METHOD_NOT_FOUND,
+    };
+    McpError::new(code, untyped.to_string(), None)
+}
+
+fn classify_untyped(request: &CustomRequest) -> Untyped {
+    let method = request.method.clone();
+    if !TYPED_METHODS.contains(&method.as_str()) {
+        return Untyped::UnknownMethod { method };
     }
     let params = request.params.as_ref().filter(|p| !p.is_null());
-    let reason = if method == "tools/call" {
+    let problem = if method == "tools/call" {
         tools_call_problem(params)
     } else {
-        format!(
-            "params must be an object, not {}",
-            kind(params.unwrap_or(&Value::Null))
-        )
+        ParamsProblem::NotAnObject {
+            kind: kind(params.unwrap_or(&Value::Null)),
+        }
     };
-    McpError::invalid_params(format!("Invalid params for {method}: {reason}."), None)
+    Untyped::BadParams { method, problem }
 }
 
 /// What is wrong with the params of a `tools/call` rmcp could not type.
-fn tools_call_problem(params: Option<&Value>) -> String {
+fn tools_call_problem(params: Option<&Value>) -> ParamsProblem {
     let Some(params) = params else {
-        return "params are missing; send {\"name\": <the tool's name>, \"arguments\": {…}}".into();
+        return ParamsProblem::Missing;
     };
     let Some(object) = params.as_object() else {
-        return format!(
-            "params must be an object with name and arguments, not {}",
-            kind(params)
-        );
+        return ParamsProblem::NotACall { kind: kind(params) };
     };
     match object.get("name") {
-        None => return "params.name is missing; name the tool to call (see tools/list)".into(),
+        None => return ParamsProblem::NameMissing,
         Some(Value::String(_)) => {}
-        Some(other) => {
-            return format!(
-                "params.name must be a string (the tool's name, see tools/list), not {}",
-                kind(other)
-            );
-        }
+        Some(other) => return ParamsProblem::NameNotAString { kind: kind(other) },
     }
     if let Some(arguments) = object
         .get("arguments")
         .filter(|a| !a.is_object() && !a.is_null())
     {
-        return format!(
-            "params.arguments must be an object of the tool's arguments, not {}",
-            kind(arguments)
-        );
+        return ParamsProblem::ArgumentsNotAnObject {
+            kind: kind(arguments),
+        };
     }
-    match serde_json::from_value::<CallToolRequestParams>(params.clone()) {
-        Err(e) => e.to_string(),
-        Ok(_) => "params do not match tools/call".into(),
-    }
+    let reason = serde_json::from_value::<CallToolRequestParams>(params.clone())
+        .err()
+        .map(|e| e.to_string());
+    ParamsProblem::Mismatch { reason }
 }
 
+/// The JSON kind of a value, as the messages name it.
 fn kind(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
@@ -147,15 +160,6 @@ fn kind(value: &Value) -> &'static str {
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
     }
-}
-
-/// rmcp's -32601 carries only the method name; ours says what it is.
-fn method_not_found(method: &str) -> McpError {
-    McpError::new(
-        ErrorCode::METHOD_NOT_FOUND,
-        format!("Method not found: {}", crate::response::shown(method)),
-        None,
-    )
 }
 
 #[cfg(test)]
@@ -213,7 +217,7 @@ mod tests {
         assert_eq!(reply["error"]["code"], -32700);
         let reply: Value = serde_json::from_slice(&Rejection::Batch.reply()).unwrap();
         assert_eq!(reply["error"]["code"], -32600);
-        let long = Rejection::TooLong { limit: 16 }.message();
+        let long = Rejection::TooLong { limit: 16 }.to_string();
         assert!(long.contains("16 bytes"), "{long}");
     }
 

@@ -7,6 +7,7 @@
 
 mod errors;
 pub(crate) mod http;
+mod jsonrpc;
 
 use serde::Serialize;
 
