@@ -18,6 +18,7 @@ use crate::source::local::{LocalError, LocalRefError};
 use crate::source::suggest::{EntryKind, Suggestion};
 use crate::source::{RefProblem, SourceError};
 use crate::tool::CallRefusal;
+use crate::window::WindowError;
 
 /// What to pass instead of a ref that does not exist or is not valid.
 const PROVIDE_A_REF: &str =
@@ -95,6 +96,30 @@ impl Display for CallRefusal {
             CallRefusal::NoCallerToken => f.write_str(
                 "This server reads with each caller's own GitLab token: send it as 'Authorization: Bearer <token>' or 'PRIVATE-TOKEN: <token>'.",
             ),
+        }
+    }
+}
+
+impl Display for WindowError {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match *self {
+            WindowError::InvertedRange {
+                start,
+                end,
+                requested_start,
+                requested_end,
+                total_lines,
+            } => {
+                write!(f, "start line {start} is after end line {end}")?;
+                if (start, end) != (requested_start, requested_end) {
+                    write!(
+                        f,
+                        " (requested lines {requested_start} to {requested_end}, \
+                         clamped to the file's {total_lines} lines)"
+                    )?;
+                }
+                Ok(())
+            }
         }
     }
 }

@@ -3,8 +3,6 @@
 //! request becomes a zero-indexed span of lines, and the one way that can
 //! fail ([`WindowError::InvertedRange`]).
 
-use std::fmt;
-
 use super::MAX_LIMIT;
 use super::lines::count_lines;
 
@@ -115,30 +113,7 @@ pub enum WindowError {
     },
 }
 
-impl fmt::Display for WindowError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            WindowError::InvertedRange {
-                start,
-                end,
-                requested_start,
-                requested_end,
-                total_lines,
-            } => {
-                write!(f, "start line {start} is after end line {end}")?;
-                if (start, end) != (requested_start, requested_end) {
-                    write!(
-                        f,
-                        " (requested lines {requested_start} to {requested_end}, \
-                         clamped to the file's {total_lines} lines)"
-                    )?;
-                }
-                Ok(())
-            }
-        }
-    }
-}
-
+// `Display` (the sentence) is in `response`, with every other error's.
 impl std::error::Error for WindowError {}
 
 /// Converts a 1-indexed inclusive `start`/`end` pair into a zero-indexed
