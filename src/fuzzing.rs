@@ -1,6 +1,7 @@
 //! Entry points for the fuzz targets in `fuzz/` and for the corpus replay test: thin wrappers
 //! over the parsers, so the fuzzers reach pure code without the crate exposing its modules.
-//! Each returns something cheap to inspect and must never panic, whatever the input.
+//! Each returns something cheap to inspect and must never panic, whatever the input; errors
+//! come back as their `response` wording, so the fuzzers exercise that too.
 
 use serde_json::{Map, Value};
 
@@ -23,6 +24,69 @@ pub fn resolve_arguments(arguments: &Map<String, Value>, base: &url::Url) -> [Op
     }
 }
 
+/// A GitLab file URL cut into its parts (see `resolve::file_url::FileUrl`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileUrlParts {
+    /// The project's full path, percent-decoded, never empty.
+    pub project_path: String,
+    /// Everything after the file marker, percent-decoded.
+    pub ref_and_path: String,
+    /// `HEADS` or `TAGS` from `?ref_type=`.
+    pub ref_type: Option<&'static str>,
+    /// The first line of a `#L…` anchor.
+    pub line_start: Option<u64>,
+    /// The last line of a `#L…-…` anchor.
+    pub line_end: Option<u64>,
+}
+
+/// Parses `input` as a file URL on the GitLab at `base`; the error is its message.
+pub fn file_url(input: &str, base: &url::Url) -> Result<FileUrlParts, String> {
+    let parsed =
+        crate::resolve::file_url::parse_file_url(input, base).map_err(|e| e.to_string())?;
+    Ok(FileUrlParts {
+        project_path: parsed.project_path,
+        ref_and_path: parsed.ref_and_path,
+        ref_type: parsed.ref_type.map(|t| t.as_graphql()),
+        line_start: parsed.lines.map(|l| l.start),
+        line_end: parsed.lines.and_then(|l| l.end),
+    })
+}
+
+/// One candidate cut of a "ref/path" string.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefAndPath {
+    pub git_ref: String,
+    pub path: String,
+}
+
+/// The candidate cuts of a "ref/path" string, in order of increasing ref length.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SplitCandidates {
+    /// The string starts with a 40- or 64-hex SHA: `candidates` is that one cut.
+    pub sha: bool,
+    pub candidates: Vec<RefAndPath>,
+}
+
+/// The most candidates [`split_candidates`] returns.
+pub const MAX_SPLITS: usize = crate::resolve::file_url::MAX_SPLITS;
+
+/// Lists the ways `ref_and_path` can be cut into a ref and a path; the error is its message.
+pub fn split_candidates(ref_and_path: &str) -> Result<SplitCandidates, String> {
+    use crate::resolve::file_url::{Splits, splits};
+    let (sha, candidates) = match splits(ref_and_path).map_err(|e| e.to_string())? {
+        Splits::Sha(s) => (true, vec![s]),
+        Splits::Candidates(c) => (false, c),
+    };
+    let candidates = candidates
+        .into_iter()
+        .map(|s| RefAndPath {
+            git_ref: s.git_ref,
+            path: s.path,
+        })
+        .collect();
+    Ok(SplitCandidates { sha, candidates })
+}
+
 /// Decodes a JSON string literal the way GitLab's `rawTextBlob` is decoded.
 pub fn decode_json_text(literal: &str) -> Option<String> {
     crate::source::gitlab::json_text::decode(literal).ok()
@@ -36,4 +100,9 @@ pub fn fnmatch(pattern: &str, path: &str) -> bool {
 /// Whether GitLab's Duo exclusion `rules` exclude `path`.
 pub fn is_excluded(rules: &[String], path: &str) -> bool {
     crate::source::gitlab::exclusion::is_excluded(rules, path)
+}
+
+/// The path the exclusion rules are matched against, or `None` when GitLab refuses it.
+pub fn normalize_exclusion_path(path: &str) -> Option<String> {
+    crate::source::gitlab::exclusion::normalize_path(path)
 }

@@ -669,8 +669,8 @@ fn sha_prefix_len(s: &str) -> Option<usize> {
 }
 
 /// The byte offsets of the `/`s in `s` that give a [`splits`] candidate:
-/// the ref before it is non-empty after Ruby `strip` and does not end in
-/// `/`, and the path after it is non-empty once one leading and one trailing
+/// the ref before it is non-empty after Ruby `strip` and, stripped, does not
+/// end in `/`, and the path after it is non-empty once one leading and one trailing
 /// `/` are removed. Linear time.
 fn candidate_points(s: &str) -> Vec<usize> {
     // The ref `s[..slash]` strips to "" exactly when no non-space character
@@ -680,7 +680,7 @@ fn candidate_points(s: &str) -> Vec<usize> {
         .map(|(slash, _)| slash)
         .filter(|&slash| {
             first_non_space < slash
-                && !s[..slash].ends_with('/')
+                && !s[..slash].trim_end_matches(is_ruby_space).ends_with('/')
                 && !trim_one_slash_each_end(&s[slash + 1..]).is_empty()
         })
         .collect()
@@ -1524,6 +1524,11 @@ mod tests {
             (" main /x", candidates(&[("main", "x")])),
             ("\tv1\r\n/x", candidates(&[("v1", "x")])),
             (" /x/y", candidates(&[("/x", "y")])),
+            // The stripped ref must not end in '/' either (found by fuzzing: these gave
+            // the refs "main/" and "/").
+            ("main/ /x", candidates(&[("main", " /x")])),
+            ("a/\t/b", candidates(&[("a", "\t/b")])),
+            ("\0\0\0/\0/x/y", candidates(&[("/\0/x", "y")])),
             // The path is not stripped.
             ("main/ x ", candidates(&[("main", " x ")])),
             // Unicode.
