@@ -1,5 +1,6 @@
-//! Target `window`: a text and a line request built from structured input (`arbitrary` over
-//! the raw bytes), cut by `gitlab_file_mcp::window::window`.
+//! Target `window`: a text, a line request and a fit (a character budget, line numbers) built
+//! from structured input (`arbitrary` over the raw bytes), cut by
+//! `gitlab_file_mcp::window::window` and `fit_window`.
 //!
 //! The text is a list of pieces: raw bytes (made a `str` lossily, or the input is skipped
 //! unless it is valid UTF-8), runs of newlines, and runs of one character of 1 to 4 bytes
@@ -11,16 +12,21 @@
 //! - each window is what [`Lines`], a naive model built with `split_inclusive('\n')`, says
 //!   the documented rules give: the range a request covers, the inverted-range error, the
 //!   content of whole lines, the byte cap's `DroppedLines` and `LineCut`, and the totals;
-//! - following the next-window hints from line 1, as `response` words them, in either style,
-//!   rebuilds the text exactly unless a window was a `Cap::LineCut`, and every window on the
-//!   way satisfies the model too.
-//!
-//! The one call of the code under test is [`cut`], so a new window parameter (a character
-//! budget) is one field of [`Input`] and one argument of [`cut`].
+//! - the fitted window (any budget, line numbers on or off) covers the same range, holds whole
+//!   lines from the range's start or the start of its first line, stays within both caps
+//!   (bytes and the charged characters, prefixes included; a first line keeps its prefix and
+//!   one character), drops a line only when it would pass a cap, names the budget only when
+//!   `max_chars: 0` returns more, and with line numbers is the raw content with a `cat -n`
+//!   prefix per line;
+//! - following the next-window hints from line 1, as `response` words them, in either style
+//!   and with the fit, rebuilds the text exactly — re-reading a line the budget cut with
+//!   `max_chars: 0`, as its hint says — unless a line was longer than the byte cap; and every
+//!   window on the way satisfies the model too.
 
 use arbitrary::{Arbitrary, Unstructured};
 use gitlab_file_mcp::window::{
-    self, Cap, LineRequest, MAX_LIMIT, MAX_WINDOW_BYTES, Window, WindowError,
+    self, Cap, CapKind, Fit, Fitted, LINE_NUMBER_WIDTH, LineRequest, MAX_LIMIT, MAX_WINDOW_BYTES,
+    Shortened, Window, WindowError,
 };
 
 /// The most runs near the byte cap one input makes: enough for two capped windows in a row.
@@ -32,6 +38,9 @@ pub const MAX_BIG_RUNS: usize = 2;
 /// a fuzz run fast. Capped windows still come one line at a time.
 const FOLLOW_SCAN_BYTES: usize = 8 << 20;
 
+/// The most windows followed while rebuilding a text.
+const MAX_REBUILD_WINDOWS: usize = 1024;
+
 /// The fewest windows the chain's limit is raised to aim for.
 const MIN_FOLLOWED_WINDOWS: usize = 4;
 
@@ -42,7 +51,36 @@ const MAX_FOLLOWED_WINDOWS: usize = 256;
 pub struct Input {
     request: Request,
     follow: Follow,
+    fit: FitInput,
     text: Text,
+}
+
+/// The fit: no budget, a small one (it binds often), or any; line numbers or not.
+#[derive(Arbitrary, Debug, Clone, Copy)]
+struct FitInput {
+    budget: Budget,
+    line_numbers: bool,
+}
+
+#[derive(Arbitrary, Debug, Clone, Copy)]
+enum Budget {
+    Off,
+    Small(u16),
+    Any(u64),
+}
+
+impl FitInput {
+    fn fit(self) -> Fit {
+        let max_chars = match self.budget {
+            Budget::Off => 0,
+            Budget::Small(n) => n.into(),
+            Budget::Any(n) => n,
+        };
+        Fit {
+            max_chars,
+            line_numbers: self.line_numbers,
+        }
+    }
 }
 
 /// The request of the single checked window.
@@ -128,13 +166,20 @@ pub fn check(data: &[u8]) {
     };
     let lines = Lines::new(&text);
     let request = input.request.resolve(lines.total());
+    let fit = input.fit.fit();
     check_window(&lines, request, cut(&text, request));
-    check_rebuild(&lines, input.follow);
+    check_fitted(&lines, request, fit);
+    check_rebuild(&lines, input.follow, fit);
 }
 
-/// The code under test: the one place a window is cut.
+/// The code under test: GitLab's window.
 fn cut(text: &str, request: LineRequest) -> Result<Window<'_>, WindowError> {
     window::window(text, request)
+}
+
+/// The code under test: the fitted window.
+fn fitted(text: &str, request: LineRequest, fit: Fit) -> Result<Fitted<'_>, WindowError> {
+    window::fit_window(text, request, fit)
 }
 
 impl Text {
@@ -336,8 +381,9 @@ fn check_window(lines: &Lines<'_>, request: LineRequest, got: Result<Window<'_>,
     }
 }
 
-/// Follows the hints from line 1 and checks that the windows rebuild the text.
-fn check_rebuild(lines: &Lines<'_>, follow: Follow) {
+/// Follows the hints from line 1 with the fit and checks that the windows rebuild the text.
+/// A line the budget cut is read again with `max_chars: 0`, as its hint says.
+fn check_rebuild(lines: &Lines<'_>, follow: Follow, fit: Fit) {
     let text = lines.text;
     let total = lines.total();
     let windows =
@@ -353,14 +399,37 @@ fn check_rebuild(lines: &Lines<'_>, follow: Follow) {
         },
     };
     let mut rebuilt = String::with_capacity(text.len());
-    let mut line_cut = false;
-    loop {
-        let got = cut(text, request);
-        let w = got.unwrap_or_else(|e| panic!("the hint {request:?} failed: {e}"));
-        check_window(lines, request, got);
-        rebuilt.push_str(w.content);
-        line_cut |= w.cap == Cap::LineCut;
+    let mut lost = false;
+    let mut done = false;
+    // A budget that cuts every line makes a window per line: the walk is bounded, and the
+    // text is compared only when the walk reached its end.
+    for _ in 0..MAX_REBUILD_WINDOWS {
+        let f = fitted(text, request, fit)
+            .unwrap_or_else(|e| panic!("the hint {request:?} failed: {e}"));
+        check_fitted_window(lines, request, fit, &f);
+        let w = f.window;
+        match f.shortened {
+            Shortened::LineCut(c) if c.by == CapKind::Chars => {
+                let again = fitted(
+                    text,
+                    line_alone(w.offset, follow.style, w.total_lines),
+                    Fit {
+                        max_chars: 0,
+                        ..fit
+                    },
+                )
+                .unwrap_or_else(|e| panic!("re-reading line {}: {e}", w.offset + 1));
+                rebuilt.push_str(again.window.content);
+                lost |= again.window.cap == Cap::LineCut;
+            }
+            Shortened::LineCut(_) => {
+                rebuilt.push_str(w.content);
+                lost = true;
+            }
+            _ => rebuilt.push_str(w.content),
+        }
         if w.remaining() == 0 {
+            done = true;
             break;
         }
         assert!(
@@ -369,11 +438,202 @@ fn check_rebuild(lines: &Lines<'_>, follow: Follow) {
         );
         request = hint(&w, follow.style);
     }
-    if line_cut {
+    if !done {
+        assert!(
+            text.starts_with(&rebuilt) || lost,
+            "the windows so far are not the text's start"
+        );
+    } else if lost {
         assert!(rebuilt.len() < text.len());
     } else {
         assert!(rebuilt == text, "the windows do not rebuild the text");
     }
+}
+
+/// The request for one line alone, zero-indexed `offset`, in a style.
+fn line_alone(offset: u64, style: HintStyle, total: u64) -> LineRequest {
+    match style {
+        HintStyle::OffsetLimit => LineRequest::OffsetLimit { offset, limit: 1 },
+        HintStyle::StartEnd => LineRequest::StartEnd {
+            start: Some(offset + 1),
+            end: Some((offset + 1).min(total)),
+        },
+    }
+}
+
+/// Checks a fitted window (or its error) against GitLab's window and the caps.
+fn check_fitted(lines: &Lines<'_>, request: LineRequest, fit: Fit) {
+    let raw = cut(lines.text, request);
+    match (raw, fitted(lines.text, request, fit)) {
+        (Err(raw), Err(got)) => assert_eq!(raw, got, "{request:?} {fit:?}"),
+        (Ok(_), Ok(f)) => check_fitted_window(lines, request, fit, &f),
+        (raw, got) => panic!("{request:?} {fit:?}: raw {raw:?}, fitted {got:?}"),
+    }
+}
+
+/// The properties of one fitted window.
+fn check_fitted_window(lines: &Lines<'_>, request: LineRequest, fit: Fit, f: &Fitted<'_>) {
+    let w = f.window;
+    let raw = cut(lines.text, request).expect("the raw window of a fitted one");
+    assert_eq!(
+        (w.offset, w.limit, w.total_lines),
+        (raw.offset, raw.limit, raw.total_lines),
+        "{request:?} {fit:?}"
+    );
+    assert_eq!(w.cap, f.shortened.cap());
+    if fit == Fit::RAW {
+        assert_eq!(w, raw, "{request:?}");
+    }
+    check_numbers(lines, fit, f);
+    if w.returned == 0 {
+        assert_eq!((f.content.as_ref(), f.shortened), ("", Shortened::None));
+        return;
+    }
+    let covered_end = w.offset.saturating_add(w.limit).min(lines.total());
+    let within = within_caps(fit, f.content.len(), charged(&f.content));
+    match f.shortened {
+        Shortened::None => {
+            assert_eq!(w.returned, covered_end - w.offset, "{request:?} {fit:?}");
+            assert!(w.content == lines.span(w.offset, covered_end));
+            assert!(within, "{request:?} {fit:?}: over a cap");
+        }
+        Shortened::DroppedLines { by } => {
+            let end = w.offset + w.returned;
+            assert!(end < covered_end, "{request:?} {fit:?}: {w:?}");
+            assert!(w.content == lines.span(w.offset, end));
+            assert!(within, "{request:?} {fit:?}: over a cap");
+            let next = numbered(fit, end, lines.line(end));
+            let (bytes, chars) = (
+                f.content.len() + next.len(),
+                charged(&f.content) + charged(&next),
+            );
+            let at_cap = !within_caps(fit, f.content.len() + 1, charged(&f.content) + 1);
+            assert!(
+                at_cap || !within_caps(fit, bytes, chars),
+                "{request:?} {fit:?}: dropped line {} although it fits",
+                end + 1
+            );
+            check_budget_named(lines, request, fit, by, f);
+        }
+        Shortened::LineCut(c) => {
+            let line = lines.line(w.offset);
+            assert_eq!(w.returned, 1);
+            assert_eq!(
+                (c.line_bytes, c.returned_bytes),
+                (line.len(), w.content.len())
+            );
+            assert!(c.returned_bytes < c.line_bytes && line.starts_with(w.content));
+            assert!(
+                !w.content.is_empty(),
+                "a cut line keeps its first character"
+            );
+            let one_char = w.content.chars().count() == 1;
+            assert!(
+                within || one_char,
+                "{request:?} {fit:?}: a cut line over a cap"
+            );
+            check_budget_named(lines, request, fit, c.by, f);
+            if c.by == CapKind::Chars {
+                let open = fitted(
+                    lines.text,
+                    request,
+                    Fit {
+                        max_chars: 0,
+                        ..fit
+                    },
+                )
+                .unwrap();
+                assert_eq!(
+                    open.window.content.len().min(c.line_bytes),
+                    c.bytes_without_budget.min(c.line_bytes)
+                );
+            } else {
+                assert_eq!(c.bytes_without_budget, c.returned_bytes);
+            }
+        }
+    }
+}
+
+/// `CapKind::Chars` is named only when the same request with `max_chars: 0` returns more.
+fn check_budget_named(
+    lines: &Lines<'_>,
+    request: LineRequest,
+    fit: Fit,
+    by: CapKind,
+    f: &Fitted<'_>,
+) {
+    if by != CapKind::Chars {
+        return;
+    }
+    assert!(fit.max_chars > 0, "the budget named without one");
+    let open = fitted(
+        lines.text,
+        request,
+        Fit {
+            max_chars: 0,
+            ..fit
+        },
+    )
+    .unwrap();
+    assert!(
+        open.window.content.len() > f.window.content.len(),
+        "{request:?} {fit:?}: the budget named, but max_chars: 0 returns no more"
+    );
+}
+
+/// With line numbers, each line of the content is its `cat -n` prefix and the raw line;
+/// without, the content is the raw slice itself.
+fn check_numbers(lines: &Lines<'_>, fit: Fit, f: &Fitted<'_>) {
+    if !fit.line_numbers {
+        assert!(
+            f.content == f.window.content,
+            "content without numbers is the raw slice"
+        );
+        return;
+    }
+    let mut raw = String::new();
+    for (i, line) in f.content.split_inclusive('\n').enumerate() {
+        let number = f.window.offset + 1 + i as u64;
+        let prefix = format!("{number:>LINE_NUMBER_WIDTH$}\t");
+        let rest = line
+            .strip_prefix(&prefix)
+            .unwrap_or_else(|| panic!("line {number} lacks its prefix: {line:?}"));
+        raw.push_str(rest);
+    }
+    assert!(
+        raw == f.window.content,
+        "stripping the prefixes gives the raw lines"
+    );
+    let _ = lines;
+}
+
+/// A line as the fit returns it: its prefix (with line numbers) and the line.
+fn numbered(fit: Fit, index: u64, line: &str) -> String {
+    if fit.line_numbers {
+        format!("{:>LINE_NUMBER_WIDTH$}\t{line}", index + 1)
+    } else {
+        line.to_string()
+    }
+}
+
+/// Whether content of `bytes` bytes and `chars` charged characters is within both caps.
+fn within_caps(fit: Fit, bytes: usize, chars: u64) -> bool {
+    bytes <= MAX_WINDOW_BYTES && (fit.max_chars == 0 || chars <= fit.max_chars)
+}
+
+/// What the budget charges for `s`, character by character: a C0 control JSON writes as
+/// `\u00XX` (all but `\b \t \n \f \r`) costs 6, any other character 1. A transcription of the
+/// documented rule, independent of `window`'s byte-level count ([`json_escapes_as_u`] checks
+/// it against serde_json).
+fn charged(s: &str) -> u64 {
+    s.chars()
+        .map(|c| if json_escapes_as_u(c) { 6 } else { 1 })
+        .sum()
+}
+
+/// Whether JSON writes `c` as a six-character `\u00XX` escape.
+fn json_escapes_as_u(c: char) -> bool {
+    (c as u32) < 0x20 && !matches!(c, '\u{8}' | '\t' | '\n' | '\u{c}' | '\r')
 }
 
 /// The request the next-window hint names, as `response` words it.
@@ -389,5 +649,18 @@ fn hint(w: &Window<'_>, style: HintStyle) -> LineRequest {
             start: Some(next + 1),
             end: Some((next + limit).min(w.total_lines)),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_charge_reference_agrees_with_serde_json() {
+        for c in (0u8..0x80).map(char::from) {
+            let escaped = serde_json::to_string(&c.to_string()).unwrap();
+            assert_eq!(json_escapes_as_u(c), escaped.starts_with("\"\\u"), "{c:?}");
+        }
     }
 }
