@@ -6,8 +6,6 @@
 
 use std::sync::Arc;
 
-use memchr::memchr_iter;
-
 use super::cache::{BlobCache, Cached};
 use super::flights::Flights;
 use super::graphql::BlobFields;
@@ -287,9 +285,13 @@ fn no_project_id(path: &str) -> SourceError {
 /// before the part's last complete line does. A window that reaches the part's end (or starts
 /// past it) needs the whole blob.
 pub(crate) fn covers(part: &str, lines: LineRequest) -> bool {
-    let complete_lines = memchr_iter(b'\n', part.as_bytes()).count() as u64;
     match window::window(part, lines) {
-        Ok(w) => w.returned > 0 && w.next_offset() < complete_lines,
+        Ok(w) => {
+            // The window counted the part's lines; the last is incomplete unless `\n` ends it.
+            let complete_lines =
+                w.total_lines - u64::from(!part.is_empty() && !part.ends_with('\n'));
+            w.returned > 0 && w.next_offset() < complete_lines
+        }
         // An inverted range after clamping to the part may not be inverted in the whole file.
         Err(_) => false,
     }
