@@ -290,11 +290,8 @@ fn without_alias_errors(
         return r;
     };
     let blob_failed = |i: usize| {
-        errors.iter().any(|e| {
-            e.path
-                .as_deref()
-                .is_some_and(|p| p.iter().any(|s| s.as_str() == Some(&format!("b{i}"))))
-        })
+        let alias = format!("b{i}");
+        errors.iter().any(|e| e.is_under(&alias))
     };
     if (offset..offset + count).all(blob_failed) {
         r.errors = Some(errors);
