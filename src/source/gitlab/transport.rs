@@ -147,15 +147,14 @@ impl Transport {
         self.refuse_redirect(&response)?;
         let status = response.status();
         if status.is_success() {
-            return Ok(RawBody { response });
+            let instance = self.instance.clone();
+            return Ok(RawBody { response, instance });
         }
-        let body = read_body(response).await.unwrap_or_default();
         // 401/403 mean what they mean for GraphQL; anything else is about the file asked for.
-        self.refuse_status(status, &body, credential)
-            .or_else(|e| match e {
-                TransportError::NoApi { .. } => Ok(()),
-                other => Err(other),
-            })?;
+        if matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN) {
+            let body = read_body(response).await.unwrap_or_default();
+            self.refuse_status(status, &body, credential)?;
+        }
         Err(TransportError::Raw {
             status: status.as_u16(),
             what: what.to_string(),
@@ -402,6 +401,8 @@ fn is_reset(e: &reqwest::Error) -> bool {
 #[derive(Debug)]
 pub(crate) struct RawBody {
     response: reqwest::Response,
+    /// The configured instance, for errors (as every other [`TransportError`] names it).
+    instance: String,
 }
 
 impl RawBody {
@@ -416,7 +417,7 @@ impl RawBody {
         let chunk = self.response.chunk().await;
         crate::timing::record_upstream(received.elapsed());
         chunk.map_err(|e| TransportError::NoAnswer {
-            instance: self.response.url().origin().ascii_serialization(),
+            instance: self.instance.clone(),
             why: NoAnswer::Failed {
                 cause: error_chain(&e),
             },
