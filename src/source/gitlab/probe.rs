@@ -169,23 +169,12 @@ fn read(data: miss_probe::ResponseData, path: &str) -> Probe {
 
 /// A directory's listing, or `None` when it has no entries (it does not exist).
 fn listing(dir: &str, answer: miss_probe::DirEntries) -> Option<Listing> {
-    let names = |nodes: Option<Vec<Option<String>>>, kind: EntryKind| {
-        nodes
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(move |name| Entry { name, kind })
-    };
-    let trees = answer
-        .trees
-        .nodes
-        .map(|n| n.into_iter().map(|e| e.map(|e| e.name)).collect());
-    let blobs = answer
-        .blobs
-        .nodes
-        .map(|n| n.into_iter().map(|e| e.map(|e| e.name)).collect());
-    let entries: Vec<Entry> = names(trees, EntryKind::Directory)
-        .chain(names(blobs, EntryKind::File))
+    let entry = |name, kind| Entry { name, kind };
+    let trees = answer.trees.nodes.into_iter().flatten().flatten();
+    let blobs = answer.blobs.nodes.into_iter().flatten().flatten();
+    let entries: Vec<Entry> = trees
+        .map(|t| entry(t.name, EntryKind::Directory))
+        .chain(blobs.map(|b| entry(b.name, EntryKind::File)))
         .collect();
     (!entries.is_empty()).then(|| Listing {
         dir: dir.to_string(),
