@@ -4,10 +4,10 @@
 //! token, so no token is kept.
 
 use std::hash::BuildHasher;
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 use crate::config::Credential;
-use crate::lru::Lru;
+use crate::lru::SharedLru;
 
 /// How many (caller, file) pairs are remembered.
 pub(crate) const REMEMBERED: u64 = 16_384;
@@ -28,22 +28,20 @@ impl Caller {
 /// The last blob each caller read of each file.
 #[derive(Debug)]
 pub(crate) struct History {
-    last: Mutex<Lru<(Caller, String), String>>,
+    last: SharedLru<(Caller, String), String>,
 }
 
 impl History {
     pub(crate) fn new() -> Self {
         Self {
-            last: Mutex::new(Lru::new(REMEMBERED)),
+            last: SharedLru::new(REMEMBERED),
         }
     }
 
     /// Records that `caller`'s window of `file` came from blob `blob_id`, and returns the blob
     /// the caller's previous window of `file` came from, when that was another one.
     pub(crate) fn record(&self, caller: Caller, file: &str, blob_id: &str) -> Option<String> {
-        // Every operation on the map completes its bookkeeping before it could panic, so a
-        // poisoned lock still holds a consistent map.
-        let mut last = self.last.lock().unwrap_or_else(|p| p.into_inner());
+        let mut last = self.last.lock();
         let key = (caller, file.to_string());
         let previous = last.get(&key).filter(|p| *p != blob_id).cloned();
         last.insert(key, blob_id.to_string(), 1);

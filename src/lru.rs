@@ -1,11 +1,12 @@
 //! A least-recently-used map bounded by the total weight of its values: the blob cache weighs
 //! entries in bytes, the small maps of what was last seen weigh each entry 1.
 //!
-//! Not synchronised: callers wrap it in a `Mutex` and never hold the lock across an `.await`.
-//! Every operation is O(log n).
+//! [`Lru`] itself is not synchronised; [`SharedLru`] is one behind a mutex, for state every
+//! call shares (its lock is never held across an `.await`). Every operation is O(log n).
 
 use std::collections::{BTreeMap, HashMap};
 use std::hash::Hash;
+use std::sync::{Mutex, MutexGuard};
 
 /// The map. `budget` is the most total weight it holds.
 #[derive(Debug)]
@@ -102,6 +103,23 @@ impl<K: Hash + Eq + Clone, V> Lru<K, V> {
     fn tick(&mut self) -> u64 {
         self.clock += 1;
         self.clock
+    }
+}
+
+/// An [`Lru`] shared by concurrent calls.
+#[derive(Debug)]
+pub(crate) struct SharedLru<K, V>(Mutex<Lru<K, V>>);
+
+impl<K: Hash + Eq + Clone, V> SharedLru<K, V> {
+    pub(crate) fn new(budget: u64) -> Self {
+        Self(Mutex::new(Lru::new(budget)))
+    }
+
+    /// The map, for one operation or a few in a row.
+    pub(crate) fn lock(&self) -> MutexGuard<'_, Lru<K, V>> {
+        // Every operation on the map completes its bookkeeping before it could panic, so a
+        // poisoned lock still holds a consistent map.
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
 

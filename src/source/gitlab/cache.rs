@@ -8,9 +8,9 @@
 //! ref, path) named last time ([`Hints`]), so a call can ask GitLab without content when that
 //! blob is cached.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use crate::lru::Lru;
+use crate::lru::SharedLru;
 
 /// A cached entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,31 +36,31 @@ impl Cached {
 /// The content cache. Thread-safe; no lock is held across an `.await`.
 #[derive(Debug)]
 pub(crate) struct BlobCache {
-    entries: Mutex<Lru<String, Cached>>,
+    entries: SharedLru<String, Cached>,
 }
 
 impl BlobCache {
     /// A cache of at most `budget_bytes`. An entry larger than the budget is not kept.
     pub(crate) fn new(budget_bytes: u64) -> Self {
         Self {
-            entries: Mutex::new(Lru::new(budget_bytes)),
+            entries: SharedLru::new(budget_bytes),
         }
     }
 
     /// The entry for `key`, now the most recently used.
     pub(crate) fn get(&self, key: &str) -> Option<Cached> {
-        self.lock().get(&key.to_string()).cloned()
+        self.entries.lock().get(&key.to_string()).cloned()
     }
 
     /// Whether `key` is cached (not counted as a use).
     pub(crate) fn contains(&self, key: &str) -> bool {
-        self.lock().contains(&key.to_string())
+        self.entries.lock().contains(&key.to_string())
     }
 
     /// Stores `entry` under `key`, evicting the least recently used entries over the budget.
     pub(crate) fn put(&self, key: &str, entry: Cached) {
         let weight = entry.weight();
-        let mut entries = self.lock();
+        let mut entries = self.entries.lock();
         if entries.insert(key.to_string(), entry, weight) {
             tracing::debug!(key, weight, held = entries.weight(), "blob cached");
         } else {
@@ -74,13 +74,7 @@ impl BlobCache {
 
     /// Forgets `key` (to free a partial entry before its full download).
     pub(crate) fn forget(&self, key: &str) {
-        self.lock().remove(&key.to_string());
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, Lru<String, Cached>> {
-        // A panic while holding the lock leaves the map consistent (every operation completes
-        // its bookkeeping before it can panic), so a poisoned lock is still usable.
-        self.entries.lock().unwrap_or_else(|p| p.into_inner())
+        self.entries.lock().remove(&key.to_string());
     }
 }
 
@@ -89,7 +83,7 @@ impl BlobCache {
 /// comes from the oid the call's own answer names.
 #[derive(Debug)]
 pub(crate) struct Hints {
-    seen: Mutex<Lru<String, String>>,
+    seen: SharedLru<String, String>,
 }
 
 /// How many lookups [`Hints`] remembers.
@@ -98,22 +92,20 @@ pub(crate) const HINTS: u64 = 4096;
 impl Hints {
     pub(crate) fn new() -> Self {
         Self {
-            seen: Mutex::new(Lru::new(HINTS)),
+            seen: SharedLru::new(HINTS),
         }
     }
 
     /// The oid `lookup` named last time, if remembered.
     pub(crate) fn get(&self, lookup: &str) -> Option<String> {
-        self.lock().get(&lookup.to_string()).cloned()
+        self.seen.lock().get(&lookup.to_string()).cloned()
     }
 
     /// Remembers that `lookup` named `oid`.
     pub(crate) fn remember(&self, lookup: &str, oid: &str) {
-        self.lock().insert(lookup.to_string(), oid.to_string(), 1);
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, Lru<String, String>> {
-        self.seen.lock().unwrap_or_else(|p| p.into_inner())
+        self.seen
+            .lock()
+            .insert(lookup.to_string(), oid.to_string(), 1);
     }
 }
 
@@ -129,11 +121,11 @@ mod tests {
         assert!(cache.get("a").is_some()); // a is the most recent now
         cache.put("c", Cached::Full(Arc::new("xyz".into())));
         assert!(!cache.contains("b") && cache.contains("a") && cache.contains("c"));
-        assert_eq!(cache.lock().weight(), 8);
+        assert_eq!(cache.entries.lock().weight(), 8);
         cache.put("huge", Cached::Full(Arc::new("x".repeat(11))));
         assert!(!cache.contains("huge"));
         cache.forget("a");
-        assert_eq!(cache.lock().weight(), 3);
+        assert_eq!(cache.entries.lock().weight(), 3);
     }
 
     #[test]
