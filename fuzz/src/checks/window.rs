@@ -167,8 +167,9 @@ pub fn check(data: &[u8]) {
     let lines = Lines::new(&text);
     let request = input.request.resolve(lines.total());
     let fit = input.fit.fit();
-    check_window(&lines, request, cut(&text, request));
-    check_fitted(&lines, request, fit);
+    let raw = cut(&text, request);
+    check_window(&lines, request, raw);
+    check_fitted(&lines, request, fit, raw);
     check_rebuild(&lines, input.follow, fit);
 }
 
@@ -406,7 +407,8 @@ fn check_rebuild(lines: &Lines<'_>, follow: Follow, fit: Fit) {
     for _ in 0..MAX_REBUILD_WINDOWS {
         let f = fitted(text, request, fit)
             .unwrap_or_else(|e| panic!("the hint {request:?} failed: {e}"));
-        check_fitted_window(lines, request, fit, &f);
+        let raw = cut(text, request).expect("the raw window of a fitted one");
+        check_fitted_window(lines, request, fit, &raw, &f);
         let w = f.window;
         match f.shortened {
             Shortened::LineCut(c) if c.by == CapKind::Chars => {
@@ -461,20 +463,30 @@ fn line_alone(offset: u64, style: HintStyle, total: u64) -> LineRequest {
     }
 }
 
-/// Checks a fitted window (or its error) against GitLab's window and the caps.
-fn check_fitted(lines: &Lines<'_>, request: LineRequest, fit: Fit) {
-    let raw = cut(lines.text, request);
+/// Checks a fitted window (or its error) against GitLab's window for the request, `raw`, and
+/// the caps.
+fn check_fitted(
+    lines: &Lines<'_>,
+    request: LineRequest,
+    fit: Fit,
+    raw: Result<Window<'_>, WindowError>,
+) {
     match (raw, fitted(lines.text, request, fit)) {
         (Err(raw), Err(got)) => assert_eq!(raw, got, "{request:?} {fit:?}"),
-        (Ok(_), Ok(f)) => check_fitted_window(lines, request, fit, &f),
+        (Ok(raw), Ok(f)) => check_fitted_window(lines, request, fit, &raw, &f),
         (raw, got) => panic!("{request:?} {fit:?}: raw {raw:?}, fitted {got:?}"),
     }
 }
 
-/// The properties of one fitted window.
-fn check_fitted_window(lines: &Lines<'_>, request: LineRequest, fit: Fit, f: &Fitted<'_>) {
+/// The properties of one fitted window, against GitLab's window for the request, `raw`.
+fn check_fitted_window(
+    lines: &Lines<'_>,
+    request: LineRequest,
+    fit: Fit,
+    raw: &Window<'_>,
+    f: &Fitted<'_>,
+) {
     let w = f.window;
-    let raw = cut(lines.text, request).expect("the raw window of a fitted one");
     assert_eq!(
         (w.offset, w.limit, w.total_lines),
         (raw.offset, raw.limit, raw.total_lines),
@@ -482,9 +494,9 @@ fn check_fitted_window(lines: &Lines<'_>, request: LineRequest, fit: Fit, f: &Fi
     );
     assert_eq!(w.cap, f.shortened.cap());
     if fit == Fit::RAW {
-        assert_eq!(w, raw, "{request:?}");
+        assert_eq!(w, *raw, "{request:?}");
     }
-    check_numbers(lines, fit, f);
+    check_numbers(fit, f);
     if w.returned == 0 {
         assert_eq!((f.content.as_ref(), f.shortened), ("", Shortened::None));
         return;
@@ -531,38 +543,28 @@ fn check_fitted_window(lines: &Lines<'_>, request: LineRequest, fit: Fit, f: &Fi
                 "a cut line keeps its first character"
             );
             assert!(within, "{request:?} {fit:?}: a cut line over a cap");
-            check_budget_named(lines, request, fit, c.by, f);
-            if c.by == CapKind::Chars {
-                let open = fitted(
-                    lines.text,
-                    request,
-                    Fit {
-                        max_chars: 0,
-                        ..fit
-                    },
-                )
-                .unwrap();
-                assert_eq!(
+            match check_budget_named(lines, request, fit, c.by, f) {
+                Some(open) => assert_eq!(
                     open.window.content.len().min(c.line_bytes),
                     c.bytes_without_budget.min(c.line_bytes)
-                );
-            } else {
-                assert_eq!(c.bytes_without_budget, c.returned_bytes);
+                ),
+                None => assert_eq!(c.bytes_without_budget, c.returned_bytes),
             }
         }
     }
 }
 
-/// `CapKind::Chars` is named only when the same request with `max_chars: 0` returns more.
-fn check_budget_named(
-    lines: &Lines<'_>,
+/// `CapKind::Chars` is named only when the same request with `max_chars: 0` returns more;
+/// that window is returned, for further checks.
+fn check_budget_named<'t>(
+    lines: &Lines<'t>,
     request: LineRequest,
     fit: Fit,
     by: CapKind,
     f: &Fitted<'_>,
-) {
+) -> Option<Fitted<'t>> {
     if by != CapKind::Chars {
-        return;
+        return None;
     }
     assert!(fit.max_chars > 0, "the budget named without one");
     let open = fitted(
@@ -578,11 +580,12 @@ fn check_budget_named(
         open.window.content.len() > f.window.content.len(),
         "{request:?} {fit:?}: the budget named, but max_chars: 0 returns no more"
     );
+    Some(open)
 }
 
 /// With line numbers, each line of the content is its `cat -n` prefix and the raw line;
 /// without, the content is the raw slice itself.
-fn check_numbers(lines: &Lines<'_>, fit: Fit, f: &Fitted<'_>) {
+fn check_numbers(fit: Fit, f: &Fitted<'_>) {
     if !fit.line_numbers {
         assert!(
             f.content == f.window.content,
@@ -603,7 +606,6 @@ fn check_numbers(lines: &Lines<'_>, fit: Fit, f: &Fitted<'_>) {
         raw == f.window.content,
         "stripping the prefixes gives the raw lines"
     );
-    let _ = lines;
 }
 
 /// A line as the fit returns it: its prefix (with line numbers) and the line.
