@@ -1,11 +1,11 @@
-//! Characters at the byte level: counting them, charging them against the
-//! character budget, and finding their boundaries in UTF-8 without decoding.
+//! Characters at the byte level: charging them against the character
+//! budget, and finding their boundaries in UTF-8 without decoding.
 //!
 //! A character (a Unicode scalar value) is one byte outside `0x80..=0xBF`
-//! followed by its continuation bytes, those inside it. So counting
-//! characters is counting the bytes that do not continue one, and character
-//! `n` starts at the `n`th (zero-indexed) such byte. Nothing here allocates
-//! or decodes a `char`.
+//! followed by its continuation bytes, those inside it. So charging
+//! characters is summing over the bytes that do not continue one, and
+//! character `n` starts at the `n`th (zero-indexed) such byte. Nothing here
+//! allocates or decodes a `char`.
 //!
 //! # The budget's charge
 //!
@@ -21,10 +21,6 @@
 /// What the budget charges for a C0 control character JSON escapes as
 /// `\u00XX`: the escape's width.
 pub const CONTROL_CHARGE: usize = 6;
-
-/// The chunk [`count_chars`] sums into a `u8`: the most bytes whose count
-/// cannot overflow one.
-const CHUNK: usize = 255;
 
 /// The chunk [`charged_chars`] sums into a `u16`: the most bytes whose
 /// charge ([`CONTROL_CHARGE`] at most, per byte) cannot overflow one.
@@ -51,36 +47,13 @@ fn charge(b: u8) -> u8 {
     u8::from(!is_continuation(b)) + u8::from(is_escaped_control(b)) * (CONTROL_CHARGE as u8 - 1)
 }
 
-/// Returns the number of characters in `bytes`: the bytes that do not
-/// continue a character.
-///
-/// - `bytes` is meant to be UTF-8 cut at character boundaries; then this is
-///   `str::chars().count()`. Cut inside a character, the cut character
-///   counts where its first byte is (a leading run of continuation bytes
-///   counts 0).
-/// - `b""` has 0; `"aé€😀"` (10 bytes) has 4; `"\r\n"` has 2.
-///
-/// Each 255-byte chunk is counted into a `u8` by a loop the compiler
-/// vectorises, several times faster than `std`'s `chars().count()`.
-pub(super) fn count_chars(bytes: &[u8]) -> usize {
-    bytes
-        .chunks(CHUNK)
-        .map(|chunk| {
-            let starts = chunk
-                .iter()
-                .fold(0u8, |n, &b| n + u8::from(!is_continuation(b)));
-            usize::from(starts)
-        })
-        .sum()
-}
-
 /// Returns what the budget charges for `bytes` (see the module doc): its
 /// characters, plus `CONTROL_CHARGE - 1` for each escaped control.
 ///
 /// - `b""` has 0; `"aé€😀"` has 4; `"\r\n\t"` has 3; `"\x1b[0m"` has 9;
 ///   `"\0"` has 6.
 /// - Cut inside a character, the cut character is charged where its first
-///   byte is, as [`count_chars`] counts it.
+///   byte is (a leading run of continuation bytes is charged 0).
 ///
 /// Each chunk is summed into a `u16` by a loop the compiler vectorises.
 pub(super) fn charged_chars(bytes: &[u8]) -> usize {
@@ -174,36 +147,6 @@ pub(super) fn first_char_len(s: &str) -> usize {
 mod tests {
     use super::*;
     use proptest::prelude::*;
-
-    #[test]
-    fn count_chars_edges() {
-        let cases: &[(&str, usize)] = &[
-            ("", 0),
-            ("a", 1),
-            ("\n", 1),
-            ("\r\n", 2),
-            ("é", 1),
-            ("€", 1),
-            ("😀", 1),
-            ("aé€😀", 4),
-            ("\t1\ta", 4),
-        ];
-        for &(s, want) in cases {
-            assert_eq!(count_chars(s.as_bytes()), want, "{s:?}");
-        }
-        // Across chunk edges: characters of every width straddling byte 255.
-        for ch in ['é', '€', '😀'] {
-            for pad in 250..260 {
-                let s = format!("{}{ch}{}", "a".repeat(pad), "b".repeat(300));
-                assert_eq!(count_chars(s.as_bytes()), s.chars().count(), "{ch} {pad}");
-            }
-        }
-        // A chunk of 255 characters does not overflow the `u8`.
-        assert_eq!(count_chars("a".repeat(255 * 4 + 1).as_bytes()), 1021);
-        // A slice cut inside a character counts it where it starts.
-        assert_eq!(count_chars(&"😀".as_bytes()[1..]), 0);
-        assert_eq!(count_chars(&"😀".as_bytes()[..1]), 1);
-    }
 
     #[test]
     fn escaped_controls_are_the_c0_controls_without_short_escapes() {
@@ -327,7 +270,6 @@ mod tests {
     proptest! {
         #[test]
         fn counts_and_boundaries_match_std(s in "[a\\n\\t\\x00\\x1bé€😀]{0,600}", n in 0usize..4000) {
-            prop_assert_eq!(count_chars(s.as_bytes()), s.chars().count());
             let width = |ch: char| if ch < ' ' && is_escaped_control(ch as u8) { CONTROL_CHARGE } else { 1 };
             prop_assert_eq!(charged_chars(s.as_bytes()), s.chars().map(width).sum::<usize>());
             // The longest start charged at most `n`.

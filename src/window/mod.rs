@@ -92,7 +92,7 @@ pub use chars::CONTROL_CHARGE;
 pub use request::{LineRequest, WindowError};
 
 use budget::{Limits, Taken, cut_line, is_over, take_lines};
-use chars::{charged_chars, count_chars};
+use chars::charged_chars;
 use lines::{count_lines, line_start};
 use numbers::number_lines;
 
@@ -451,17 +451,11 @@ impl Fitted<'_> {
     /// much of the line the agent got. Counted on each call, in time linear
     /// in the content (and so not paid by callers that do not ask).
     pub fn text_chars(&self) -> usize {
-        count_chars(self.window.content.as_bytes())
-    }
-
-    /// Returns the number of characters (Unicode scalar values) of
-    /// [`Fitted::content`], prefixes included. Counted on each call.
-    pub fn content_chars(&self) -> usize {
-        count_chars(self.content.as_bytes())
+        self.window.content.chars().count()
     }
 
     /// Returns what the budget charges for [`Fitted::content`], prefixes
-    /// included: [`Fitted::content_chars`] plus 5 for each escaped control
+    /// included: its characters plus 5 for each escaped control
     /// character. Counted on each call.
     pub fn charged_chars(&self) -> usize {
         charged_chars(self.content.as_bytes())

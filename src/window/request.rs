@@ -127,7 +127,7 @@ impl std::error::Error for WindowError {}
 /// - Otherwise `offset = start - 1` and `limit = end - start + 1`, capped at
 ///   [`MAX_LIMIT`].
 /// - `total == 0` gives `(0, 0)`: an empty text has no range to invert.
-pub(super) fn start_end_to_offset_limit(
+fn start_end_to_offset_limit(
     start: Option<u64>,
     end: Option<u64>,
     total: u64,
