@@ -92,10 +92,14 @@ pub(crate) fn arguments(arguments: Option<&Map<String, Value>>) -> String {
         .map(|(k, v)| {
             let key: String = k.chars().take(MAX_LOGGED_CHARS).collect();
             let value = match v {
-                Value::String(s) => {
-                    let cut: String = s.chars().take(MAX_LOGGED_CHARS).collect();
-                    Value::String(url(&cut, Query::KeysOnly))
-                }
+                // Redacted whole, then cut: a cut first could drop the `@` that marks a long
+                // user info as one.
+                Value::String(s) => Value::String(
+                    url(s, Query::KeysOnly)
+                        .chars()
+                        .take(MAX_LOGGED_CHARS)
+                        .collect(),
+                ),
                 other => other.clone(),
             };
             (key, value)
@@ -163,5 +167,17 @@ mod tests {
             "{logged}"
         );
         assert_eq!(arguments(None), "{}");
+    }
+
+    #[test]
+    fn user_info_longer_than_the_cut_is_redacted_too() {
+        let secret = "S".repeat(300);
+        let map = json!({"url": format!("https://u:{secret}@h/g/p/-/blob/main/x")});
+        let logged = arguments(map.as_object());
+        assert!(!logged.contains("SSS"), "{logged}");
+        assert!(
+            logged.contains("https://[redacted]@h/g/p/-/blob/main/x"),
+            "{logged}"
+        );
     }
 }
