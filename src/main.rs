@@ -7,13 +7,14 @@ use gitlab_file_mcp::cli::{self, Cli};
 
 fn main() -> ExitCode {
     tune_allocator();
-    tracing_subscriber::fmt()
+    use tracing_subscriber::prelude::*;
+    let spec = std::env::var("GITLAB_FILE_MCP_LOG").ok();
+    let stderr = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
         .with_ansi(false)
-        .with_env_filter(log_filter(
-            std::env::var("GITLAB_FILE_MCP_LOG").ok().as_deref(),
-        ))
-        .init();
+        .with_filter(log_filter(spec.as_deref()))
+        .with_filter(rmcp_cap());
+    tracing_subscriber::registry().with(stderr).init();
     let cli = Cli::parse();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -28,31 +29,22 @@ fn main() -> ExitCode {
     runtime.block_on(cli::run(cli))
 }
 
-/// rmcp's modules that log whole MCP messages (tool arguments unredacted) at debug and trace:
-/// they are held at info whatever `GITLAB_FILE_MCP_LOG` says. The server's own debug line logs
-/// the arguments with URL user info and query values redacted.
-const RMCP_MESSAGE_LOGS: [&str; 3] = ["rmcp", "rmcp::service", "rmcp::transport"];
+/// rmcp logs whole MCP messages (tool arguments unredacted) at debug and trace, so every
+/// `rmcp` target is held at info whatever `GITLAB_FILE_MCP_LOG` says. It is a filter of its own,
+/// applied after that one: a directive added to the user's filter would be outranked by a more
+/// specific one of theirs (`rmcp::transport::streamable_http_server=trace`). The server's own
+/// debug line logs the arguments with URL user info and query values redacted.
+fn rmcp_cap() -> tracing_subscriber::filter::Targets {
+    use tracing_subscriber::filter::LevelFilter;
+    tracing_subscriber::filter::Targets::new()
+        .with_default(LevelFilter::TRACE)
+        .with_target("rmcp", LevelFilter::INFO)
+}
 
-/// The log filter: `GITLAB_FILE_MCP_LOG` (default `warn`), with [`RMCP_MESSAGE_LOGS`] capped at
-/// info when it would show anything more verbose (below that it is left as it is).
+/// The log filter: `GITLAB_FILE_MCP_LOG`, or `warn` when it is unset or does not parse.
 fn log_filter(spec: Option<&str>) -> tracing_subscriber::EnvFilter {
-    use tracing_subscriber::filter::{Directive, LevelFilter};
-    let mut filter = spec
-        .and_then(|s| tracing_subscriber::EnvFilter::try_new(s).ok())
-        .unwrap_or_else(|| tracing_subscriber::EnvFilter::new("warn"));
-    if filter
-        .max_level_hint()
-        .is_some_and(|most| most <= LevelFilter::INFO)
-    {
-        return filter;
-    }
-    for target in RMCP_MESSAGE_LOGS {
-        // `target=info` with a target made of identifiers and `::` always parses (see the test).
-        if let Ok(directive) = format!("{target}={}", LevelFilter::INFO).parse::<Directive>() {
-            filter = filter.add_directive(directive);
-        }
-    }
-    filter
+    spec.and_then(|s| tracing_subscriber::EnvFilter::try_new(s).ok())
+        .unwrap_or_else(|| tracing_subscriber::EnvFilter::new("warn"))
 }
 
 /// Keeps large buffers (a file's content, GitLab's answer) out of glibc's heap arenas.
@@ -79,24 +71,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rmcp_message_logs_are_capped_at_info() {
-        for spec in ["trace", "rmcp=trace,debug", "gitlab_file_mcp=debug"] {
-            let shown = log_filter(Some(spec)).to_string();
-            for target in RMCP_MESSAGE_LOGS {
-                assert!(
-                    shown.contains(&format!("{target}=info")),
-                    "{spec:?}: {shown}"
-                );
-                assert!(
-                    !shown.contains(&format!("{target}=trace")),
-                    "{spec:?}: {shown}"
-                );
-            }
+    fn rmcp_message_logs_are_capped_at_info_whatever_the_filter_says() {
+        use tracing::Level;
+        let cap = rmcp_cap();
+        for target in [
+            "rmcp",
+            "rmcp::service",
+            "rmcp::transport::streamable_http_server::tower",
+        ] {
+            assert!(cap.would_enable(target, &Level::INFO), "{target}");
+            assert!(!cap.would_enable(target, &Level::DEBUG), "{target}");
+            assert!(!cap.would_enable(target, &Level::TRACE), "{target}");
         }
-        // Quieter filters are left alone (the cap never raises a level).
-        for spec in [None, Some("warn"), Some("info")] {
-            let shown = log_filter(spec).to_string();
-            assert!(!shown.contains("rmcp"), "{spec:?}: {shown}");
-        }
+        // Everything else is left to the user's filter.
+        assert!(cap.would_enable("gitlab_file_mcp::calls", &Level::TRACE));
+        assert!(cap.would_enable("hyper", &Level::TRACE));
+        // A spec that does not parse falls back to warn.
+        assert_eq!(log_filter(Some("=!=")).to_string(), "warn");
+        assert_eq!(log_filter(None).to_string(), "warn");
     }
 }
