@@ -223,14 +223,18 @@ pub(crate) struct FileServer {
     reader: Reader,
     tokens: Tokens,
     cutoffs: Cutoffs,
+    /// The published definition, built once: rmcp asks for it on every `tools/call` too.
+    tool: Arc<Tool>,
 }
 
 impl FileServer {
     pub(crate) fn new(reader: Reader, tokens: Tokens) -> Self {
+        let tool = Arc::new(tool(reader.defaults()));
         Self {
             reader,
             tokens,
             cutoffs: Cutoffs::default(),
+            tool,
         }
     }
 
@@ -309,13 +313,11 @@ impl ServerHandler for FileServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        Ok(ListToolsResult::with_all_items(vec![tool(
-            self.reader.defaults(),
-        )]))
+        Ok(ListToolsResult::with_all_items(vec![(*self.tool).clone()]))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        (name == TOOL_NAME).then(|| tool(self.reader.defaults()))
+        (name == TOOL_NAME).then(|| (*self.tool).clone())
     }
 
     async fn call_tool(
