@@ -260,7 +260,8 @@ fn integer(
             });
         }
     };
-    if n > i128::from(max) && (max == u64::MAX || n > i128::from(u64::MAX)) {
+    // Past 64 bits is "too large" whatever the range; within it, out of range below.
+    if n > i128::from(u64::MAX) {
         return Err(ArgError::TooLarge {
             name,
             max,
