@@ -259,8 +259,9 @@ fn exact_ref_and_path(
         Some(p) => clean_file_path(p)?,
         None => return Err(ResolveError::Missing(ArgName::FilePath)),
     };
+    // `given_ref` has checked the ref as sent; the default is a constant.
     let git_ref = match given_ref(args)?.or(default_ref) {
-        Some(r) => check_ref(r)?.to_string(),
+        Some(r) => r.to_string(),
         None => return Err(ResolveError::Missing(ArgName::Ref)),
     };
     Ok((git_ref, path))
@@ -292,9 +293,10 @@ fn url_project_check(
 /// The ref/path a URL names: its candidate splits, narrowed by `file_path` and `ref` when the
 /// call gives them; one left (or a SHA) is exact.
 fn url_lookup(args: &ToolArgs, parsed: &FileUrl, url: &str) -> Result<Lookup, ResolveError> {
-    let (candidates, sha) = match file_url::splits(&parsed.ref_and_path)? {
-        Splits::Sha(s) => (vec![s], true),
-        Splits::Candidates(c) => (c, false),
+    // A SHA is one candidate, and a valid ref name.
+    let candidates = match file_url::splits(&parsed.ref_and_path)? {
+        Splits::Sha(s) => vec![s],
+        Splits::Candidates(c) => c,
     };
     let mut kept = clean_candidates(candidates, url)?;
     if let Some(p) = args.file_path.as_deref().map(clean_file_path).transpose()? {
@@ -317,12 +319,12 @@ fn url_lookup(args: &ToolArgs, parsed: &FileUrl, url: &str) -> Result<Lookup, Re
             },
         )?;
     }
-    let mut kept = if sha { kept } else { valid_refs_only(kept) };
+    let mut kept = valid_refs_only(kept);
     for s in &kept {
         check_ref(&s.git_ref)?;
     }
     let ref_type = parsed.ref_type;
-    Ok(if kept.len() == 1 || sha {
+    Ok(if kept.len() == 1 {
         let s = kept.swap_remove(0);
         Lookup::Exact {
             git_ref: s.git_ref,
