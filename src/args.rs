@@ -165,6 +165,20 @@ pub(crate) enum JsonKind {
     Object,
 }
 
+impl JsonKind {
+    /// The kind of `value`.
+    pub(crate) fn of(value: &Value) -> JsonKind {
+        match value {
+            Value::Null => JsonKind::Null,
+            Value::Bool(_) => JsonKind::Boolean,
+            Value::Number(_) => JsonKind::Number,
+            Value::String(_) => JsonKind::String,
+            Value::Array(_) => JsonKind::Array,
+            Value::Object(_) => JsonKind::Object,
+        }
+    }
+}
+
 /// Parses the `arguments` object of a `tools/call` (absent arguments = empty object).
 pub(crate) fn parse(arguments: Option<&Map<String, Value>>) -> Result<ToolArgs, ArgError> {
     let empty = Map::new();
@@ -373,17 +387,9 @@ fn digits(s: &str) -> Number {
 
 /// The kind of `value`, with its JSON text when that is at most 40 characters.
 fn got(value: &Value) -> Got {
-    let kind = match value {
-        Value::Null => JsonKind::Null,
-        Value::Bool(_) => JsonKind::Boolean,
-        Value::Number(_) => JsonKind::Number,
-        Value::String(_) => JsonKind::String,
-        Value::Array(_) => JsonKind::Array,
-        Value::Object(_) => JsonKind::Object,
-    };
     let text = value.to_string();
     Got {
-        kind,
+        kind: JsonKind::of(value),
         text: (text.chars().count() <= 40).then_some(text),
     }
 }

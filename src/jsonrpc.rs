@@ -8,6 +8,7 @@
 //!   params do not fit falls through to a "custom request", which rmcp answers `-32601` (method
 //!   not found) with the bare method name. This answers `-32602` with the reason instead.
 
+use crate::args::JsonKind;
 use rmcp::ErrorData as McpError;
 use rmcp::model::{CallToolRequestParams, ClientJsonRpcMessage, CustomRequest, ErrorCode};
 use serde_json::{Value, json};
@@ -71,15 +72,15 @@ pub(crate) enum ParamsProblem {
     /// No params, or `null` (for `tools/call`).
     Missing,
     /// Params of this JSON kind where an object belongs.
-    NotAnObject { kind: &'static str },
+    NotAnObject { kind: JsonKind },
     /// `tools/call` params of this JSON kind, not an object of name and arguments.
-    NotACall { kind: &'static str },
+    NotACall { kind: JsonKind },
     /// `tools/call` without `name`.
     NameMissing,
     /// `tools/call` with a `name` of this kind.
-    NameNotAString { kind: &'static str },
+    NameNotAString { kind: JsonKind },
     /// `tools/call` with `arguments` of this kind.
-    ArgumentsNotAnObject { kind: &'static str },
+    ArgumentsNotAnObject { kind: JsonKind },
     /// serde's reason (or none) why the params are not `tools/call`'s.
     Mismatch { reason: Option<String> },
 }
@@ -117,7 +118,7 @@ fn classify_untyped(request: &CustomRequest) -> Untyped {
         tools_call_problem(params)
     } else {
         ParamsProblem::NotAnObject {
-            kind: kind(params.unwrap_or(&Value::Null)),
+            kind: JsonKind::of(params.unwrap_or(&Value::Null)),
         }
     };
     Untyped::BadParams { method, problem }
@@ -129,37 +130,31 @@ fn tools_call_problem(params: Option<&Value>) -> ParamsProblem {
         return ParamsProblem::Missing;
     };
     let Some(object) = params.as_object() else {
-        return ParamsProblem::NotACall { kind: kind(params) };
+        return ParamsProblem::NotACall {
+            kind: JsonKind::of(params),
+        };
     };
     match object.get("name") {
         None => return ParamsProblem::NameMissing,
         Some(Value::String(_)) => {}
-        Some(other) => return ParamsProblem::NameNotAString { kind: kind(other) },
+        Some(other) => {
+            return ParamsProblem::NameNotAString {
+                kind: JsonKind::of(other),
+            };
+        }
     }
     if let Some(arguments) = object
         .get("arguments")
         .filter(|a| !a.is_object() && !a.is_null())
     {
         return ParamsProblem::ArgumentsNotAnObject {
-            kind: kind(arguments),
+            kind: JsonKind::of(arguments),
         };
     }
     let reason = serde_json::from_value::<CallToolRequestParams>(params.clone())
         .err()
         .map(|e| e.to_string());
     ParamsProblem::Mismatch { reason }
-}
-
-/// The JSON kind of a value, as the messages name it.
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 #[cfg(test)]

@@ -132,19 +132,25 @@ impl Display for ArgName {
     }
 }
 
-impl Display for Got {
+/// A JSON kind as the messages name it: `a boolean`, `an array`, `null`.
+impl Display for JsonKind {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        let kind = match self.kind {
+        f.write_str(match self {
             JsonKind::Null => "null",
             JsonKind::Boolean => "a boolean",
             JsonKind::Number => "a number",
             JsonKind::String => "a string",
             JsonKind::Array => "an array",
             JsonKind::Object => "an object",
-        };
+        })
+    }
+}
+
+impl Display for Got {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         match &self.text {
-            Some(text) => write!(f, "{kind} ({text})"),
-            None => f.write_str(kind),
+            Some(text) => write!(f, "{} ({text})", self.kind),
+            None => self.kind.fmt(f),
         }
     }
 }
