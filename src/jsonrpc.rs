@@ -8,14 +8,17 @@
 //!   params do not fit falls through to a "custom request", which rmcp answers `-32601` (method
 //!   not found) with the bare method name. This answers `-32602` with the reason instead.
 
-use crate::args::JsonKind;
 use rmcp::ErrorData as McpError;
 use rmcp::model::{CallToolRequestParams, ClientJsonRpcMessage, CustomRequest, ErrorCode};
 use serde_json::{Value, json};
 
+use crate::args::JsonKind;
+
 /// Methods this server answers whose params rmcp types; a malformed one is -32602.
 const TYPED_METHODS: [&str; 3] = ["tools/call", "tools/list", "ping"];
-/// JSON allows a leading byte-order mark to be ignored (RFC 8259 §8.1); rmcp does too.
+/// JSON allows a leading byte-order mark to be ignored (RFC 8259 §8.1); rmcp's stdio codec
+/// does too, but its HTTP transport does not, so over HTTP such a body passes this check and
+/// rmcp answers it 415.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// Why incoming bytes could not be handed to rmcp.
