@@ -13,6 +13,8 @@
 mod gitlab_mock;
 #[path = "support/http_server.rs"]
 mod http_server;
+#[path = "support/mcp.rs"]
+mod mcp;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -397,10 +399,12 @@ async fn malformed_tools_call_params_are_invalid_params_with_a_reason() {
 #[tokio::test]
 async fn stdio_answers_lines_that_are_not_json_and_keeps_serving() {
     let gitlab = gitlab(Duration::ZERO).await;
-    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_gitlab-file-mcp"))
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_gitlab-file-mcp"));
+    for name in mcp::env::cleared() {
+        cmd.env_remove(name);
+    }
+    let mut child = cmd
         .env("GITLAB_URL", gitlab.uri())
-        .env_remove("GITLAB_TOKEN")
-        .env_remove("GITLAB_PERSONAL_ACCESS_TOKEN")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -521,21 +525,11 @@ async fn a_session_call_cut_off_by_the_drain_is_told_the_server_is_shutting_down
 #[tokio::test]
 async fn a_graphql_connection_reset_is_retried_like_a_502_with_our_own_message() {
     let (url, resets) = gitlab_mock::resetting_gitlab(None).await;
-    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_gitlab-file-mcp"));
-    cmd.env("GITLAB_URL", &url).env_remove("GITLAB_TOKEN");
-    cmd.stderr(Stdio::null());
-    let transport = rmcp::transport::TokioChildProcess::new(cmd).expect("spawn");
-    let client = rmcp::ServiceExt::serve((), transport)
-        .await
-        .expect("handshake");
-    let Value::Object(args) = json!({"project_id": "g/p", "file_path": "a", "ref": "main"}) else {
-        unreachable!()
-    };
-    let result = client
-        .call_tool(CallToolRequestParams::new("get_repository_file").with_arguments(args))
-        .await
-        .expect("tools/call");
-    let text = result.content[0].as_text().unwrap().text.clone();
+    let server = quiet_stdio_server(&url).await;
+    let result = server
+        .call(json!({"project_id": "g/p", "file_path": "a", "ref": "main"}))
+        .await;
+    let text = mcp::text(&result);
     assert_eq!(result.is_error, Some(true));
     assert!(
         text.contains("closed the connection before answering") && text.contains("2 retries"),
@@ -547,7 +541,16 @@ async fn a_graphql_connection_reset_is_retried_like_a_502_with_our_own_message()
     );
     // One request and two retries: the same bound as a 502.
     assert_eq!(*resets.lock().unwrap(), 3);
-    let _ = client.cancel().await;
+    server.stop().await;
+}
+
+/// The binary over stdio against `gitlab`, logging only errors (retries warn).
+async fn quiet_stdio_server(gitlab: &str) -> mcp::Server {
+    mcp::spawn(
+        &[],
+        &[("GITLAB_URL", gitlab), ("GITLAB_FILE_MCP_LOG", "error")],
+    )
+    .await
 }
 
 #[tokio::test]
@@ -558,22 +561,11 @@ async fn retry_after_zero_waits_the_backoff_floor_and_is_bounded() {
         .expect(3)
         .mount(&gitlab)
         .await;
-    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_gitlab-file-mcp"));
-    cmd.env("GITLAB_URL", gitlab.uri())
-        .env_remove("GITLAB_TOKEN");
-    cmd.stderr(Stdio::null());
-    let transport = rmcp::transport::TokioChildProcess::new(cmd).expect("spawn");
-    let client = rmcp::ServiceExt::serve((), transport)
-        .await
-        .expect("handshake");
-    let Value::Object(args) = json!({"project_id": "g/p", "file_path": "a", "ref": "main"}) else {
-        unreachable!()
-    };
-    let result = client
-        .call_tool(CallToolRequestParams::new("get_repository_file").with_arguments(args))
-        .await
-        .expect("tools/call");
-    let text = result.content[0].as_text().unwrap().text.clone();
+    let server = quiet_stdio_server(&gitlab.uri()).await;
+    let result = server
+        .call(json!({"project_id": "g/p", "file_path": "a", "ref": "main"}))
+        .await;
+    let text = mcp::text(&result);
     assert!(
         text.contains("HTTP 503") && text.contains("2 retries"),
         "{text}"
@@ -582,5 +574,5 @@ async fn retry_after_zero_waits_the_backoff_floor_and_is_bounded() {
     // checked as an order of arrival with a floor, never as a duration bound above.
     let received = gitlab.received_requests().await.unwrap();
     assert_eq!(received.len(), 3);
-    let _ = client.cancel().await;
+    server.stop().await;
 }

@@ -25,16 +25,6 @@ const BIN: &str = env!("CARGO_BIN_EXE_gitlab-file-mcp");
 const ALICE: &str = "glpat-ALICE-aaaaaaaaaaaaaaaa";
 const BOB: &str = "glpat-BOB-bbbbbbbbbbbbbbbbbb";
 const SERVER_TOKEN: &str = "glpat-SERVER-ssssssssssssss";
-const PROXY_VARS: [&str; 8] = [
-    "HTTP_PROXY",
-    "http_proxy",
-    "HTTPS_PROXY",
-    "https_proxy",
-    "ALL_PROXY",
-    "all_proxy",
-    "NO_PROXY",
-    "no_proxy",
-];
 
 // ---------------------------------------------------------------------------------------------
 // A GitLab that knows who may read what.
@@ -755,7 +745,7 @@ async fn read_once(gitlab: &str, env: &[(&str, &str)]) -> bool {
     .stdin(Stdio::null())
     .stdout(Stdio::null())
     .stderr(Stdio::null());
-    for var in PROXY_VARS {
+    for var in http_server::env::PROXY_ENV {
         cmd.env_remove(var);
     }
     for (k, v) in env {

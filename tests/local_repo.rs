@@ -68,7 +68,7 @@ impl Run {
 fn command(args: &[&str]) -> Command {
     let mut cmd = Command::new(BIN);
     cmd.args(args);
-    for name in mcp::SERVER_ENV {
+    for name in mcp::env::SERVER_ENV {
         cmd.env_remove(name);
     }
     for (name, _) in std::env::vars_os() {

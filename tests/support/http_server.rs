@@ -17,23 +17,15 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{RoleClient, ServiceExt};
 
+// Each support module includes it, so either can be used alone; a test using both gets two
+// copies of the same constants.
+#[allow(clippy::duplicate_mod)]
+#[path = "env.rs"]
+pub mod env;
+
 const BIN: &str = env!("CARGO_BIN_EXE_gitlab-file-mcp");
 /// Hang guard for waits on a condition; never an assertion about speed.
 pub const PATIENCE: Duration = Duration::from_secs(90);
-/// Variables of the test environment the server must not see.
-const CLEARED: [&str; 11] = [
-    "GITLAB_TOKEN",
-    "GITLAB_PERSONAL_ACCESS_TOKEN",
-    "GITLAB_API_URL",
-    "HTTP_PROXY",
-    "http_proxy",
-    "HTTPS_PROXY",
-    "https_proxy",
-    "ALL_PROXY",
-    "all_proxy",
-    "NO_PROXY",
-    "no_proxy",
-];
 
 /// A running `serve --http 127.0.0.1:0` and its stderr.
 pub struct HttpServer {
@@ -49,6 +41,9 @@ impl HttpServer {
     /// server's own GITLAB_TOKEN, and waits for its "listening on" line.
     pub fn start(gitlab: &str, extra: &[&str], token: Option<&str>) -> HttpServer {
         let mut cmd = Command::new(BIN);
+        for var in env::cleared() {
+            cmd.env_remove(var);
+        }
         cmd.args(["serve", "--http", "127.0.0.1:0"])
             .args(extra)
             .env("GITLAB_URL", gitlab)
@@ -56,9 +51,6 @@ impl HttpServer {
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped());
-        for var in CLEARED {
-            cmd.env_remove(var);
-        }
         if let Some(token) = token {
             cmd.env("GITLAB_TOKEN", token);
         }

@@ -8,20 +8,11 @@ use rmcp::transport::TokioChildProcess;
 use rmcp::{RoleClient, ServiceExt};
 use serde_json::Value;
 
-/// Environment variables the server reads; cleared so the developer's own settings never leak
-/// into a test.
-pub const SERVER_ENV: [&str; 10] = [
-    "GITLAB_URL",
-    "GITLAB_API_URL",
-    "GITLAB_TOKEN",
-    "GITLAB_PERSONAL_ACCESS_TOKEN",
-    "GITLAB_CONNECT_TIMEOUT",
-    "GITLAB_REQUEST_TIMEOUT",
-    "GITLAB_CA_FILE",
-    "GITLAB_CA_CERT_PATH",
-    "GITLAB_FILE_MCP_LOG",
-    "GITLAB_FILE_MCP_MAX_CHARS",
-];
+// Each support module includes it, so either can be used alone; a test using both gets two
+// copies of the same constants.
+#[allow(clippy::duplicate_mod)]
+#[path = "env.rs"]
+pub mod env;
 
 /// A running server and the client talking to it.
 pub struct Server {
@@ -32,7 +23,7 @@ pub struct Server {
 pub async fn spawn(args: &[&str], env: &[(&str, &str)]) -> Server {
     let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_gitlab-file-mcp"));
     cmd.args(args);
-    for name in SERVER_ENV {
+    for name in env::cleared() {
         cmd.env_remove(name);
     }
     for (k, v) in env {
@@ -52,7 +43,7 @@ pub async fn spawn_with_stderr(
 ) -> (Server, tokio::process::ChildStderr) {
     let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_gitlab-file-mcp"));
     cmd.args(args);
-    for name in SERVER_ENV {
+    for name in env::cleared() {
         cmd.env_remove(name);
     }
     for (k, v) in env {
