@@ -2,20 +2,15 @@
 //! setting (and never a secret the setting carried), before anything is served; `--help`
 //! documents the commands; `read` without a file is bad usage.
 
+#[path = "support/env.rs"]
+mod env;
+
 use std::process::Command;
 
 fn run(args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_gitlab-file-mcp"));
     cmd.args(args);
-    for name in [
-        "GITLAB_URL",
-        "GITLAB_API_URL",
-        "GITLAB_TOKEN",
-        "GITLAB_PERSONAL_ACCESS_TOKEN",
-        "GITLAB_CA_FILE",
-        "GITLAB_CA_CERT_PATH",
-        "GITLAB_FILE_MCP_LOG",
-    ] {
+    for name in env::cleared() {
         cmd.env_remove(name);
     }
     cmd.envs(env.iter().copied());
