@@ -22,8 +22,11 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use gitlab_mock::{graphql, json_response, project_answer, text_node};
-use http_server::{HttpServer, MCP_HEADERS, PATIENCE, RawResponse, mcp_client, post};
-use rmcp::model::{CallToolRequestParams, CallToolResult};
+use http_server::{
+    HttpServer, MCP_HEADERS, PATIENCE, RawResponse, mcp_client, post, text,
+    wait_for_gitlab_requests,
+};
+use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use wiremock::MockServer;
@@ -47,16 +50,6 @@ async fn gitlab_requests(gitlab: &MockServer) -> usize {
     gitlab.received_requests().await.unwrap_or_default().len()
 }
 
-async fn wait_for_gitlab_requests(gitlab: &MockServer, n: usize) {
-    let waited = tokio::time::timeout(PATIENCE, async {
-        while gitlab_requests(gitlab).await < n {
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    })
-    .await;
-    assert!(waited.is_ok(), "GitLab never received {n} request(s)");
-}
-
 fn arguments() -> serde_json::Map<String, Value> {
     let Value::Object(map) = json!({"project_id": "grp/p", "file_path": FILE, "ref": "main"})
     else {
@@ -72,14 +65,6 @@ fn read_call() -> CallToolRequestParams {
 fn call_body(id: u64) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
            "params": {"name": "get_repository_file", "arguments": arguments()}})
-}
-
-fn text(result: &CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-        .collect()
 }
 
 /// A POST with the MCP headers plus `extra`.

@@ -15,7 +15,9 @@ use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use http_server::{HttpServer as Server, PATIENCE, http_client as http, mcp_client};
+use http_server::{
+    HttpServer as Server, PATIENCE, http_client as http, mcp_client, text, wait_for_gitlab_requests,
+};
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path};
@@ -119,16 +121,6 @@ async fn patiently<F: std::future::Future>(f: F) -> F::Output {
         .expect("hung: no answer")
 }
 
-async fn wait_for_gitlab_requests(gitlab: &MockServer, n: usize) {
-    let waited = tokio::time::timeout(PATIENCE, async {
-        while gitlab.received_requests().await.unwrap_or_default().len() < n {
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    })
-    .await;
-    assert!(waited.is_ok(), "GitLab never received {n} request(s)");
-}
-
 // ---------------------------------------------------------------------------------------------
 // The server under test (tests/support/http_server.rs) and its clients.
 
@@ -146,14 +138,6 @@ fn read_args(project: &str, file: &str) -> CallToolRequestParams {
         unreachable!()
     };
     CallToolRequestParams::new("get_repository_file").with_arguments(map)
-}
-
-fn text(result: &CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-        .collect()
 }
 
 /// The file content of a successful call.

@@ -233,3 +233,23 @@ pub async fn mcp_client(
         .await
         .expect("MCP client connects")
 }
+
+/// Waits (at most [`PATIENCE`]) until `gitlab` has received `n` requests.
+pub async fn wait_for_gitlab_requests(gitlab: &wiremock::MockServer, n: usize) {
+    let waited = tokio::time::timeout(PATIENCE, async {
+        while gitlab.received_requests().await.unwrap_or_default().len() < n {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    assert!(waited.is_ok(), "GitLab never received {n} request(s)");
+}
+
+/// The text of all of a result's content blocks, joined.
+pub fn text(result: &rmcp::model::CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect()
+}
