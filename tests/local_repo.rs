@@ -1362,5 +1362,15 @@ async fn mcp_a_miss_names_the_nearest_existing_paths() {
     }
     let e = err(&server.call(at("zzz/nothing-like-it.txt", "main")).await);
     assert!(!e.contains("Did you mean"), "{e}");
+    // A URL whose "ref/path" splits several ways and finds nothing: GitLab's own split
+    // (`main` + `docs/old/guide.md`) is the one answered, with what is near it.
+    let url = "https://h/g/p/-/blob/main/docs/old/guide.md";
+    let e = err(&server.call(json!({ "url": url })).await);
+    assert!(
+        e.starts_with(
+            "File 'docs/old/guide.md' does not exist at ref 'main'. Did you mean 'docs/guide.md'?"
+        ),
+        "{e}"
+    );
     server.stop().await;
 }

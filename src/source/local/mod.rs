@@ -124,7 +124,10 @@ impl LocalRepo {
     /// ambiguous short SHA, not a commit), [`SourceError::RefNotFound`],
     /// [`SourceError::FileNotFound`] (also for an empty path or `.`, `..` or empty components),
     /// [`SourceError::IsDirectory`], [`SourceError::Local`] (the repository could not be read).
-    pub(crate) fn read(&self, rev: &str, path: &str) -> Result<Blob, SourceError> {
+    ///
+    /// A missing file's error names the paths most like it ("Did you mean") when `on_miss` is
+    /// [`OnMiss::Suggest`]; a URL's other candidate splits do without.
+    fn read(&self, rev: &str, path: &str, on_miss: OnMiss) -> Result<Blob, SourceError> {
         check_rev(rev).map_err(|reason| invalid_ref(rev, LocalRefError::Syntax(reason)))?;
         let repo = self.repo.to_thread_local();
         let tree_id = resolve_commit_tree(&repo, rev)?;
@@ -137,7 +140,12 @@ impl LocalRepo {
             TreeEntry::Blob(id) => id,
             TreeEntry::Submodule => return Err(not_found()),
             TreeEntry::Missing => {
-                let near = suggest::rank(path, &listings(&repo, tree_id, path), |_| true);
+                let near = match on_miss {
+                    OnMiss::Suggest => {
+                        suggest::rank(path, &listings(&repo, tree_id, path), |_| true)
+                    }
+                    OnMiss::JustSay => Vec::new(),
+                };
                 return Err(file_not_found(path, rev, near));
             }
             TreeEntry::Tree => {
@@ -157,6 +165,15 @@ impl LocalRepo {
             id: Some(blob_id.to_string()),
         })
     }
+}
+
+/// What a read says of a file that is not there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum OnMiss {
+    /// The paths most like it ("Did you mean"), from the directories near it.
+    Suggest,
+    /// Only that it does not exist.
+    JustSay,
 }
 
 /// The local repository as a source: reads a [`Lookup`] on a blocking thread (gix is
@@ -197,7 +214,7 @@ impl LocalRepo {
                 path,
                 ref_type,
             } => Ok(Fetched {
-                blob: self.read_as(git_ref, *ref_type, path)?,
+                blob: self.read_as(git_ref, *ref_type, path, OnMiss::Suggest)?,
                 project: None,
                 split_fallback_from: None,
             }),
@@ -207,7 +224,7 @@ impl LocalRepo {
             } => {
                 let mut reads: Vec<Result<Blob, SourceError>> = candidates
                     .iter()
-                    .map(|c| self.read_as(&c.git_ref, *ref_type, &c.path))
+                    .map(|c| self.read_as(&c.git_ref, *ref_type, &c.path, OnMiss::JustSay))
                     .collect();
                 let evidence: Vec<Evidence> = candidates
                     .iter()
@@ -218,13 +235,15 @@ impl LocalRepo {
                     })
                     .collect();
                 // `choose` returns indexes into `evidence`, which has one entry per candidate.
+                // Nothing found: GitLab's own split is read again, for its "Did you mean".
                 let pick = choose(&evidence).pick().map_err(|gitlab| {
-                    match reads.swap_remove(gitlab) {
+                    let c = &candidates[gitlab];
+                    match self.read_as(&c.git_ref, *ref_type, &c.path, OnMiss::Suggest) {
                         Err(e) => e,
                         // Not found means this read failed; kept total all the same.
                         Ok(_) => SourceError::FileNotFound {
-                            path: candidates[gitlab].path.clone(),
-                            git_ref: candidates[gitlab].git_ref.clone(),
+                            path: c.path.clone(),
+                            git_ref: c.git_ref.clone(),
                         },
                     }
                 })?;
@@ -243,9 +262,10 @@ impl LocalRepo {
         git_ref: &str,
         ref_type: Option<crate::resolve::RefType>,
         path: &str,
+        on_miss: OnMiss,
     ) -> Result<Blob, SourceError> {
         let mut blob = self
-            .read(&qualify_ref(git_ref, ref_type), path)
+            .read(&qualify_ref(git_ref, ref_type), path, on_miss)
             .map_err(|e| e.naming_ref(git_ref))?;
         blob.git_ref = git_ref.to_string();
         Ok(blob)
@@ -663,7 +683,7 @@ mod tests {
     }
 
     fn read_text(repo: &LocalRepo, rev: &str, path: &str) -> String {
-        match repo.read(rev, path) {
+        match repo.read(rev, path, OnMiss::Suggest) {
             Ok(Blob {
                 kind:
                     BlobKind::Text {
@@ -685,7 +705,9 @@ mod tests {
     #[test]
     fn reads_text_at_every_kind_of_ref() {
         let (fix, repo) = fixture();
-        let blob = repo.read("HEAD", "README.md").expect("read");
+        let blob = repo
+            .read("HEAD", "README.md", OnMiss::Suggest)
+            .expect("read");
         assert_eq!(
             blob,
             Blob {
@@ -746,13 +768,16 @@ mod tests {
         assert_eq!(read_text(&repo, "v1.0~0", "README.md"), fx::README_V1);
         // Past the root commit: no such revision.
         assert_eq!(
-            repo.read("HEAD~5", "README.md"),
+            repo.read("HEAD~5", "README.md", OnMiss::Suggest),
             Err(not_found_ref("HEAD~5"))
         );
         let huge = "HEAD~99999999999999999999999";
-        assert_eq!(repo.read(huge, "README.md"), Err(not_found_ref(huge)));
         assert_eq!(
-            repo.read("main^3", "README.md"),
+            repo.read(huge, "README.md", OnMiss::Suggest),
+            Err(not_found_ref(huge))
+        );
+        assert_eq!(
+            repo.read("main^3", "README.md", OnMiss::Suggest),
             Err(not_found_ref("main^3"))
         );
     }
@@ -765,26 +790,36 @@ mod tests {
         assert_eq!(read_text(&repo, "main", "utf8.txt"), fx::UTF8);
         assert_eq!(read_text(&repo, "main", "big.txt"), fx::big_txt());
         assert_eq!(read_text(&repo, "main", "docs/guide.md"), fx::DOCS_GUIDE);
-        let empty = repo.read("main", "empty.txt").expect("read");
+        let empty = repo
+            .read("main", "empty.txt", OnMiss::Suggest)
+            .expect("read");
         assert_eq!((empty.size_bytes, empty.kind), (0, text("")));
-        let crlf = repo.read("main", "crlf.txt").expect("read");
+        let crlf = repo
+            .read("main", "crlf.txt", OnMiss::Suggest)
+            .expect("read");
         assert_eq!(crlf.size_bytes, fx::CRLF.len() as u64);
     }
 
     #[test]
     fn binary_latin1_and_lfs() {
         let (_fx, repo) = fixture();
-        let png = repo.read("main", "files/images/logo.png").expect("read");
+        let png = repo
+            .read("main", "files/images/logo.png", OnMiss::Suggest)
+            .expect("read");
         assert_eq!(
             (png.size_bytes, png.kind),
             (fx::LOGO_PNG.len() as u64, BlobKind::Binary)
         );
-        let latin1 = repo.read("main", "latin1.txt").expect("read");
+        let latin1 = repo
+            .read("main", "latin1.txt", OnMiss::Suggest)
+            .expect("read");
         assert_eq!(
             (latin1.size_bytes, latin1.kind),
             (fx::LATIN1.len() as u64, BlobKind::Binary)
         );
-        let lfs = repo.read("main", "files/lfs/lfs_object.iso").expect("read");
+        let lfs = repo
+            .read("main", "files/lfs/lfs_object.iso", OnMiss::Suggest)
+            .expect("read");
         assert_eq!(
             lfs,
             Blob {
@@ -821,13 +856,16 @@ mod tests {
             "0000000",
         ] {
             assert_eq!(
-                repo.read(rev, "README.md"),
+                repo.read(rev, "README.md", OnMiss::Suggest),
                 Err(not_found_ref(rev)),
                 "{rev}"
             );
         }
         let zero = "0".repeat(40);
-        assert_eq!(repo.read(&zero, "README.md"), Err(not_found_ref(&zero)));
+        assert_eq!(
+            repo.read(&zero, "README.md", OnMiss::Suggest),
+            Err(not_found_ref(&zero))
+        );
         for path in [
             "nope.md",
             "notes.md",
@@ -843,16 +881,19 @@ mod tests {
             "..",
         ] {
             assert_eq!(
-                repo.read("main", path),
+                repo.read("main", path, OnMiss::Suggest),
                 Err(file_not_found(path, "main")),
                 "{path:?}"
             );
         }
         // The ref is checked before the path.
-        assert_eq!(repo.read("nope", "../x"), Err(not_found_ref("nope")));
+        assert_eq!(
+            repo.read("nope", "../x", OnMiss::Suggest),
+            Err(not_found_ref("nope"))
+        );
         for dir in ["docs", "files/images", "src"] {
             assert_eq!(
-                repo.read("main", dir),
+                repo.read("main", dir, OnMiss::Suggest),
                 Err(SourceError::IsDirectory {
                     path: dir.to_owned(),
                     git_ref: "main".to_owned()
@@ -860,7 +901,7 @@ mod tests {
             );
         }
         assert_eq!(
-            repo.read(&fix.v1_sha, "docs"),
+            repo.read(&fix.v1_sha, "docs", OnMiss::Suggest),
             Err(file_not_found("docs", &fix.v1_sha))
         );
     }
@@ -868,7 +909,7 @@ mod tests {
     #[test]
     fn missing_files_name_what_is_near() {
         let (_fix, repo) = fixture();
-        let near = |rev: &str, path: &str| match repo.read(rev, path) {
+        let near = |rev: &str, path: &str| match repo.read(rev, path, OnMiss::Suggest) {
             Err(SourceError::FileNotFoundNear { near, .. }) => near
                 .into_iter()
                 .map(|s| match s.kind {
@@ -907,12 +948,12 @@ mod tests {
             "",
         ] {
             assert!(
-                matches!(repo.read(rev, "README.md"), Err(SourceError::InvalidRef { ref git_ref, .. }) if git_ref == rev),
+                matches!(repo.read(rev, "README.md", OnMiss::Suggest), Err(SourceError::InvalidRef { ref git_ref, .. }) if git_ref == rev),
                 "{rev:?}"
             );
         }
         for (sha, kind) in [(&fix.main_tree_sha, "tree"), (&fix.readme_blob_sha, "blob")] {
-            match repo.read(sha, "README.md") {
+            match repo.read(sha, "README.md", OnMiss::Suggest) {
                 Err(SourceError::InvalidRef { git_ref, reason }) => {
                     let reason = reason.to_string();
                     assert_eq!(&git_ref, sha);
@@ -941,7 +982,7 @@ mod tests {
         args.extend(paths.iter().map(String::as_str));
         let shas = fix.git(&args);
         assert!(shas.lines().all(|sha| sha.starts_with("1e7ba")), "{shas}");
-        match repo.read("1e7ba", "README.md") {
+        match repo.read("1e7ba", "README.md", OnMiss::Suggest) {
             Err(SourceError::InvalidRef { reason, .. }) => {
                 assert!(reason.to_string().contains("ambiguous"), "{reason}")
             }
@@ -951,14 +992,20 @@ mod tests {
         fix.git(&["tag", "tree-tag", &fix.main_tree_sha]);
         fix.git(&["tag", "-a", "-m", "blob", "blob-tag", &fix.readme_blob_sha]);
         for (rev, kind) in [("tree-tag", "tree"), ("blob-tag", "blob")] {
-            match repo.read(rev, "README.md") {
+            match repo.read(rev, "README.md", OnMiss::Suggest) {
                 Err(SourceError::InvalidRef { reason, .. }) => {
                     assert!(reason.to_string().contains(kind), "{reason}")
                 }
                 other => panic!("{rev}: {other:?}"),
             }
-            assert!(repo.read(&format!("{rev}~1"), "README.md").is_err());
-            assert!(repo.read(&format!("{rev}^"), "README.md").is_err());
+            assert!(
+                repo.read(&format!("{rev}~1"), "README.md", OnMiss::Suggest)
+                    .is_err()
+            );
+            assert!(
+                repo.read(&format!("{rev}^"), "README.md", OnMiss::Suggest)
+                    .is_err()
+            );
         }
         assert!(repo.is_branch_or_tag("tree-tag"));
     }
@@ -967,7 +1014,7 @@ mod tests {
     fn symlinks_read_as_their_target_and_submodules_are_not_files() {
         let (_fx, repo) = fixture();
         let link = repo
-            .read("special-entries", "link-to-readme")
+            .read("special-entries", "link-to-readme", OnMiss::Suggest)
             .expect("read");
         assert_eq!(
             (link.size_bytes, link.kind),
@@ -975,7 +1022,7 @@ mod tests {
         );
         for path in ["vendor/sub", "vendor/sub/README.md"] {
             assert_eq!(
-                repo.read("special-entries", path),
+                repo.read("special-entries", path, OnMiss::Suggest),
                 Err(SourceError::FileNotFound {
                     path: path.to_owned(),
                     git_ref: "special-entries".to_owned()
@@ -983,7 +1030,7 @@ mod tests {
             );
         }
         assert_eq!(
-            repo.read("special-entries", "vendor"),
+            repo.read("special-entries", "vendor", OnMiss::Suggest),
             Err(SourceError::IsDirectory {
                 path: "vendor".to_owned(),
                 git_ref: "special-entries".to_owned()
@@ -1119,7 +1166,7 @@ mod tests {
         ];
         for rev in revs {
             for path in ["README.md", "", "/", "\0", "a\0b", &long] {
-                let _ = repo.read(rev, path);
+                let _ = repo.read(rev, path, OnMiss::Suggest);
             }
             let _ = repo.is_branch_or_tag(rev);
         }
