@@ -81,10 +81,25 @@ impl Reader {
         credential: Option<&Credential>,
     ) -> Result<Value, ReadError> {
         let args = args::parse(arguments).map_err(ReadError::Args)?;
-        let (target, fetched) = match &self.backend {
-            Backend::Gitlab(source) => fetch_from(source, &args, credential).await?,
-            Backend::Local(source) => fetch_from(source, &args, credential).await?,
-        };
+        match &self.backend {
+            Backend::Gitlab(source) => self.read_from(source, &args, credential).await,
+            Backend::Local(source) => self.read_from(source, &args, credential).await,
+        }
+    }
+
+    /// The rest of a call, from one source: its target for the arguments, the file it
+    /// fetches, what the caller read of that file before, and the window.
+    async fn read_from<S: Source>(
+        &self,
+        source: &S,
+        args: &args::ToolArgs,
+        credential: Option<&Credential>,
+    ) -> Result<Value, ReadError> {
+        let target = source.resolve(args).map_err(ReadError::Resolve)?;
+        let fetched = source
+            .fetch(&target, credential)
+            .await
+            .map_err(ReadError::Source)?;
         let changed_from = self.changed_since_last_window(credential, &fetched);
         render(&target, &fetched, changed_from.as_deref(), self.defaults)
     }
@@ -103,31 +118,10 @@ impl Reader {
     }
 }
 
-/// The source's target for the arguments, and what it fetched for it.
-async fn fetch_from<S: Source>(
-    source: &S,
-    args: &args::ToolArgs,
-    credential: Option<&Credential>,
-) -> Result<(Target<()>, Fetched), ReadError> {
-    let target = source.resolve(args).map_err(ReadError::Resolve)?;
-    let fetched = source
-        .fetch(&target, credential)
-        .await
-        .map_err(ReadError::Source)?;
-    let target = Target {
-        lookup: (),
-        lines: target.lines,
-        hint_style: target.hint_style,
-        max_chars: target.max_chars,
-        line_numbers: target.line_numbers,
-    };
-    Ok((target, fetched))
-}
-
 /// Windows a fetched blob, fitted to the call's budget (the caller's, else the server's) and
 /// numbered if asked, and serialises the output (or the binary/LFS/range error).
-fn render(
-    target: &Target<()>,
+fn render<L>(
+    target: &Target<L>,
     fetched: &Fetched,
     changed_from: Option<&str>,
     defaults: ReadDefaults,
