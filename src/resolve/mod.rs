@@ -152,8 +152,7 @@ pub(crate) fn for_gitlab(
     base: &::url::Url,
 ) -> Result<Target<ProjectFile>, ResolveError> {
     if let Some(url) = given_url(args) {
-        refuse_dot_segments(url)?;
-        let parsed = parse_file_url(url, base)?;
+        let parsed = parsed_url(url, Some(base))?;
         let expect_project_id = url_project_check(args, &parsed.project_path, true)?;
         let file = url_lookup(args, &parsed, url)?;
         let lookup = ProjectFile::Url {
@@ -180,8 +179,7 @@ pub(crate) fn for_gitlab(
 /// a `project_id` must be well-formed but is otherwise ignored.
 pub(crate) fn for_local(args: &ToolArgs) -> Result<Target<Lookup>, ResolveError> {
     if let Some(url) = given_url(args) {
-        refuse_dot_segments(url)?;
-        let parsed = parse_file_url_any_host(url)?;
+        let parsed = parsed_url(url, None)?;
         url_project_check(args, &parsed.project_path, false)?;
         let file = url_lookup(args, &parsed, url)?;
         return Ok(target(args, &parsed.lines, file));
@@ -237,17 +235,22 @@ fn given_project(args: &ToolArgs) -> Result<Option<&str>, ResolveError> {
     }
 }
 
+/// The file URL `url`, on the instance `base` when there is one (else on any host).
+///
 /// A URL whose path holds a `.` or `..` segment (raw or percent-encoded) is refused before
 /// parsing: the URL parser would resolve it silently, and `a/../../other/proj` would read
 /// another project than the one the URL seems to name.
-fn refuse_dot_segments(url: &str) -> Result<(), ResolveError> {
-    match file_url::dot_segment_path(url) {
-        Some(path) => Err(ResolveError::UrlPath {
+fn parsed_url(url: &str, base: Option<&::url::Url>) -> Result<FileUrl, ResolveError> {
+    if let Some(path) = file_url::dot_segment_path(url) {
+        return Err(ResolveError::UrlPath {
             url: url.to_string(),
             error: PathError::Traversal { path },
-        }),
-        None => Ok(()),
+        });
     }
+    Ok(match base {
+        Some(base) => parse_file_url(url, base)?,
+        None => parse_file_url_any_host(url)?,
+    })
 }
 
 /// `ref` and `file_path` of a call without a URL; `default_ref` stands in for a missing ref.
