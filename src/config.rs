@@ -279,11 +279,7 @@ mod tests {
     fn args(url: Option<&str>) -> GitlabArgs {
         GitlabArgs {
             gitlab_url: url.map(str::to_string),
-            connect_timeout: 10,
-            request_timeout: 30,
-            ca_file: None,
-            cache_bytes: DEFAULT_CACHE_BYTES,
-            max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+            ..GitlabArgs::for_tests("")
         }
     }
 
