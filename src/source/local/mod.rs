@@ -380,15 +380,11 @@ fn find_path(
     let Some((last, parents)) = components.split_last() else {
         return Ok(TreeEntry::Missing);
     };
-    let mut tree_id = root;
-    for name in parents {
-        let tree = repo.find_tree(tree_id)?;
-        match tree.find_entry(*name) {
-            Some(entry) if entry.kind() == EntryKind::Tree => tree_id = entry.object_id(),
-            Some(entry) if entry.kind() == EntryKind::Commit => return Ok(TreeEntry::Submodule),
-            Some(_) | None => return Ok(TreeEntry::Missing),
-        }
-    }
+    let tree_id = match walk_dirs(repo, root, parents)? {
+        Walk::Tree(id) => id,
+        Walk::Submodule => return Ok(TreeEntry::Submodule),
+        Walk::Missing => return Ok(TreeEntry::Missing),
+    };
     let tree = repo.find_tree(tree_id)?;
     let Some(entry) = tree.find_entry(*last) else {
         return Ok(TreeEntry::Missing);
@@ -412,27 +408,37 @@ fn listings(repo: &gix::Repository, root: ObjectId, path: &str) -> Vec<Listing> 
             let tree_id = match path_components(dir) {
                 None if dir.is_empty() => root,
                 None => return None,
-                Some(components) => find_tree(repo, root, &components).ok()??,
+                Some(components) => match walk_dirs(repo, root, &components).ok()? {
+                    Walk::Tree(id) => id,
+                    Walk::Submodule | Walk::Missing => return None,
+                },
             };
             list(repo, tree_id, dir).ok()
         })
         .collect()
 }
 
-/// The tree at `components` below `root`, if every component is a directory.
-fn find_tree(
-    repo: &gix::Repository,
-    root: ObjectId,
-    components: &[&str],
-) -> gix::Result<Option<ObjectId>> {
+/// Where a walk down directories from a tree ends.
+enum Walk {
+    /// Every component was a directory: the last one's tree.
+    Tree(ObjectId),
+    /// A component is a submodule (its files live in another repository).
+    Submodule,
+    /// A component is missing, or a file.
+    Missing,
+}
+
+/// Walks `components` down from the tree `root` (no component: `root` itself).
+fn walk_dirs(repo: &gix::Repository, root: ObjectId, components: &[&str]) -> gix::Result<Walk> {
     let mut tree_id = root;
     for name in components {
         match repo.find_tree(tree_id)?.find_entry(*name) {
             Some(entry) if entry.kind() == EntryKind::Tree => tree_id = entry.object_id(),
-            Some(_) | None => return Ok(None),
+            Some(entry) if entry.kind() == EntryKind::Commit => return Ok(Walk::Submodule),
+            Some(_) | None => return Ok(Walk::Missing),
         }
     }
-    Ok(Some(tree_id))
+    Ok(Walk::Tree(tree_id))
 }
 
 /// The entries of the tree `id` (the directory `dir`): subdirectories and files (symlinks read
