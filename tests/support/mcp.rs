@@ -21,14 +21,7 @@ pub struct Server {
 
 /// Spawns the binary with `args` and `env` (on top of a cleaned environment).
 pub async fn spawn(args: &[&str], env: &[(&str, &str)]) -> Server {
-    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_gitlab-file-mcp"));
-    cmd.args(args);
-    for name in env::cleared() {
-        cmd.env_remove(name);
-    }
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
+    let mut cmd = command(args, env);
     cmd.stderr(std::process::Stdio::inherit());
     let transport = TokioChildProcess::new(cmd).expect("spawn gitlab-file-mcp");
     let client = ().serve(transport).await.expect("MCP handshake with gitlab-file-mcp");
@@ -41,6 +34,16 @@ pub async fn spawn_with_stderr(
     args: &[&str],
     env: &[(&str, &str)],
 ) -> (Server, tokio::process::ChildStderr) {
+    let (transport, stderr) = TokioChildProcess::builder(command(args, env))
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn gitlab-file-mcp");
+    let client = ().serve(transport).await.expect("MCP handshake with gitlab-file-mcp");
+    (Server { client }, stderr.expect("piped stderr"))
+}
+
+/// The binary with `args`, in a cleaned environment plus `env`.
+fn command(args: &[&str], env: &[(&str, &str)]) -> tokio::process::Command {
     let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_gitlab-file-mcp"));
     cmd.args(args);
     for name in env::cleared() {
@@ -49,12 +52,7 @@ pub async fn spawn_with_stderr(
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let (transport, stderr) = TokioChildProcess::builder(cmd)
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("spawn gitlab-file-mcp");
-    let client = ().serve(transport).await.expect("MCP handshake with gitlab-file-mcp");
-    (Server { client }, stderr.expect("piped stderr"))
+    cmd
 }
 
 /// Spawns the server against a GitLab at `gitlab_url`, with an optional token.
