@@ -52,6 +52,11 @@ impl<K: Hash + Eq + Clone, V> Lru<K, V> {
         self.entries.contains_key(key)
     }
 
+    /// The value for `key`, without counting as a use.
+    pub(crate) fn peek(&self, key: &K) -> Option<&V> {
+        self.entries.get(key).map(|slot| &slot.value)
+    }
+
     /// Stores `value` under `key` (replacing any value there) as the most recently used, then
     /// evicts the least recently used entries until the total weight is within the budget.
     /// A value heavier than the whole budget is not stored (and any old value for `key` is

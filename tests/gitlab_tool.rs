@@ -259,9 +259,11 @@ async fn byte_cap_drops_lines_and_cuts_a_giant_line_at_a_char_boundary() {
 
 #[tokio::test]
 async fn a_blob_cut_by_the_read_limit_is_flagged() {
-    // GraphQL sent only the first part of a 20 MiB file; a window inside that part is served
-    // from it, flagged. (A window reaching past it reads the rest over REST: tests/paging.rs.)
-    let mut node = text_node("huge.log", "a\nb\nc\n");
+    // GraphQL sent only the first part of a 20 MiB file, cut where GitLab cuts (10 MiB); a
+    // window inside that part is served from it, flagged. (A window reaching past it, or a
+    // part not cut where GitLab cuts, reads the blob over REST: tests/paging.rs.)
+    let part = "a\n".repeat(5 * 1024 * 1024);
+    let mut node = text_node("huge.log", &part);
     node["rawSize"] = json!("20971520");
     node["size"] = json!("20971520");
     let gitlab = gitlab_with(project_answer("grp/sub/proj", 42, vec![node]), 1).await;

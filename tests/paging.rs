@@ -53,6 +53,38 @@ struct Gitlab {
     reader: Option<String>,
     /// REST answers to fail with, in order, before answering normally.
     rest_faults: Arc<Mutex<Vec<u16>>>,
+    /// REST bodies to bend, in order, before answering normally (after `rest_faults`).
+    rest_bodies: Arc<Mutex<Vec<Bent>>>,
+    /// GraphQL contents to bend, in order, in answers asked with content.
+    texts: Arc<Mutex<Vec<BentText>>>,
+    /// A token whose GraphQL answers come this late.
+    slow: Option<(String, std::time::Duration)>,
+}
+
+/// A REST body that is not the blob: what a proxy or a broken cache in between can do.
+#[derive(Clone, Copy, Debug)]
+enum Bent {
+    /// The first half, with a Content-Length to match.
+    Short,
+    /// The blob and more.
+    Long,
+    /// The same length, the first line replaced.
+    Altered,
+    /// The same length, a NUL first.
+    Binary,
+    /// An answer that does not come within the test (an hour late).
+    Stalled,
+    /// An LFS object's pointer instead of the object (GitLab's answer when it lacks it).
+    Pointer,
+}
+
+/// A GraphQL `rawTextBlob` that is not the blob's.
+#[derive(Clone, Copy, Debug)]
+enum BentText {
+    /// `null`, GitLab's word for a binary blob.
+    Null,
+    /// Half of it.
+    Short,
 }
 
 impl Gitlab {
@@ -106,12 +138,48 @@ impl Gitlab {
             "lfsOid": file.lfs.then(|| hex(&Sha256::digest(&file.bytes))),
         });
         if with_content {
-            node["rawTextBlob"] = match std::str::from_utf8(&blob) {
-                Ok(text) => json!(cut(text)),
-                Err(_) => Value::Null,
+            node["rawTextBlob"] = match (std::str::from_utf8(&blob), self.next_text()) {
+                (Ok(_), Some(BentText::Null)) | (Err(_), _) => Value::Null,
+                (Ok(text), Some(BentText::Short)) => json!(&text[..text.len() / 2]),
+                (Ok(text), None) => json!(cut(text)),
             };
         }
         node
+    }
+
+    fn next_text(&self) -> Option<BentText> {
+        let mut texts = self.texts.lock().unwrap();
+        (!texts.is_empty()).then(|| texts.remove(0))
+    }
+
+    fn next_body(&self) -> Option<Bent> {
+        let mut bodies = self.rest_bodies.lock().unwrap();
+        (!bodies.is_empty()).then(|| bodies.remove(0))
+    }
+
+    /// `bytes` bent as `how` says.
+    fn bend(bytes: Vec<u8>, how: Bent) -> ResponseTemplate {
+        let mut bytes = bytes;
+        match how {
+            Bent::Short => bytes.truncate(bytes.len() / 2),
+            Bent::Long => bytes.extend_from_slice(b"POISONED tail\n"),
+            Bent::Altered => bytes[..9].copy_from_slice(b"POISONED "),
+            Bent::Binary => bytes[0] = 0,
+            Bent::Stalled => {
+                return ResponseTemplate::new(200)
+                    .set_body_raw(bytes, "text/plain")
+                    .set_delay(std::time::Duration::from_secs(3600));
+            }
+            Bent::Pointer => {
+                let sha = hex(&Sha256::digest(&bytes));
+                bytes = format!(
+                    "version https://git-lfs.github.com/spec/v1\noid sha256:{sha}\nsize {}\n",
+                    bytes.len()
+                )
+                .into_bytes();
+            }
+        }
+        ResponseTemplate::new(200).set_body_raw(bytes, "text/plain")
     }
 
     fn graphql(&self, request: &Request) -> ResponseTemplate {
@@ -131,7 +199,13 @@ impl Gitlab {
         };
         let bytes = serde_json::to_vec(&answer).unwrap();
         self.count(&bytes, true, with_content);
-        ResponseTemplate::new(200).set_body_raw(bytes, "application/json")
+        let response = ResponseTemplate::new(200).set_body_raw(bytes, "application/json");
+        match &self.slow {
+            Some((token, delay)) if bearer(request) == Some(token.as_str()) => {
+                response.set_delay(*delay)
+            }
+            _ => response,
+        }
     }
 
     fn rest(&self, request: &Request) -> ResponseTemplate {
@@ -164,7 +238,10 @@ impl Gitlab {
         match (self.may_read(request), object) {
             (true, Some(bytes)) => {
                 self.count(&bytes, false, false);
-                ResponseTemplate::new(200).set_body_raw(bytes, "text/plain")
+                match self.next_body() {
+                    Some(how) => Self::bend(bytes, how),
+                    None => ResponseTemplate::new(200).set_body_raw(bytes, "text/plain"),
+                }
             }
             _ => {
                 self.count(b"", false, false);
@@ -177,13 +254,17 @@ impl Gitlab {
         let Some(reader) = &self.reader else {
             return true;
         };
-        let token = request
-            .headers
-            .get("authorization")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "));
-        token == Some(reader.as_str())
+        bearer(request) == Some(reader.as_str())
     }
+}
+
+/// The token a request carries.
+fn bearer(request: &Request) -> Option<&str> {
+    request
+        .headers
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
 }
 
 impl Respond for Gitlab {
@@ -426,10 +507,138 @@ async fn lfs_text_is_read_like_any_file_and_lfs_binary_keeps_its_error() {
         "{e}"
     );
     assert!(!serde_json::to_string(&result).unwrap().contains("sha256:"));
-    // Known binary: asking again downloads nothing more.
+    // Known binary, but not proven (the object was not hashed whole): asked again, its first
+    // bytes are downloaded again, and the verdict is the same.
     let rest = gitlab.sent().rest;
-    err(&server.call(args("files/blob.iso")).await);
-    assert_eq!(gitlab.sent().rest, rest);
+    let e = err(&server.call(args("files/blob.iso")).await);
+    assert!(e.contains("stored in LFS"), "{e}");
+    assert_eq!(gitlab.sent().rest, rest + 1);
+    server.stop().await;
+}
+
+/// Checks one bent REST body of each kind is retried into the blob, two are an error naming
+/// the blob, and nothing bent is served or cached.
+#[tokio::test]
+async fn rest_bodies_that_are_not_the_blob_are_retried_once_never_served_never_cached() {
+    let gitlab = Gitlab::default();
+    let mock = start(&gitlab).await;
+    let server = spawn(&[], &[("GITLAB_URL", &mock.uri())]).await;
+    for (i, how) in [Bent::Short, Bent::Long, Bent::Altered, Bent::Binary]
+        .into_iter()
+        .enumerate()
+    {
+        // GraphQL sends half of each file: not the blob by its size, so it is read over REST.
+        for (lines, path, bodies) in [
+            (3_000, "once.txt", vec![how]),
+            (3_001, "twice.txt", vec![how, how]),
+        ] {
+            let file = text(lines, 40 + i);
+            let oid = git_blob_id(file.as_bytes());
+            let path = format!("{i}-{path}");
+            gitlab.put(&path, file.clone().into_bytes(), false);
+            *gitlab.texts.lock().unwrap() = vec![BentText::Short];
+            *gitlab.rest_bodies.lock().unwrap() = bodies.clone();
+            let rest = gitlab.sent().rest;
+            let result = server.call(args(&path)).await;
+            assert!(!serde_json::to_string(&result).unwrap().contains("POISONED"));
+            assert_eq!(gitlab.sent().rest, rest + 2, "{how:?}: one retry");
+            if bodies.len() == 1 {
+                assert_eq!(ok(&result)["content"], file[..500 * (40 + i)], "{how:?}");
+                continue;
+            }
+            let e = err(&result);
+            let blob = format!("GitLab's answer did not match blob {oid} of '{path}': ");
+            assert!(e.starts_with(&blob), "{how:?}: {e}");
+            // Nothing was cached: the next call downloads it again, and gets the blob.
+            *gitlab.texts.lock().unwrap() = vec![BentText::Short];
+            let out = ok(&server.call(args(&path)).await);
+            assert_eq!(out["content"], file[..500 * (40 + i)]);
+            assert_eq!(gitlab.sent().rest, rest + 3);
+        }
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn past_the_read_limit_an_altered_body_is_retried_into_the_blob() {
+    let gitlab = Gitlab::default();
+    let file = text(120_000, 100);
+    gitlab.put("huge.log", file.clone().into_bytes(), false);
+    let mock = start(&gitlab).await;
+    let server = spawn(&[], &[("GITLAB_URL", &mock.uri())]).await;
+    *gitlab.rest_bodies.lock().unwrap() = vec![Bent::Altered];
+    let mut tail = args("huge.log");
+    tail["offset"] = json!(119_999);
+    let out = ok(&server.call(tail).await);
+    assert_eq!(out["metadata"]["total_lines"], 120_000);
+    assert_eq!(out["content"], &file[file.len() - 100..]);
+    assert_eq!(gitlab.sent().rest, 2);
+    // The first line of the cached blob is the blob's, not the altered body's.
+    let out = ok(&server.call(args("huge.log")).await);
+    assert!(out["content"].as_str().unwrap().starts_with(&file[..100]));
+    assert_eq!(gitlab.sent().rest, 2);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn graphql_verdicts_are_not_sticky_and_do_not_overwrite_proven_content() {
+    let gitlab = Gitlab::default();
+    let file = text(300, 30);
+    gitlab.put("a.txt", file.clone().into_bytes(), false);
+    gitlab.put("copy-of-a.txt", file.clone().into_bytes(), false);
+    gitlab.put("b.txt", text(200, 30).into_bytes(), false);
+    let mock = start(&gitlab).await;
+    let server = spawn(&[], &[("GITLAB_URL", &mock.uri())]).await;
+    // One answer whose rawTextBlob is null: that call is told the file is binary…
+    *gitlab.texts.lock().unwrap() = vec![BentText::Null];
+    let e = err(&server.call(args("b.txt")).await);
+    assert!(e.contains("is binary"), "{e}");
+    // …and the next is not: the verdict was not kept.
+    assert_eq!(
+        ok(&server.call(args("b.txt")).await)["metadata"]["total_lines"],
+        200
+    );
+    assert_eq!(gitlab.sent().with_content, 2);
+    // a.txt is cached, proven by its size; an answer calling the same blob binary (under
+    // another path) is outweighed by it.
+    ok(&server.call(args("a.txt")).await);
+    *gitlab.texts.lock().unwrap() = vec![BentText::Null];
+    let out = ok(&server.call(args("copy-of-a.txt")).await);
+    assert_eq!(out["metadata"]["total_lines"], 300);
+    assert_eq!(out["metadata"]["blob_id"], git_blob_id(file.as_bytes()));
+    assert_eq!(gitlab.sent().rest, 0);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn lfs_objects_are_hashed_and_a_missing_one_is_a_permanent_error() {
+    let gitlab = Gitlab::default();
+    let csv = "id,name\n1,alpha\n2,beta\n".repeat(100);
+    gitlab.put("data/table.csv", csv.clone().into_bytes(), true);
+    let sha = hex(&Sha256::digest(csv.as_bytes()));
+    let mock = start(&gitlab).await;
+    let server = spawn(&[], &[("GITLAB_URL", &mock.uri())]).await;
+    // Altered twice: an error naming the object; nothing kept.
+    *gitlab.rest_bodies.lock().unwrap() = vec![Bent::Altered, Bent::Altered];
+    let e = err(&server.call(args("data/table.csv")).await);
+    let object = format!("GitLab's answer did not match the LFS object {sha} of 'data/table.csv'");
+    assert!(e.starts_with(&object), "{e}");
+    assert_eq!(gitlab.sent().rest, 2);
+    // GitLab without the object serves its pointer: said so, not retried, not "call again".
+    *gitlab.rest_bodies.lock().unwrap() = vec![Bent::Pointer];
+    let e = err(&server.call(args("data/table.csv")).await);
+    assert!(
+        e.contains("does not have its LFS object") && e.contains("will not help"),
+        "{e}"
+    );
+    assert!(!e.contains("sha256:"), "{e}");
+    assert_eq!(gitlab.sent().rest, 3);
+    // A good answer at last: the object, once.
+    assert_eq!(
+        ok(&server.call(args("data/table.csv")).await)["metadata"]["total_lines"],
+        300
+    );
+    assert_eq!(gitlab.sent().rest, 4);
     server.stop().await;
 }
 

@@ -445,10 +445,6 @@ impl Display for SourceError {
                 f,
                 "File '{path}' is {size_bytes} bytes, larger than this server reads ({limit} bytes). Its operator can raise the limit with --max-file-bytes (GITLAB_FILE_MCP_MAX_FILE_BYTES)."
             ),
-            SourceError::ChangedWhileReading { path } => write!(
-                f,
-                "File '{path}' changed while it was being read (its LFS object is not the one GitLab named). Call again."
-            ),
             SourceError::Gitlab(e) => e.fmt(f),
             SourceError::Local(e) => e.fmt(f),
         }
@@ -600,6 +596,8 @@ impl Display for GitlabError {
                 )
             }
             GitlabError::Content(e) => write!(f, "GitLab's rawTextBlob could not be decoded: {e}"),
+            GitlabError::Mismatch(e) => e.fmt(f),
+            GitlabError::LfsObjectMissing(e) => e.fmt(f),
         }
     }
 }

@@ -95,9 +95,6 @@ pub(crate) enum SourceError {
         size_bytes: u64,
         limit: u64,
     },
-    /// The file changed between two requests of one call (an LFS object whose bytes are not
-    /// the object the blob named).
-    ChangedWhileReading { path: String },
     /// Talking to GitLab failed, or GitLab's answer could not be used.
     Gitlab(GitlabError),
     /// The local repository could not be opened or read.

@@ -58,9 +58,18 @@ impl BlobCache {
     }
 
     /// Stores `entry` under `key`, evicting the least recently used entries over the budget.
+    /// Only a part is ever replaced (by the whole): an entry is admitted only as proven
+    /// content or a proven verdict, and none contradicts another.
     pub(crate) fn put(&self, key: &str, entry: Cached) {
         let weight = entry.weight();
         let mut entries = self.entries.lock();
+        if entries
+            .peek(&key.to_string())
+            .is_some_and(|held| !matches!(held, Cached::Partial(_)))
+        {
+            tracing::debug!(key, "already held whole: kept");
+            return;
+        }
         if entries.insert(key.to_string(), entry, weight) {
             tracing::debug!(key, weight, held = entries.weight(), "blob cached");
         } else {
@@ -126,6 +135,20 @@ mod tests {
         assert!(!cache.contains("huge"));
         cache.forget("a");
         assert_eq!(cache.entries.lock().weight(), 3);
+    }
+
+    #[test]
+    fn a_whole_entry_is_never_replaced_but_a_part_is() {
+        let cache = BlobCache::new(100);
+        cache.put("a", Cached::Partial(Arc::new("12".into())));
+        cache.put("a", Cached::Full(Arc::new("1234".into())));
+        assert_eq!(cache.get("a"), Some(Cached::Full(Arc::new("1234".into()))));
+        cache.put("a", Cached::Binary);
+        cache.put("a", Cached::Partial(Arc::new("12".into())));
+        assert_eq!(cache.get("a"), Some(Cached::Full(Arc::new("1234".into()))));
+        cache.put("b", Cached::Binary);
+        cache.put("b", Cached::Full(Arc::new("x".into())));
+        assert_eq!(cache.get("b"), Some(Cached::Binary));
     }
 
     #[test]

@@ -7,10 +7,12 @@
 use std::sync::Arc;
 
 use super::cache::{BlobCache, Cached};
+use super::error::GitlabError;
 use super::flights::Flights;
 use super::graphql::BlobFields;
 use super::raw::{self, Download, Sniff};
 use super::transport::Transport;
+use super::verify::{self, Expected, Mismatch, TextFit};
 use crate::config::Credential;
 use crate::source::blob::{BlobKind, SourceError, looks_binary};
 use crate::window::{self, LineRequest};
@@ -34,11 +36,38 @@ pub(crate) enum Content {
     NotInAnswer,
 }
 
+/// One REST download: where, named how in errors, and what its bytes must be.
+#[derive(Debug)]
+struct Get {
+    path_and_query: String,
+    what: String,
+    sniff: Sniff,
+    expected: Expected,
+}
+
+/// A file stored in LFS whose object GitLab does not have: asked for the object, it serves
+/// the pointer. Permanent, unlike a download that went wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "File '{path}' is stored in LFS, but GitLab does not have its LFS object (it serves only the pointer), so its content cannot be read. Calling again will not help; the object must be pushed to GitLab again (git lfs push)."
+)]
+pub(crate) struct LfsObjectMissing {
+    pub path: String,
+}
+
+impl From<LfsObjectMissing> for SourceError {
+    fn from(e: LfsObjectMissing) -> Self {
+        SourceError::Gitlab(GitlabError::LfsObjectMissing(e))
+    }
+}
+
 /// What one call wants of a blob: which, where, how big, and how much of it.
 #[derive(Debug, Clone, Copy)]
 struct Want<'a> {
     oid: &'a str,
     at: FileAt<'a>,
+    /// The size GitLab reports ([`size_bytes`]: for LFS the object's, else the blob's, which
+    /// its bytes are checked against).
     size: u64,
     lines: LineRequest,
     credential: Option<&'a Credential>,
@@ -98,13 +127,15 @@ impl ContentStore {
         let Some(raw) = raw else {
             return Ok(Content::NotInAnswer);
         };
-        let text = raw.decode().map_err(super::error::GitlabError::Content)?;
+        let text = raw.decode().map_err(GitlabError::Content)?;
         self.read_answer(text, &want).await.map(Content::Ready)
     }
 
-    /// The answer asked with content had none: GitLab's word for a binary blob.
+    /// The answer asked with content had none: GitLab's word for a binary blob, to this
+    /// caller. Not cached: one answer proves nothing about the blob's bytes (and asking again
+    /// with content costs no more than without, for a binary blob).
     pub(crate) fn binary(&self, oid: &str) -> BlobKind {
-        self.cache.put(oid, Cached::Binary);
+        tracing::debug!(oid, "GraphQL named a binary blob: served, not cached");
         BlobKind::Binary
     }
 
@@ -117,15 +148,27 @@ impl ContentStore {
         }
     }
 
+    /// GraphQL text, admitted by its length ([`verify::graphql_text`]): the whole blob, the
+    /// first part of one past the read limit, or neither — then the blob is read from REST by
+    /// oid and hashed.
     async fn read_answer(&self, text: String, want: &Want<'_>) -> Result<BlobKind, SourceError> {
         let text = Arc::new(text);
-        if want.size <= text.len() as u64 {
-            self.cache.put(want.oid, Cached::Full(Arc::clone(&text)));
-            return Ok(text_kind(text, false));
-        }
-        if covers(&text, want.lines) {
-            self.cache.put(want.oid, Cached::Partial(Arc::clone(&text)));
-            return Ok(text_kind(text, true));
+        match verify::graphql_text(text.len() as u64, want.size) {
+            TextFit::Whole => {
+                self.cache.put(want.oid, Cached::Full(Arc::clone(&text)));
+                return Ok(text_kind(text, false));
+            }
+            TextFit::Part if covers(&text, want.lines) => {
+                self.cache.put(want.oid, Cached::Partial(Arc::clone(&text)));
+                return Ok(text_kind(text, true));
+            }
+            TextFit::Part => {}
+            TextFit::Inconsistent => tracing::warn!(
+                oid = want.oid,
+                text_bytes = text.len(),
+                size = want.size,
+                "GraphQL text does not fit its blob's size: reading the blob over REST"
+            ),
         }
         drop(text);
         self.whole_blob(want).await
@@ -141,20 +184,53 @@ impl ContentStore {
         // The partial entry is superseded; freeing it first keeps one copy in memory.
         self.cache.forget(oid);
         let project_id = want.at.project_id.ok_or_else(|| no_project_id(path))?;
-        let what = format!("blob {oid} of '{path}'");
-        let download = raw::download(
-            &self.transport,
-            &raw::blob_path(project_id, oid),
-            &what,
-            self.max_file_bytes,
-            Sniff::KeepAll,
-            want.credential,
-        )
-        .await
-        .map_err(super::error::GitlabError::from)?;
+        let get = Get {
+            path_and_query: raw::blob_path(project_id, oid),
+            what: format!("blob {oid} of '{path}'"),
+            sniff: Sniff::KeepAll,
+            expected: Expected::GitBlob {
+                oid: oid.to_string(),
+                size: want.size,
+            },
+        };
+        let download = self.verified(&get, want.credential).await?;
         let kind = self.text_or_binary(download, path, want.size)?;
         self.cache.put(oid, cached_as(&kind));
         Ok(kind)
+    }
+
+    /// Downloads `get`, hashed as it streams; bytes that are not the content asked for are
+    /// downloaded once more, and a second mismatch is an error. Nothing unproven is returned
+    /// but an early binary verdict ([`Download::Binary`]), which is never cached.
+    async fn verified(
+        &self,
+        get: &Get,
+        credential: Option<&Credential>,
+    ) -> Result<Download, SourceError> {
+        let mut retried = false;
+        loop {
+            let download = raw::download(
+                &self.transport,
+                &get.path_and_query,
+                &get.what,
+                (self.max_file_bytes, get.sniff),
+                get.expected.clone(),
+                credential,
+            )
+            .await
+            .map_err(GitlabError::from)?;
+            match download {
+                Download::Mismatch(problem) if !retried => {
+                    tracing::warn!(what = get.what, %problem, "GitLab's answer did not match: once more");
+                    retried = true;
+                }
+                Download::Mismatch(problem) => {
+                    let what = get.what.clone();
+                    return Err(GitlabError::Mismatch(Mismatch { what, problem }).into());
+                }
+                other => return Ok(other),
+            }
+        }
     }
 
     /// A file stored in LFS: its object, cached by the object's sha256 (the pointer never
@@ -177,29 +253,27 @@ impl ContentStore {
         }
         self.refuse_too_large(at.path, size)?;
         let project_id = at.project_id.ok_or_else(|| no_project_id(at.path))?;
-        let what = format!("the LFS object of '{}' at '{}'", at.path, at.git_ref);
-        let download = raw::download(
-            &self.transport,
-            &raw::lfs_file_path(project_id, at.path, at.git_ref),
-            &what,
-            self.max_file_bytes,
-            Sniff::StopAtBinary,
-            want.credential,
-        )
-        .await
-        .map_err(super::error::GitlabError::from)?;
-        if let Download::Bytes(bytes) = &download
-            && !raw::is_lfs_object(bytes, sha256)
-        {
-            return Err(SourceError::ChangedWhileReading {
-                path: at.path.to_string(),
-            });
-        }
+        let get = Get {
+            path_and_query: raw::lfs_file_path(project_id, at.path, at.git_ref),
+            what: format!(
+                "the LFS object {sha256} of '{}' at '{}'",
+                at.path, at.git_ref
+            ),
+            sniff: Sniff::StopAtBinary,
+            expected: Expected::Lfs {
+                sha256: sha256.to_string(),
+            },
+        };
+        let download = self.verified(&get, want.credential).await?;
+        // An early binary verdict is unproven (the object was not hashed whole): not cached.
+        let proven = matches!(download, Download::Bytes(_));
         let kind = match self.text_or_binary(download, at.path, size)? {
             BlobKind::Binary => BlobKind::Lfs { storage },
             text => text,
         };
-        self.cache.put(&key, cached_as(&kind));
+        if proven {
+            self.cache.put(&key, cached_as(&kind));
+        }
         Ok(kind)
     }
 
@@ -211,6 +285,15 @@ impl ContentStore {
     ) -> Result<BlobKind, SourceError> {
         match download {
             Download::TooLarge => Err(self.too_large(path, size)),
+            Download::LfsObjectMissing => Err(LfsObjectMissing {
+                path: path.to_string(),
+            }
+            .into()),
+            // `verified` returns no mismatch.
+            Download::Mismatch(problem) => Err(GitlabError::Shape {
+                reason: problem.to_string(),
+            }
+            .into()),
             Download::Binary => Ok(BlobKind::Binary),
             Download::Bytes(bytes) if looks_binary(&bytes) => Ok(BlobKind::Binary),
             Download::Bytes(bytes) => Ok(match String::from_utf8(bytes) {
@@ -274,7 +357,7 @@ fn cached_as(kind: &BlobKind) -> Cached {
 }
 
 fn no_project_id(path: &str) -> SourceError {
-    super::error::GitlabError::Shape {
+    GitlabError::Shape {
         reason: format!("the answer for '{path}' has no project id"),
     }
     .into()
@@ -362,22 +445,24 @@ mod tests {
 
     #[tokio::test]
     async fn a_cut_part_serves_windows_inside_it() {
-        let s = store(1 << 20);
-        let part = kind(
-            &s,
-            node("x", Some("1\n2\n3\n4-cut"), Some(1_000)),
-            lines(0, 2),
-        )
-        .await;
+        let s = store(1 << 30);
+        // GitLab's cut of a blob past the read limit: exactly the limit's bytes.
+        let part = "1\n2\n3\n4-cut\n".repeat(verify::READ_LIMIT as usize / 12);
+        let part = format!(
+            "{part}{}",
+            "x".repeat(verify::READ_LIMIT as usize - part.len())
+        );
+        let size = Some(verify::READ_LIMIT + 1_000);
+        let first = kind(&s, node("x", Some(&part), size), lines(0, 2)).await;
         assert!(matches!(
-            part,
+            first,
             Some(BlobKind::Text {
                 cut_by_read_limit: true,
                 ..
             })
         ));
         // Held as a part: a later window inside it is served too.
-        let again = kind(&s, node("x", None, Some(1_000)), lines(1, 1)).await;
+        let again = kind(&s, node("x", None, size), lines(1, 1)).await;
         assert!(matches!(
             again,
             Some(BlobKind::Text {
@@ -385,6 +470,24 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    #[tokio::test]
+    async fn graphql_text_that_does_not_fit_its_size_is_never_admitted() {
+        let s = store(1 << 20);
+        // Shorter than its size, and the size within the read limit: not the blob. It is read
+        // over REST by oid instead (here: nothing listens, so the call fails), never served.
+        let oid = "0123456789012345678901234567890123456789";
+        let short = s
+            .content(node(oid, Some("a\n"), Some(4)), AT, all(), None)
+            .await;
+        assert!(short.is_err(), "{short:?}");
+        // Longer than its size.
+        let long = s
+            .content(node(oid, Some("a\nbcd\n"), Some(4)), AT, all(), None)
+            .await;
+        assert!(long.is_err(), "{long:?}");
+        assert!(!s.holds(oid));
     }
 
     #[tokio::test]
@@ -407,11 +510,10 @@ mod tests {
     #[tokio::test]
     async fn binary_verdicts_and_lfs_without_an_object_id() {
         let s = store(1 << 20);
+        // GraphQL's word for a binary blob is served, and not cached: it is not proven.
         assert_eq!(s.binary("bin"), BlobKind::Binary);
-        assert_eq!(
-            kind(&s, node("bin", None, Some(9)), all()).await,
-            Some(BlobKind::Binary)
-        );
+        assert!(!s.holds("bin"));
+        assert_eq!(kind(&s, node("bin", None, Some(9)), all()).await, None);
         let lfs = BlobFields {
             stored_externally: Some(true),
             external_storage: Some("lfs".into()),

@@ -20,6 +20,10 @@ pub(crate) enum GitlabError {
     Shape { reason: String },
     /// `rawTextBlob` that is not a valid JSON string.
     Content(JsonTextError),
+    /// Bytes from GitLab that are not the content they were asked for as (worded beside it).
+    Mismatch(super::verify::Mismatch),
+    /// GitLab served an LFS pointer for its object (worded beside it).
+    LfsObjectMissing(super::content::LfsObjectMissing),
 }
 
 impl From<TransportError> for GitlabError {

@@ -28,6 +28,7 @@ mod raw;
 pub(crate) mod scalars;
 pub(crate) mod splits;
 pub(crate) mod transport;
+mod verify;
 
 use std::sync::Arc;
 

@@ -2,7 +2,9 @@
 //! 10 MiB read limit (`GET /projects/:id/repository/blobs/:oid/raw`, exact by content address)
 //! and the object of a file stored in LFS (`GET /projects/:id/repository/files/:path/raw
 //! ?ref=…&lfs=true`). Both stream the whole file; the download is bounded by the maximum file
-//! size, and an LFS download stops as soon as its first bytes show it is binary.
+//! size, hashed as it streams (a download that is not the content asked for is a
+//! [`Download::Mismatch`]), and an LFS download stops as soon as its first bytes show it is
+//! binary.
 //!
 //! Same token header, same host (the URL is built from the configured instance), no redirects
 //! and the same retries as GraphQL: all of it is [`Transport::get_raw`].
@@ -10,6 +12,7 @@
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
 use super::transport::{Transport, TransportError};
+use super::verify::{Digesting, Expected, Problem};
 use crate::config::Credential;
 use crate::source::blob::{BINARY_SNIFF_LEN, looks_binary};
 
@@ -23,12 +26,17 @@ const UNRESERVED: &AsciiSet = &NON_ALPHANUMERIC
 /// What a download found.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Download {
-    /// The whole file.
+    /// The whole file, proven to be the content asked for.
     Bytes(Vec<u8>),
-    /// The file's first bytes hold a NUL: it is binary (the rest was not downloaded).
+    /// The file's first bytes hold a NUL: it is binary (the rest was neither downloaded nor
+    /// hashed, so this verdict is not proven).
     Binary,
     /// The file is larger than the limit (the download stopped there).
     TooLarge,
+    /// The bytes are not the content asked for (the download stopped as soon as that showed).
+    Mismatch(Problem),
+    /// Asked for an LFS object, GitLab sent its pointer: it does not have the object.
+    LfsObjectMissing,
 }
 
 /// Whether to stop a download as soon as it shows a binary file.
@@ -55,23 +63,26 @@ pub(crate) fn lfs_file_path(project_id: u64, path: &str, git_ref: &str) -> Strin
     )
 }
 
-/// Whether `bytes` are the LFS object `sha256` names (lower-case hex, as in `lfsOid`).
-pub(crate) fn is_lfs_object(bytes: &[u8], sha256: &str) -> bool {
-    use sha2::{Digest, Sha256};
-    let digest = Sha256::digest(bytes);
-    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-    hex.eq_ignore_ascii_case(sha256)
-}
-
-/// Downloads `path_and_query` (one of the paths above) with at most `max_bytes` of body.
+/// Downloads `path_and_query` (one of the paths above) with at most `max_bytes` of body,
+/// hashing it as it streams against `expected` ([`verify`](super::verify)).
 pub(crate) async fn download(
     transport: &Transport,
     path_and_query: &str,
     what: &str,
-    max_bytes: u64,
-    sniff: Sniff,
+    limits: (u64, Sniff),
+    expected: Expected,
     credential: Option<&Credential>,
 ) -> Result<Download, TransportError> {
+    let (max_bytes, sniff) = limits;
+    let lfs_sha256 = match &expected {
+        Expected::Lfs { sha256 } => Some(sha256.clone()),
+        Expected::GitBlob { .. } => None,
+    };
+    let lfs_sha256 = lfs_sha256.as_deref();
+    let mut digesting = match Digesting::new(expected) {
+        Ok(digesting) => digesting,
+        Err(problem) => return Ok(Download::Mismatch(problem)),
+    };
     let mut body = transport.get_raw(path_and_query, what, credential).await?;
     if body.declared_len().is_some_and(|n| n > max_bytes) {
         return Ok(Download::TooLarge);
@@ -83,13 +94,35 @@ pub(crate) async fn download(
         if (bytes.len() + chunk.len()) as u64 > max_bytes {
             return Ok(Download::TooLarge);
         }
+        if let Err(problem) = digesting.update(&chunk) {
+            return Ok(Download::Mismatch(problem));
+        }
         let sniffed_before = bytes.len() >= BINARY_SNIFF_LEN;
         bytes.extend_from_slice(&chunk);
         if sniff == Sniff::StopAtBinary && !sniffed_before && looks_binary(&bytes) {
             return Ok(Download::Binary);
         }
     }
-    Ok(Download::Bytes(bytes))
+    Ok(match digesting.finish() {
+        Ok(()) => Download::Bytes(bytes),
+        Err(_) if lfs_sha256.is_some_and(|sha| is_pointer_to(&bytes, sha)) => {
+            Download::LfsObjectMissing
+        }
+        Err(problem) => Download::Mismatch(problem),
+    })
+}
+
+/// Whether `bytes` are an LFS pointer to the object `sha256`: what GitLab's `lfs=true` serves
+/// when it does not have the object.
+fn is_pointer_to(bytes: &[u8], sha256: &str) -> bool {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return false;
+    };
+    text.starts_with("version https://git-lfs.github.com/spec/")
+        && text.lines().any(|l| {
+            l.strip_prefix("oid sha256:")
+                .is_some_and(|o| o.eq_ignore_ascii_case(sha256))
+        })
 }
 
 #[cfg(test)]
@@ -97,11 +130,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn lfs_objects_are_checked_by_sha256() {
-        let hello = "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824";
-        assert!(is_lfs_object(b"hello", hello));
-        assert!(is_lfs_object(b"hello", &hello.to_uppercase()));
-        assert!(!is_lfs_object(b"hellO", hello));
+    fn a_pointer_is_told_from_its_object() {
+        let sha = "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824";
+        let pointer =
+            format!("version https://git-lfs.github.com/spec/v1\noid sha256:{sha}\nsize 5\n");
+        assert!(is_pointer_to(pointer.as_bytes(), sha));
+        assert!(!is_pointer_to(pointer.as_bytes(), &"0".repeat(64)));
+        assert!(!is_pointer_to(b"hello", sha));
+        assert!(!is_pointer_to(&[0xff, 0xfe], sha));
     }
 
     #[test]
