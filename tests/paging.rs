@@ -756,23 +756,7 @@ async fn one_cache_many_users_and_no_content_without_access() {
     let mock = start(&gitlab).await;
     let server =
         http_server::HttpServer::start(&mock.uri(), &["--stateless", "--token-from-request"], None);
-    let call = |token: &'static str| {
-        let url = server.mcp();
-        async move {
-            let client =
-                http_server::mcp_client(&url, &[("authorization", &format!("Bearer {token}"))])
-                    .await;
-            let Value::Object(map) = args("secret.txt") else {
-                unreachable!()
-            };
-            let result = client
-                .call_tool(CallToolRequestParams::new("get_repository_file").with_arguments(map))
-                .await
-                .expect("tools/call");
-            let _ = client.cancel().await;
-            result
-        }
-    };
+    let call = |token: &'static str| call_as(server.mcp(), token, "secret.txt");
     let alice = call("alice-token").await;
     assert_eq!(ok(&alice)["content"], "the secret\n");
     // Now cached; bob's own request is still made, answered "not found", and nothing leaks.
@@ -788,4 +772,93 @@ async fn one_cache_many_users_and_no_content_without_access() {
     // Alice again: from the cache, her request without content.
     assert_eq!(ok(&call("alice-token").await)["content"], "the secret\n");
     assert_eq!(gitlab.sent().with_content, 1);
+}
+
+/// One `tools/call` over HTTP with `token`, reading `path`.
+async fn call_as(url: String, token: &str, path: &str) -> rmcp::model::CallToolResult {
+    let client =
+        http_server::mcp_client(&url, &[("authorization", &format!("Bearer {token}"))]).await;
+    let Value::Object(map) = args(path) else {
+        unreachable!()
+    };
+    let result = client
+        .call_tool(CallToolRequestParams::new("get_repository_file").with_arguments(map))
+        .await
+        .expect("tools/call");
+    let _ = client.cancel().await;
+    result
+}
+
+#[tokio::test]
+async fn a_caller_without_access_never_waits_on_the_owners_read() {
+    // The owner's answer takes an hour; the other caller's is immediate and says "no".
+    let gitlab = Gitlab {
+        reader: Some("owner-token".into()),
+        slow: Some(("owner-token".into(), std::time::Duration::from_secs(3600))),
+        ..Gitlab::default()
+    };
+    gitlab.put("private.txt", b"the secret\n".to_vec(), false);
+    let mock = start(&gitlab).await;
+    let server = http_server::HttpServer::start(
+        &mock.uri(),
+        &[
+            "--stateless",
+            "--token-from-request",
+            "--request-timeout",
+            "3000",
+        ],
+        None,
+    );
+    let owner = tokio::spawn(call_as(server.mcp(), "owner-token", "private.txt"));
+    // The owner's first read is in flight (its request is at GitLab) before the other asks.
+    while gitlab.sent().graphql == 0 {
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    // Had it waited on the owner's read, this would not come back within the hour.
+    let guard = std::time::Duration::from_secs(60);
+    for token in ["other-token", "not-a-token"] {
+        let result = tokio::time::timeout(guard, call_as(server.mcp(), token, "private.txt"))
+            .await
+            .expect("answered while the owner's read is still in flight");
+        let e = err(&result);
+        assert!(
+            e.starts_with("Project 'grp/proj' not found or inaccessible."),
+            "{e}"
+        );
+    }
+    assert!(!owner.is_finished());
+    owner.abort();
+    assert_eq!(gitlab.sent().graphql, 3);
+}
+
+#[tokio::test]
+async fn waiters_of_a_stalled_download_share_its_one_failure_and_the_next_call_starts_afresh() {
+    let gitlab = Gitlab::default();
+    let file = text(120_000, 100);
+    gitlab.put("huge.log", file.clone().into_bytes(), false);
+    let mock = start(&gitlab).await;
+    let server = spawn(&["--request-timeout", "15"], &[("GITLAB_URL", &mock.uri())]).await;
+    *gitlab.rest_bodies.lock().unwrap() = vec![Bent::Stalled];
+    let calls = (0..4).map(|i| {
+        let mut tail = args("huge.log");
+        tail["offset"] = json!(119_000 + i * 100);
+        server.call(tail)
+    });
+    for result in futures::future::join_all(calls).await {
+        let e = err(&result);
+        assert!(
+            e.contains("did not answer in time") && e.contains("GITLAB_REQUEST_TIMEOUT"),
+            "{e}"
+        );
+    }
+    // One download for the four: its one timeout was handed to every waiter.
+    assert_eq!(gitlab.sent().rest, 1);
+    assert_eq!(gitlab.sent().with_content, 1);
+    // The failure is not kept: the next call downloads again, and gets the file.
+    let mut tail = args("huge.log");
+    tail["offset"] = json!(119_999);
+    let out = ok(&server.call(tail).await);
+    assert_eq!(out["content"], &file[file.len() - 100..]);
+    assert_eq!(gitlab.sent().rest, 2);
+    server.stop().await;
 }

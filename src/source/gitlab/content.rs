@@ -8,10 +8,10 @@ use std::sync::Arc;
 
 use super::cache::{BlobCache, Cached};
 use super::error::GitlabError;
-use super::flights::Flights;
+use super::flights::{Flights, Role};
 use super::graphql::BlobFields;
 use super::raw::{self, Download, Sniff};
-use super::transport::Transport;
+use super::transport::{Transport, TransportError};
 use super::verify::{self, Expected, Mismatch, TextFit};
 use crate::config::Credential;
 use crate::source::blob::{BlobKind, SourceError, looks_binary};
@@ -61,6 +61,49 @@ impl From<LfsObjectMissing> for SourceError {
     }
 }
 
+/// A download's outcome as its flight hands it on: what was downloaded (the names its error
+/// would use) and what came of it.
+#[derive(Debug, Clone)]
+pub(crate) struct Landed {
+    what: String,
+    outcome: Result<BlobKind, SourceError>,
+}
+
+impl Landed {
+    pub(crate) fn new(what: String, outcome: Result<BlobKind, SourceError>) -> Self {
+        Self { what, outcome }
+    }
+
+    /// The failure a follower that wanted `what` takes as its own ([`Self::applies_to`]).
+    pub(crate) fn failure_for(self, what: &str) -> Option<SourceError> {
+        if !self.applies_to(what) {
+            return None;
+        }
+        self.outcome.err()
+    }
+
+    /// Whether a follower that wanted `what` takes this outcome as its own: content always (it
+    /// is proven, by address); a failure only when it names the same thing and is about the
+    /// content or GitLab's answer, not about the leader's token.
+    fn applies_to(&self, what: &str) -> bool {
+        let Err(e) = &self.outcome else {
+            return true;
+        };
+        let about_the_content = match e {
+            SourceError::Gitlab(GitlabError::Transport(t)) => !matches!(
+                t,
+                TransportError::Rejected { .. }
+                    | TransportError::Raw { .. }
+                    | TransportError::TokenNotAHeader { .. }
+            ),
+            SourceError::Gitlab(GitlabError::Mismatch(_) | GitlabError::LfsObjectMissing(_))
+            | SourceError::FileTooLarge { .. } => true,
+            _ => false,
+        };
+        about_the_content && self.what == what
+    }
+}
+
 /// What one call wants of a blob: which, where, how big, and how much of it.
 #[derive(Debug, Clone, Copy)]
 struct Want<'a> {
@@ -78,7 +121,7 @@ struct Want<'a> {
 pub(crate) struct ContentStore {
     transport: Transport,
     cache: BlobCache,
-    downloads: Flights<String>,
+    downloads: Flights<String, Landed>,
     max_file_bytes: u64,
 }
 
@@ -177,12 +220,9 @@ impl ContentStore {
     /// The whole of a blob past the read limit, by oid from REST (downloaded once).
     async fn whole_blob(&self, want: &Want<'_>) -> Result<BlobKind, SourceError> {
         let (oid, path) = (want.oid, want.at.path);
-        let _turn = self.downloads.turn(oid.to_string()).await;
         if let Some(Cached::Full(text)) = self.cache.get(oid) {
             return Ok(text_kind(text, false));
         }
-        // The partial entry is superseded; freeing it first keeps one copy in memory.
-        self.cache.forget(oid);
         let project_id = want.at.project_id.ok_or_else(|| no_project_id(path))?;
         let get = Get {
             path_and_query: raw::blob_path(project_id, oid),
@@ -193,10 +233,41 @@ impl ContentStore {
                 size: want.size,
             },
         };
-        let download = self.verified(&get, want.credential).await?;
-        let kind = self.text_or_binary(download, path, want.size)?;
-        self.cache.put(oid, cached_as(&kind));
-        Ok(kind)
+        let download = async {
+            // The partial entry is superseded; freeing it first keeps one copy in memory.
+            self.cache.forget(oid);
+            let download = self.verified(&get, want.credential).await?;
+            let kind = self.text_or_binary(download, path, want.size)?;
+            self.cache.put(oid, cached_as(&kind));
+            Ok(kind)
+        };
+        self.in_one_flight(oid, &get.what, download).await
+    }
+
+    /// Runs `download` (of `what`, filed under `key`) once for concurrent calls: the first
+    /// leads, the others are handed its outcome when it lands — content always, a failure when
+    /// it is about the content and names the same thing. A leader that failed on something of
+    /// its own (its token) or was cancelled leaves each follower to download for itself.
+    async fn in_one_flight(
+        &self,
+        key: &str,
+        what: &str,
+        download: impl Future<Output = Result<BlobKind, SourceError>>,
+    ) -> Result<BlobKind, SourceError> {
+        match self.downloads.join(key.to_string()) {
+            Role::Lead(lead) => {
+                let outcome = download.await;
+                lead.land(Landed {
+                    what: what.to_string(),
+                    outcome: outcome.clone(),
+                });
+                outcome
+            }
+            Role::Follow(follow) => match follow.outcome().await {
+                Some(landed) if landed.applies_to(what) => landed.outcome,
+                _ => download.await,
+            },
+        }
     }
 
     /// Downloads `get`, hashed as it streams; bytes that are not the content asked for are
@@ -245,7 +316,6 @@ impl ContentStore {
             return Ok(BlobKind::Lfs { storage });
         };
         let key = lfs_key(sha256);
-        let _turn = self.downloads.turn(key.clone()).await;
         match self.cache.get(&key) {
             Some(Cached::Full(text)) => return Ok(text_kind(text, false)),
             Some(_) => return Ok(BlobKind::Lfs { storage }),
@@ -264,17 +334,20 @@ impl ContentStore {
                 sha256: sha256.to_string(),
             },
         };
-        let download = self.verified(&get, want.credential).await?;
-        // An early binary verdict is unproven (the object was not hashed whole): not cached.
-        let proven = matches!(download, Download::Bytes(_));
-        let kind = match self.text_or_binary(download, at.path, size)? {
-            BlobKind::Binary => BlobKind::Lfs { storage },
-            text => text,
+        let download = async {
+            let download = self.verified(&get, want.credential).await?;
+            // An early binary verdict is unproven (the object was not hashed whole): not cached.
+            let proven = matches!(download, Download::Bytes(_));
+            let kind = match self.text_or_binary(download, at.path, size)? {
+                BlobKind::Binary => BlobKind::Lfs { storage },
+                text => text,
+            };
+            if proven {
+                self.cache.put(&key, cached_as(&kind));
+            }
+            Ok(kind)
         };
-        if proven {
-            self.cache.put(&key, cached_as(&kind));
-        }
-        Ok(kind)
+        self.in_one_flight(&key, &get.what, download).await
     }
 
     fn text_or_binary(

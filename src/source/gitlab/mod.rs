@@ -35,9 +35,9 @@ use std::sync::Arc;
 use blob_query::{BlobRequest, ProjectAnswer};
 use cache::Hints;
 use client::Client;
-use content::{Content, ContentStore, FileAt, size_bytes};
+use content::{Content, ContentStore, FileAt, Landed, size_bytes};
 pub(crate) use error::GitlabError;
-use flights::Flights;
+use flights::{Flights, Follow, Role};
 use graphql::BlobFields;
 use transport::Transport;
 
@@ -61,8 +61,17 @@ pub(crate) struct GitlabSource {
 struct Shared {
     store: ContentStore,
     hints: Hints,
-    /// First reads of one lookup take turns, so concurrent ones download its content once.
-    first_reads: Flights<String>,
+    /// First reads in flight, by lookup: a concurrent first read of the same lookup follows
+    /// one only after its own request has validated it.
+    first_reads: Flights<String, Landed>,
+}
+
+/// How a read starts: the lookup's content cached (ask without it), a first read (ask with
+/// it), or a first read while another is in flight (ask without, then wait for that one).
+enum Start {
+    Cached,
+    First,
+    AfterFlight(Follow<Landed>),
 }
 
 /// How a lookup is answered: the project, and the chosen blob of the lookup's file.
@@ -96,34 +105,72 @@ impl GitlabSource {
     }
 
     /// Reads the file with the caller's credential, enough of it for the window `lines`.
+    /// A first read of a lookup (nothing cached for it) leads a flight; a concurrent first
+    /// read of the same lookup validates with its own request first, without content, and
+    /// only then waits for that flight to land ([`Self::read`]).
     pub(crate) async fn fetch(
         &self,
         target: &Target<ProjectFile>,
         credential: Option<&Credential>,
     ) -> Result<Fetched, SourceError> {
         let key = hint_key(&target.lookup);
-        // A first read (nothing cached for this lookup) waits for any first read of it in
-        // flight, then finds its blob cached.
-        let _turn = if self.cached_hint(&key) {
-            None
-        } else {
-            Some(self.shared.first_reads.turn(key.clone()).await)
+        if self.cached_hint(&key) {
+            return self
+                .read(target, credential, Start::Cached, &mut String::new())
+                .await;
+        }
+        match self.shared.first_reads.join(key) {
+            Role::Lead(lead) => {
+                let mut named = String::new();
+                let outcome = self
+                    .read(target, credential, Start::First, &mut named)
+                    .await;
+                let kind = outcome.as_ref().map(|f| f.blob.kind.clone());
+                lead.land(Landed::new(named, kind.map_err(Clone::clone)));
+                outcome
+            }
+            Role::Follow(flight) => {
+                let start = Start::AfterFlight(flight);
+                self.read(target, credential, start, &mut String::new())
+                    .await
+            }
+        }
+    }
+
+    /// The rounds of one read, at most two: the second only when the first, asked without
+    /// content, names a blob that is not cached (the file changed, or a first read in flight
+    /// did not bring it). `named` is left naming the content and path the last answer named.
+    async fn read(
+        &self,
+        target: &Target<ProjectFile>,
+        credential: Option<&Credential>,
+        start: Start,
+        named: &mut String,
+    ) -> Result<Fetched, SourceError> {
+        let key = hint_key(&target.lookup);
+        let (mut with_content, mut flight) = match start {
+            Start::Cached => (false, None),
+            Start::First => (true, None),
+            Start::AfterFlight(flight) => (false, Some(flight)),
         };
-        let mut with_content = !self.cached_hint(&key);
-        // At most two rounds: the second only when the first, asked without content, names
-        // a blob that is not cached (the file changed).
         loop {
             let answered = self
                 .answer(&target.lookup, with_content, credential)
                 .await?;
-            self.shared
-                .hints
-                .remember(&key, &content::cache_key(&answered.node));
+            let content_key = content::cache_key(&answered.node);
+            self.shared.hints.remember(&key, &content_key);
+            *named = format!("{content_key}\0{}", answered.node.path);
             if let ProjectFile::Url {
                 expect_project_id, ..
             } = &target.lookup
             {
                 check_project_id(*expect_project_id, &answered.project)?;
+            }
+            // Validated with this caller's own request: only now may it wait on another's.
+            if let Some(flight) = flight.take()
+                && let Some(failure) = flight.outcome().await.and_then(|l| l.failure_for(named))
+            {
+                return Err(failure);
             }
             match self
                 .blob(answered, target.lines, with_content, credential)
