@@ -207,7 +207,11 @@ async fn read(args: ReadArgs, config: GitlabConfig, max_chars: Option<u64>) -> E
     let server = FileServer::new(reader, Tokens::Configured(config.credential.clone()));
     let arguments = args.tool_arguments(max_chars);
     let result = server
-        .call(Some(&arguments), config.credential.as_ref())
+        .call(
+            Some(&arguments),
+            config.credential.as_ref(),
+            Some(crate::history::Caller::Process),
+        )
         .await;
     let text: String = result
         .content

@@ -1,7 +1,11 @@
 //! What each caller read last, per file: the blob the caller's latest window of a (project,
 //! ref, path) came from, so the next window can say when the file changed at that ref in
-//! between. Bounded (least recently used out); callers are told apart by a keyed hash of their
-//! token, so no token is kept.
+//! between. Bounded (least recently used out). A caller is a client this server can tell apart
+//! from every other: the one client of a process (stdio, `read`), or over HTTP a token sent
+//! with the request and the MCP session, when there is one — by a keyed hash, so no token or
+//! session id is kept. Calls over HTTP with the server's own token and no session cannot be
+//! told apart, so they are not remembered at all: no call is ever told about another
+//! client's reads.
 
 use std::hash::BuildHasher;
 use std::sync::OnceLock;
@@ -12,16 +16,30 @@ use crate::lru::SharedLru;
 /// How many (caller, file) pairs are remembered.
 pub(crate) const REMEMBERED: u64 = 16_384;
 
-/// Who is calling: a hash of the token under a key drawn at random for this process (0 for a
-/// call without a token).
+/// Who is calling.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) struct Caller(u64);
+pub(crate) enum Caller {
+    /// The one client of this process.
+    Process,
+    /// An HTTP client: a hash of its token and session under a key drawn at random for this
+    /// process.
+    Http(u64),
+}
 
 impl Caller {
-    pub(crate) fn of(credential: Option<&Credential>) -> Caller {
+    /// An HTTP call, told apart by `own_token` (a token the request carried, not the server's)
+    /// and `session` (its MCP session id); `None` when it has neither.
+    pub(crate) fn over_http(
+        own_token: Option<&Credential>,
+        session: Option<&str>,
+    ) -> Option<Caller> {
         static KEY: OnceLock<std::collections::hash_map::RandomState> = OnceLock::new();
+        if own_token.is_none() && session.is_none() {
+            return None;
+        }
         let key = KEY.get_or_init(std::collections::hash_map::RandomState::new);
-        Caller(credential.map_or(0, |c| key.hash_one(c.token.expose()) | 1))
+        let token = own_token.map(|c| c.token.expose());
+        Some(Caller::Http(key.hash_one((token, session))))
     }
 }
 
@@ -65,12 +83,14 @@ mod tests {
     fn a_change_is_reported_once_per_caller() {
         let history = History::new();
         let (alice, bob) = (
-            Caller::of(Some(&credential("alice"))),
-            Caller::of(Some(&credential("bob"))),
+            Caller::over_http(Some(&credential("alice")), None).unwrap(),
+            Caller::over_http(Some(&credential("bob")), None).unwrap(),
         );
         assert_ne!(alice, bob);
-        assert_eq!(Caller::of(Some(&credential("alice"))), alice);
-        assert_ne!(Caller::of(None), alice);
+        assert_eq!(
+            Caller::over_http(Some(&credential("alice")), None),
+            Some(alice)
+        );
         assert_eq!(history.record(alice, "p\0main\0a", "x"), None);
         assert_eq!(history.record(alice, "p\0main\0a", "x"), None);
         assert_eq!(history.record(bob, "p\0main\0a", "y"), None);
@@ -80,5 +100,21 @@ mod tests {
         );
         assert_eq!(history.record(alice, "p\0main\0a", "y"), None);
         assert_eq!(history.record(alice, "p\0main\0b", "z"), None);
+    }
+
+    #[test]
+    fn callers_are_told_apart_by_token_and_session_or_not_at_all() {
+        let alice = credential("alice");
+        // The server's token and no session: nobody to tell apart.
+        assert_eq!(Caller::over_http(None, None), None);
+        let s1 = Caller::over_http(None, Some("session-1"));
+        assert!(s1.is_some());
+        assert_ne!(s1, Caller::over_http(None, Some("session-2")));
+        assert_ne!(s1, Caller::over_http(Some(&alice), Some("session-1")));
+        assert_ne!(
+            Caller::over_http(Some(&alice), None),
+            Caller::over_http(Some(&alice), Some("session-1"))
+        );
+        assert_ne!(s1, Some(Caller::Process));
     }
 }

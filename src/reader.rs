@@ -79,42 +79,41 @@ impl Reader {
         &self,
         arguments: Option<&Map<String, Value>>,
         credential: Option<&Credential>,
+        caller: Option<Caller>,
     ) -> Result<Value, ReadError> {
         let args = args::parse(arguments).map_err(ReadError::Args)?;
+        let call = (credential, caller);
         match &self.backend {
-            Backend::Gitlab(source) => self.read_from(source, &args, credential).await,
-            Backend::Local(source) => self.read_from(source, &args, credential).await,
+            Backend::Gitlab(source) => self.read_from(source, &args, call).await,
+            Backend::Local(source) => self.read_from(source, &args, call).await,
         }
     }
 
     /// The rest of a call, from one source: its target for the arguments, the file it
-    /// fetches, what the caller read of that file before, and the window.
+    /// fetches, what the caller read of that file before (when the caller can be told apart
+    /// from others), and the window.
     async fn read_from<S: Source>(
         &self,
         source: &S,
         args: &args::ToolArgs,
-        credential: Option<&Credential>,
+        (credential, caller): (Option<&Credential>, Option<Caller>),
     ) -> Result<Value, ReadError> {
         let target = source.resolve(args).map_err(ReadError::Resolve)?;
         let fetched = source
             .fetch(&target, credential)
             .await
             .map_err(ReadError::Source)?;
-        let changed_from = self.changed_since_last_window(credential, &fetched);
+        let changed_from = caller.and_then(|c| self.changed_since_last_window(c, &fetched));
         render(&target, &fetched, changed_from.as_deref(), self.defaults)
     }
 
     /// The blob the caller's previous window of this file came from, if it was another one.
-    fn changed_since_last_window(
-        &self,
-        credential: Option<&Credential>,
-        fetched: &Fetched,
-    ) -> Option<String> {
+    fn changed_since_last_window(&self, caller: Caller, fetched: &Fetched) -> Option<String> {
         let blob = &fetched.blob;
         let id = blob.id.as_deref()?;
         let project = fetched.project.as_deref().unwrap_or_default();
         let file = format!("{project}\0{}\0{}", blob.git_ref, blob.path);
-        self.history.record(Caller::of(credential), &file, id)
+        self.history.record(caller, &file, id)
     }
 }
 

@@ -19,6 +19,7 @@ use tokio_util::sync::CancellationToken;
 use crate::args::ArgName;
 use crate::config::Credential;
 use crate::cutoff::Cutoffs;
+use crate::history::Caller;
 use crate::reader::{ReadDefaults, Reader};
 use crate::window::{
     CONTROL_CHARGE, DEFAULT_LIMIT, MAX_LIMIT, MAX_RESULT_CHARS, MAX_RESULT_ENVELOPE,
@@ -225,6 +226,9 @@ pub(crate) struct FileServer {
     cutoffs: Cutoffs,
     /// The published definition, built once: rmcp asks for it on every `tools/call` too.
     tool: Arc<Tool>,
+    /// Whether calls come in MCP sessions (HTTP without `--stateless`), whose ids tell
+    /// clients apart.
+    sessions: bool,
 }
 
 impl FileServer {
@@ -235,7 +239,14 @@ impl FileServer {
             tokens,
             cutoffs: Cutoffs::default(),
             tool,
+            sessions: false,
         }
+    }
+
+    /// Calls come in MCP sessions (a session id the transport has checked).
+    pub(crate) fn with_sessions(mut self) -> Self {
+        self.sessions = true;
+        self
     }
 
     /// A `tools/call` running longer than `limit` is answered with a tool error, `message`.
@@ -263,6 +274,7 @@ impl FileServer {
         &self,
         arguments: Option<&serde_json::Map<String, Value>>,
         credential: Option<&Credential>,
+        caller: Option<Caller>,
     ) -> CallToolResult {
         tracing::debug!(
             target: "gitlab_file_mcp::calls",
@@ -270,7 +282,7 @@ impl FileServer {
             "get_repository_file arguments"
         );
         let (result, timing) = crate::timing::measure(async {
-            match self.reader.read(arguments, credential).await {
+            match self.reader.read(arguments, credential, caller).await {
                 Ok(value) => CallToolResult::structured(value),
                 Err(e) => CallToolResult::error(vec![ContentBlock::text(e.to_string())]),
             }
@@ -285,6 +297,27 @@ impl FileServer {
             "get_repository_file"
         );
         result
+    }
+}
+
+impl FileServer {
+    /// Who a call comes from, for the "file changed" memory: the process's one client without
+    /// HTTP; over HTTP, the token sent with the request and the session, where they exist.
+    fn caller(
+        &self,
+        context: &RequestContext<RoleServer>,
+        credential: Option<&Credential>,
+    ) -> Option<Caller> {
+        let Some(parts) = context.extensions.get::<http::request::Parts>() else {
+            return Some(Caller::Process);
+        };
+        let own_token = credential.filter(|_| matches!(self.tokens, Tokens::FromRequest));
+        let session = parts
+            .headers
+            .get("mcp-session-id")
+            .and_then(|v| v.to_str().ok())
+            .filter(|_| self.sessions);
+        Caller::over_http(own_token, session)
     }
 }
 
@@ -344,7 +377,8 @@ impl ServerHandler for FileServer {
             let refusal = CallRefusal::NoCallerToken.to_string();
             return Ok(CallToolResult::error(vec![ContentBlock::text(refusal)]).into());
         }
-        let call = self.call(request.arguments.as_ref(), credential.as_ref());
+        let caller = self.caller(&context, credential.as_ref());
+        let call = self.call(request.arguments.as_ref(), credential.as_ref(), caller);
         Ok(self.cutoffs.bound(call).await.into())
     }
 

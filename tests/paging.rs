@@ -862,3 +862,58 @@ async fn waiters_of_a_stalled_download_share_its_one_failure_and_the_next_call_s
     assert_eq!(gitlab.sent().rest, 2);
     server.stop().await;
 }
+
+/// Whether a call's hint says the file changed since the caller's previous window.
+fn says_changed(result: &rmcp::model::CallToolResult) -> bool {
+    ok(result)["system_instruction"]
+        .as_str()
+        .is_some_and(|s| s.contains("since your previous window"))
+}
+
+/// One window of `a.txt` by `client`.
+async fn window_of_a(
+    client: &rmcp::service::RunningService<rmcp::RoleClient, rmcp::model::ClientConfig>,
+) -> rmcp::model::CallToolResult {
+    let Value::Object(map) = args("a.txt") else {
+        unreachable!()
+    };
+    client
+        .call_tool(CallToolRequestParams::new("get_repository_file").with_arguments(map))
+        .await
+        .expect("tools/call")
+}
+
+#[tokio::test]
+async fn the_file_changed_hint_never_attributes_another_clients_reads() {
+    let gitlab = Gitlab::default();
+    let mock = start(&gitlab).await;
+    let change = |n: usize| gitlab.put("a.txt", format!("version {n}\n").into_bytes(), false);
+    // (mode flags, whether a client is told about its own earlier window)
+    let modes: [(&[&str], bool); 3] = [
+        // One shared server token, no sessions: nobody can be told apart, so no hint at all.
+        (&["--stateless"], false),
+        // Each client its own token.
+        (&["--stateless", "--token-from-request"], true),
+        // Sessions, the server's token.
+        (&[], true),
+    ];
+    for (n, (flags, own_hint)) in modes.into_iter().enumerate() {
+        change(10 * n);
+        let server = http_server::HttpServer::start(&mock.uri(), flags, Some("server-token"));
+        let url = server.mcp();
+        let alice = http_server::mcp_client(&url, &[("authorization", "Bearer alice")]).await;
+        let bob = http_server::mcp_client(&url, &[("authorization", "Bearer bob")]).await;
+        assert!(!says_changed(&window_of_a(&alice).await), "{flags:?}");
+        change(10 * n + 1);
+        // Bob never read a.txt: nothing changed since *his* previous window.
+        assert!(!says_changed(&window_of_a(&bob).await), "{flags:?}: bob");
+        // Alice read the older blob: told so, where she can be told apart.
+        assert_eq!(
+            says_changed(&window_of_a(&alice).await),
+            own_hint,
+            "{flags:?}: alice"
+        );
+        let _ = alice.cancel().await;
+        let _ = bob.cancel().await;
+    }
+}

@@ -110,7 +110,9 @@ fn file_server(
         server
     } else {
         let limit = args.request_timeout();
-        server.with_call_timeout(limit, wording::call_timed_out(limit))
+        server
+            .with_sessions()
+            .with_call_timeout(limit, wording::call_timed_out(limit))
     }
 }
 
