@@ -14,8 +14,8 @@ use http_body_util::BodyExt;
 
 use super::admission::Admission;
 use super::reply;
+use super::wording;
 use crate::jsonrpc;
-use crate::response::http as wording;
 
 /// Why a body could not be received.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
