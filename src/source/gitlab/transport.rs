@@ -626,8 +626,12 @@ impl RawBody {
     }
 }
 
+/// Why an answer's body was not read whole.
+#[derive(Debug, thiserror::Error)]
 enum BodyError {
-    Http(reqwest::Error),
+    #[error("reading the body failed")]
+    Http(#[source] reqwest::Error),
+    #[error("the body is larger than {MAX_BODY_BYTES} bytes")]
     TooLarge,
 }
 
