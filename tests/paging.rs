@@ -24,11 +24,38 @@ use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 /// GitLab's GraphQL read limit.
 const READ_LIMIT: usize = 10 * 1024 * 1024;
 
-/// One file of the stand-in: its bytes, and whether it is stored in LFS.
+/// One file of the stand-in: its bytes, whether it is stored in LFS, and (worked out once, so
+/// a request costs the stand-in no hashing) its blob — the bytes or their LFS pointer — and ids.
 #[derive(Clone)]
 struct File {
     bytes: Vec<u8>,
     lfs: bool,
+    blob: Vec<u8>,
+    oid: String,
+    /// The LFS object's sha256.
+    sha: Option<String>,
+}
+
+impl File {
+    fn new(bytes: Vec<u8>, lfs: bool) -> File {
+        let sha = lfs.then(|| hex(&Sha256::digest(&bytes)));
+        let blob = match &sha {
+            Some(sha) => format!(
+                "version https://git-lfs.github.com/spec/v1\noid sha256:{sha}\nsize {}\n",
+                bytes.len()
+            )
+            .into_bytes(),
+            None => bytes.clone(),
+        };
+        let oid = git_blob_id(&blob);
+        File {
+            bytes,
+            lfs,
+            blob,
+            oid,
+            sha,
+        }
+    }
 }
 
 /// What the stand-in sent.
@@ -45,7 +72,7 @@ struct Sent {
 /// A GitLab with one project, `grp/proj` (id 42), on branch `main`.
 #[derive(Clone, Default)]
 struct Gitlab {
-    files: Arc<Mutex<HashMap<String, File>>>,
+    files: Arc<Mutex<HashMap<String, Arc<File>>>>,
     /// Every blob and LFS object ever served, by oid / sha256: content addresses are forever.
     objects: Arc<Mutex<HashMap<String, Vec<u8>>>>,
     sent: Arc<Mutex<Sent>>,
@@ -89,10 +116,13 @@ enum BentText {
 
 impl Gitlab {
     fn put(&self, path: &str, bytes: Vec<u8>, lfs: bool) {
-        self.files
-            .lock()
-            .unwrap()
-            .insert(path.to_string(), File { bytes, lfs });
+        let file = Arc::new(File::new(bytes, lfs));
+        let mut objects = self.objects.lock().unwrap();
+        objects.insert(file.oid.clone(), file.blob.clone());
+        if let Some(sha) = &file.sha {
+            objects.insert(format!("lfs:{sha}"), file.bytes.clone());
+        }
+        self.files.lock().unwrap().insert(path.to_string(), file);
     }
 
     fn sent(&self) -> Sent {
@@ -112,33 +142,15 @@ impl Gitlab {
 
     /// The GraphQL node for a file, as GitLab builds it.
     fn node(&self, path: &str, file: &File, with_content: bool) -> Value {
-        let (blob, raw_size) = if file.lfs {
-            let sha = hex(&Sha256::digest(&file.bytes));
-            let pointer = format!(
-                "version https://git-lfs.github.com/spec/v1\noid sha256:{sha}\nsize {}\n",
-                file.bytes.len()
-            );
-            self.objects
-                .lock()
-                .unwrap()
-                .insert(format!("lfs:{sha}"), file.bytes.clone());
-            (pointer.into_bytes(), file.bytes.len())
-        } else {
-            (file.bytes.clone(), file.bytes.len())
-        };
-        let oid = git_blob_id(&blob);
-        self.objects
-            .lock()
-            .unwrap()
-            .insert(oid.clone(), blob.clone());
+        let blob = &file.blob;
         let mut node = json!({
-            "oid": oid, "path": path,
-            "size": blob.len().to_string(), "rawSize": raw_size.to_string(),
+            "oid": file.oid, "path": path,
+            "size": blob.len().to_string(), "rawSize": file.bytes.len().to_string(),
             "storedExternally": file.lfs, "externalStorage": file.lfs.then_some("lfs"),
-            "lfsOid": file.lfs.then(|| hex(&Sha256::digest(&file.bytes))),
+            "lfsOid": file.sha,
         });
         if with_content {
-            node["rawTextBlob"] = match (std::str::from_utf8(&blob), self.next_text()) {
+            node["rawTextBlob"] = match (std::str::from_utf8(blob), self.next_text()) {
                 (Ok(_), Some(BentText::Null)) | (Err(_), _) => Value::Null,
                 (Ok(text), Some(BentText::Short)) => json!(&text[..text.len() / 2]),
                 (Ok(text), None) => json!(cut(text)),
@@ -229,9 +241,9 @@ impl Gitlab {
                 .decode_utf8_lossy()
                 .to_string();
             let f = self.files.lock().unwrap().get(&file).cloned();
-            match f {
-                Some(f) => format!("lfs:{}", hex(&Sha256::digest(&f.bytes))),
-                None => String::new(),
+            match f.as_deref() {
+                Some(File { sha: Some(sha), .. }) => format!("lfs:{sha}"),
+                _ => String::new(),
             }
         };
         let object = self.objects.lock().unwrap().get(&key).cloned();
@@ -726,10 +738,7 @@ async fn a_reset_connection_is_retried_like_a_502_and_worded() {
     // A 20 MiB file of which GraphQL sent only these 50 bytes: any window past them needs REST.
     let mut node = gitlab.node(
         "cut.log",
-        &File {
-            bytes: file.clone().into_bytes(),
-            lfs: false,
-        },
+        &File::new(file.clone().into_bytes(), false),
         true,
     );
     node["rawSize"] = json!("20971520");

@@ -1,0 +1,290 @@
+//! Single flight after validation (issue 20), measured: how long a caller without access waits
+//! while the owner's first read of the same file is slow, and how long N callers of a download
+//! that stalls wait for their one shared failure.
+//!
+//! A `harness = false` bench: `cargo bench --bench flights` starts the release binary with
+//! `serve --http --stateless --token-from-request --request-timeout 2` against an in-process
+//! GitLab (axum) that answers the token `owner` after [`OWNER_DELAY`], answers `reader` at once,
+//! answers every other token "project not found" at once, and never finishes a REST download.
+//! Calls are raw JSON-RPC `tools/call` POSTs, one connection per caller. It prints two
+//! Markdown tables; it asserts nothing.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::http::HeaderMap;
+use axum::routing::{get, post};
+use serde_json::{Value, json};
+
+const BIN: &str = env!("CARGO_BIN_EXE_gitlab-file-mcp");
+/// How late GitLab answers the owner.
+const OWNER_DELAY: Duration = Duration::from_secs(2);
+/// The server's `--request-timeout`, in seconds.
+const REQUEST_TIMEOUT_SECS: u64 = 2;
+/// Sequential no-access calls per measurement.
+const PROBES: usize = 20;
+
+#[tokio::main]
+async fn main() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let gitlab = start_mock_gitlab().await;
+    let mut server = start_server(&gitlab);
+    let url = format!("{}/mcp", server.1);
+    no_access_while_the_owner_reads(&url).await;
+    stalled_download_waiters(&url).await;
+    let _ = server.0.kill();
+    let _ = server.0.wait();
+}
+
+async fn no_access_while_the_owner_reads(url: &str) {
+    let baseline = probes(url, "quiet.txt").await;
+    let owner = tokio::spawn(timed(url.to_string(), "owner".into(), "private.txt".into()));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let during = probes(url, "private.txt").await;
+    let owner_alone = owner.await.expect("owner task");
+    // 40 callers without access at once, during another first read of the owner.
+    let owner = tokio::spawn(timed(
+        url.to_string(),
+        "owner".into(),
+        "private-2.txt".into(),
+    ));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let crowd: Vec<_> = (0..40)
+        .map(|i| {
+            tokio::spawn(timed(
+                url.to_string(),
+                format!("x-{i}"),
+                "private-2.txt".into(),
+            ))
+        })
+        .collect();
+    let mut crowd_times = Vec::new();
+    for c in crowd {
+        crowd_times.push(c.await.expect("crowd task").0);
+    }
+    crowd_times.sort_unstable();
+    let owner_crowded = owner.await.expect("owner task");
+    println!("| no-access caller ({PROBES} calls each) | p50 | max |");
+    println!("|---|---:|---:|");
+    println!(
+        "| nothing else in flight (its own request's time) | {:.1} ms | {:.1} ms |",
+        ms(percentile(&baseline, 0.5)),
+        ms(*baseline.last().unwrap_or(&Duration::ZERO))
+    );
+    println!(
+        "| while the owner's first read of the file is in flight ({} s) | {:.1} ms | {:.1} ms |",
+        OWNER_DELAY.as_secs(),
+        ms(percentile(&during, 0.5)),
+        ms(*during.last().unwrap_or(&Duration::ZERO))
+    );
+    println!(
+        "| 40 at once, during another first read of the owner | {:.1} ms | {:.1} ms |",
+        ms(percentile(&crowd_times, 0.5)),
+        ms(*crowd_times.last().unwrap_or(&Duration::ZERO))
+    );
+    println!();
+    println!(
+        "owner's first read: {:.0} ms alone, {:.0} ms with 40 no-access callers (ok: {}, {})",
+        ms(owner_alone.0),
+        ms(owner_crowded.0),
+        owner_alone.1,
+        owner_crowded.1
+    );
+    println!();
+}
+
+/// `PROBES` sequential calls by a token without access, sorted.
+async fn probes(url: &str, path: &str) -> Vec<Duration> {
+    let mut times = Vec::new();
+    for i in 0..PROBES {
+        let (t, ok) = timed(url.to_string(), format!("nobody-{i}"), path.to_string()).await;
+        assert!(!ok, "a caller without access was served");
+        times.push(t);
+    }
+    times.sort_unstable();
+    times
+}
+
+async fn stalled_download_waiters(url: &str) {
+    println!(
+        "| callers of one stalled download (`--request-timeout {REQUEST_TIMEOUT_SECS}`) | first failure | last failure | failed |"
+    );
+    println!("|---:|---:|---:|---:|");
+    for n in [1usize, 4, 16] {
+        let path = format!("stalled-{n}.txt");
+        let started = Instant::now();
+        let callers: Vec<_> = (0..n)
+            .map(|_| tokio::spawn(timed(url.to_string(), "reader".into(), path.clone())))
+            .collect();
+        let mut ends = Vec::new();
+        let mut failed = 0;
+        for c in callers {
+            let (_, ok) = c.await.expect("caller task");
+            ends.push(started.elapsed());
+            failed += usize::from(!ok);
+        }
+        ends.sort_unstable();
+        println!(
+            "| {n} | {:.2} s | {:.2} s | {failed} |",
+            ends[0].as_secs_f64(),
+            ends[n - 1].as_secs_f64()
+        );
+    }
+}
+
+/// One call of `path` with `token`: how long it took, and whether it was served.
+async fn timed(url: String, token: String, path: String) -> (Duration, bool) {
+    let http = reqwest::Client::builder()
+        .no_proxy()
+        .build()
+        .expect("reqwest client");
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "get_repository_file",
+        "arguments": {"project_id": "grp/proj", "file_path": path, "ref": "main"}
+    }});
+    let t0 = Instant::now();
+    let response = http
+        .post(&url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("authorization", format!("Bearer {token}"))
+        .body(body.to_string())
+        .send()
+        .await;
+    let served = match response {
+        Ok(r) if r.status() == 200 => r
+            .json::<Value>()
+            .await
+            .is_ok_and(|v| v["result"]["isError"] != json!(true)),
+        _ => false,
+    };
+    (t0.elapsed(), served)
+}
+
+/// The node of a file: text, or for `stalled-*` a text shorter than its size (not the blob,
+/// so the server reads the blob over REST, which never finishes).
+fn node(path: &str) -> Value {
+    let text = "line of a private file\n".repeat(100);
+    let size = if path.starts_with("stalled-") {
+        text.len() * 2
+    } else {
+        text.len()
+    };
+    use sha1::Digest;
+    let oid: String = sha1::Sha1::digest(path.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    json!({
+        "oid": oid, "path": path, "size": size.to_string(), "rawSize": size.to_string(),
+        "rawTextBlob": text, "storedExternally": false, "externalStorage": null
+    })
+}
+
+async fn graphql(
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> ([(&'static str, &'static str); 1], String) {
+    let token = headers
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string();
+    let request: Value = serde_json::from_slice(&body).unwrap_or_default();
+    let path = request["variables"]["paths"][0]
+        .as_str()
+        .unwrap_or_default();
+    let answer = match token.as_str() {
+        "Bearer owner" | "Bearer reader" => {
+            if token == "Bearer owner" {
+                tokio::time::sleep(OWNER_DELAY).await;
+            }
+            json!({"data": {"project": {
+                "id": "gid://gitlab/Project/42", "fullPath": "grp/proj",
+                "repository": {"blobs": {"nodes": [node(path)]}}
+            }}})
+        }
+        _ => json!({"data": {"project": null}}),
+    };
+    ([("content-type", "application/json")], answer.to_string())
+}
+
+/// A GitLab whose GraphQL answers as described above and whose REST downloads never finish.
+async fn start_mock_gitlab() -> String {
+    let app = Router::new().route("/api/graphql", post(graphql)).route(
+        "/api/v4/projects/{id}/repository/blobs/{oid}/raw",
+        get(|| async {
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+            "never"
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind the mock GitLab");
+    let url = format!("http://{}", listener.local_addr().expect("mock address"));
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    url
+}
+
+/// The server process and its base URL.
+fn start_server(gitlab: &str) -> (Child, String) {
+    let timeout = REQUEST_TIMEOUT_SECS.to_string();
+    let mut cmd = Command::new(BIN);
+    cmd.args([
+        "serve",
+        "--http",
+        "127.0.0.1:0",
+        "--stateless",
+        "--token-from-request",
+        "--request-timeout",
+        &timeout,
+        "--max-concurrent",
+        "256",
+    ])
+    .env("GITLAB_URL", gitlab)
+    .env("GITLAB_FILE_MCP_LOG", "error")
+    .env_remove("GITLAB_TOKEN")
+    .env_remove("GITLAB_PERSONAL_ACCESS_TOKEN")
+    .stdin(Stdio::null())
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped());
+    for var in [
+        "HTTP_PROXY",
+        "http_proxy",
+        "HTTPS_PROXY",
+        "https_proxy",
+        "ALL_PROXY",
+        "all_proxy",
+    ] {
+        cmd.env_remove(var);
+    }
+    let mut child = cmd.spawn().expect("spawn the server");
+    let stderr = child.stderr.take().expect("piped stderr");
+    let mut lines = BufReader::new(stderr).lines();
+    let base = loop {
+        match lines.next() {
+            Some(Ok(line)) => {
+                if let Some(rest) = line.split("listening on ").nth(1) {
+                    break rest.trim().trim_end_matches("/mcp").to_string();
+                }
+            }
+            _ => panic!("the server exited before listening"),
+        }
+    };
+    std::thread::spawn(move || for _ in lines.map_while(Result::ok) {});
+    (child, base)
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let rank = ((sorted.len() as f64) * p).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
