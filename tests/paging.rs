@@ -103,6 +103,16 @@ enum Bent {
     Stalled,
     /// An LFS object's pointer instead of the object (GitLab's answer when it lacks it).
     Pointer,
+    /// A redirect to another host, with secrets in its Location.
+    Redirect,
+}
+
+/// The Location of [`Bent::Redirect`]: user info, a token in the query, and a long path.
+fn secret_location() -> String {
+    format!(
+        "https://robot:hunter2@elsewhere.example/{}?private_token=SECRET-TOKEN&x=1",
+        "very/long/".repeat(30)
+    )
 }
 
 /// A GraphQL `rawTextBlob` that is not the blob's.
@@ -181,6 +191,9 @@ impl Gitlab {
                 return ResponseTemplate::new(200)
                     .set_body_raw(bytes, "text/plain")
                     .set_delay(std::time::Duration::from_secs(3600));
+            }
+            Bent::Redirect => {
+                return ResponseTemplate::new(302).insert_header("location", secret_location());
             }
             Bent::Pointer => {
                 let sha = hex(&Sha256::digest(&bytes));
@@ -645,12 +658,36 @@ async fn lfs_objects_are_hashed_and_a_missing_one_is_a_permanent_error() {
     );
     assert!(!e.contains("sha256:"), "{e}");
     assert_eq!(gitlab.sent().rest, 3);
+    // Not found by the raw endpoint: worded for an LFS object too.
+    *gitlab.rest_faults.lock().unwrap() = vec![404];
+    let e = err(&server.call(args("data/table.csv")).await);
+    let nothing = format!("found nothing for the LFS object {sha} of 'data/table.csv'");
+    assert!(e.contains(&nothing), "{e}");
+    assert_eq!(gitlab.sent().rest, 4);
+    // A redirect is not followed, and its Location is quoted without its secrets, cut.
+    *gitlab.rest_bodies.lock().unwrap() = vec![Bent::Redirect];
+    let result = server.call(args("data/table.csv")).await;
+    let e = err(&result);
+    assert!(
+        e.contains("redirect (HTTP 302) to https://[redacted]@elsewhere.example/very/"),
+        "{e}"
+    );
+    let everything = serde_json::to_string(&result).unwrap();
+    assert!(
+        !everything.contains("hunter2") && !everything.contains("SECRET-TOKEN"),
+        "{e}"
+    );
+    assert!(
+        !e.contains(&secret_location()[40..]),
+        "the Location is cut: {e}"
+    );
+    assert_eq!(gitlab.sent().rest, 5);
     // A good answer at last: the object, once.
     assert_eq!(
         ok(&server.call(args("data/table.csv")).await)["metadata"]["total_lines"],
         300
     );
-    assert_eq!(gitlab.sent().rest, 4);
+    assert_eq!(gitlab.sent().rest, 6);
     server.stop().await;
 }
 
@@ -925,4 +962,28 @@ async fn the_file_changed_hint_never_attributes_another_clients_reads() {
         let _ = alice.cancel().await;
         let _ = bob.cancel().await;
     }
+}
+
+#[tokio::test]
+async fn a_body_that_stops_coming_is_a_timeout_worded_as_one() {
+    let gitlab = Gitlab::default();
+    // GraphQL names a 20 MiB blob and sends 50 bytes of it: not GitLab's cut, so the blob is
+    // read over REST, whose body stops after its first bytes.
+    let mut node = gitlab.node(
+        "cut.log",
+        &File::new("line\n".repeat(10).into_bytes(), false),
+        true,
+    );
+    node["rawSize"] = json!("20971520");
+    let answer =
+        serde_json::to_vec(&gitlab_mock::project_answer("grp/proj", 42, vec![node])).unwrap();
+    let (url, stalled) = gitlab_mock::body_stalling_gitlab(answer).await;
+    let server = spawn(&["--request-timeout", "2"], &[("GITLAB_URL", &url)]).await;
+    let e = err(&server.call(args("cut.log")).await);
+    assert!(
+        e.contains("did not answer in time") && e.contains("GITLAB_REQUEST_TIMEOUT"),
+        "{e}"
+    );
+    assert_eq!(*stalled.lock().unwrap(), 1);
+    server.stop().await;
 }

@@ -225,12 +225,35 @@ pub async fn bodies(server: &MockServer) -> Vec<Value> {
 pub async fn resetting_gitlab(
     graphql_answer: Option<Vec<u8>>,
 ) -> (String, std::sync::Arc<std::sync::Mutex<usize>>) {
+    raw_gitlab(graphql_answer, OnGet::Reset).await
+}
+
+/// A GitLab that answers each GraphQL request (POST) with `graphql_answer`, and each REST
+/// request (GET) with its headers and the first bytes of a body it then never finishes (a
+/// stalled download). Returns its URL and the count of stalled bodies.
+pub async fn body_stalling_gitlab(
+    graphql_answer: Vec<u8>,
+) -> (String, std::sync::Arc<std::sync::Mutex<usize>>) {
+    raw_gitlab(Some(graphql_answer), OnGet::StallBody).await
+}
+
+/// What [`raw_gitlab`] does with a GET.
+#[derive(Clone, Copy)]
+enum OnGet {
+    Reset,
+    StallBody,
+}
+
+async fn raw_gitlab(
+    graphql_answer: Option<Vec<u8>>,
+    on_get: OnGet,
+) -> (String, std::sync::Arc<std::sync::Mutex<usize>>) {
     use std::sync::{Arc, Mutex};
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let resets = Arc::new(Mutex::new(0));
-    let count = Arc::clone(&resets);
+    let faults = Arc::new(Mutex::new(0));
+    let count = Arc::clone(&faults);
     tokio::spawn(async move {
         loop {
             let Ok((mut socket, _)) = listener.accept().await else {
@@ -242,6 +265,13 @@ pub async fn resetting_gitlab(
                 let mut buf = vec![0u8; 65536];
                 let n = socket.read(&mut buf).await.unwrap_or(0);
                 let is_get = buf[..n].starts_with(b"GET ");
+                if is_get && matches!(on_get, OnGet::StallBody) {
+                    *count.lock().unwrap() += 1;
+                    let head = "HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 1000000\r\n\r\nthe first bytes\n";
+                    let _ = socket.write_all(head.as_bytes()).await;
+                    tokio::time::sleep(std::time::Duration::from_secs(3600)).await;
+                    return;
+                }
                 let Some(answer) = answer.filter(|_| !is_get) else {
                     *count.lock().unwrap() += 1;
                     // SO_LINGER 0 makes the close a reset (the deprecation is about blocking
@@ -259,5 +289,5 @@ pub async fn resetting_gitlab(
             });
         }
     });
-    (format!("http://{addr}"), resets)
+    (format!("http://{addr}"), faults)
 }

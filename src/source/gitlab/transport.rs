@@ -145,7 +145,7 @@ impl Display for TransportError {
             } => retries_exhausted(f, *status, *retry_after, *retries),
             T::Raw { status: 404, what } => write!(
                 f,
-                "GitLab's raw file endpoint found no {what} (HTTP 404). The file may have changed since the request that named it; call again."
+                "GitLab's raw file endpoint found nothing for {what} (HTTP 404). The file may have changed since the request that named it; call again."
             ),
             T::Raw { status, what } => write!(
                 f,
@@ -428,9 +428,11 @@ impl Transport {
         Err(TransportError::Redirect {
             instance: self.instance.clone(),
             status: response.status().as_u16(),
-            location: header_text(response.headers().get(LOCATION))
-                .unwrap_or("?")
-                .to_string(),
+            // Quoted like any other input: secrets in it redacted, and cut.
+            location: crate::quote::shown(&crate::redact::url(
+                header_text(response.headers().get(LOCATION)).unwrap_or("?"),
+                crate::redact::Query::KeysOnly,
+            )),
         })
     }
 
@@ -617,11 +619,18 @@ impl RawBody {
         let received = std::time::Instant::now();
         let chunk = self.response.chunk().await;
         crate::timing::record_upstream(received.elapsed());
-        chunk.map_err(|e| TransportError::NoAnswer {
-            instance: self.instance.clone(),
-            why: NoAnswer::Failed {
-                cause: Shared::new(e),
-            },
+        chunk.map_err(|e| {
+            // A body that stops coming is a timeout like an answer that never comes.
+            let timeout = e.is_timeout();
+            let cause = Shared::new(e);
+            TransportError::NoAnswer {
+                instance: self.instance.clone(),
+                why: if timeout {
+                    NoAnswer::Timeout { cause }
+                } else {
+                    NoAnswer::Failed { cause }
+                },
+            }
         })
     }
 }
