@@ -84,6 +84,8 @@ struct Gitlab {
     rest_bodies: Arc<Mutex<Vec<Bent>>>,
     /// GraphQL contents to bend, in order, in answers asked with content.
     texts: Arc<Mutex<Vec<BentText>>>,
+    /// `rawSize`s to report instead of the true ones, by path (an LFS pointer's size can lie).
+    raw_sizes: Arc<Mutex<HashMap<String, usize>>>,
     /// A token whose GraphQL answers come this late.
     slow: Option<(String, std::time::Duration)>,
 }
@@ -155,7 +157,8 @@ impl Gitlab {
         let blob = &file.blob;
         let mut node = json!({
             "oid": file.oid, "path": path,
-            "size": blob.len().to_string(), "rawSize": file.bytes.len().to_string(),
+            "size": blob.len().to_string(),
+            "rawSize": self.raw_sizes.lock().unwrap().get(path).unwrap_or(&file.bytes.len()).to_string(),
             "storedExternally": file.lfs, "externalStorage": file.lfs.then_some("lfs"),
             "lfsOid": file.sha,
         });
@@ -985,5 +988,31 @@ async fn a_body_that_stops_coming_is_a_timeout_worded_as_one() {
         "{e}"
     );
     assert_eq!(*stalled.lock().unwrap(), 1);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn an_lfs_objects_size_is_its_bytes_not_what_the_pointer_says() {
+    let gitlab = Gitlab::default();
+    let csv = "id,name\n1,alpha\n".repeat(150); // 2,400 bytes
+    gitlab.put("small.csv", csv.clone().into_bytes(), true);
+    gitlab.put("big.csv", csv.repeat(2).into_bytes(), true);
+    for path in ["small.csv", "big.csv"] {
+        gitlab.raw_sizes.lock().unwrap().insert(path.into(), 10);
+    }
+    let mock = start(&gitlab).await;
+    let server = spawn(
+        &["--max-file-bytes", "3000"],
+        &[("GITLAB_URL", &mock.uri())],
+    )
+    .await;
+    let out = ok(&server.call(args("small.csv")).await);
+    assert_eq!(out["metadata"]["size_bytes"], csv.len());
+    // Said to be 10 bytes, found past the limit: the sentence names what came, not 10.
+    let e = err(&server.call(args("big.csv")).await);
+    assert!(
+        e.starts_with("File 'big.csv' is 4800 bytes, larger than this server reads (3000 bytes)."),
+        "{e}"
+    );
     server.stop().await;
 }

@@ -357,7 +357,8 @@ impl ContentStore {
         size: u64,
     ) -> Result<BlobKind, SourceError> {
         match download {
-            Download::TooLarge => Err(self.too_large(path, size)),
+            // GitLab's size may be wrong (an LFS pointer's): the bytes that came say more.
+            Download::TooLarge { at_least } => Err(self.too_large(path, size.max(at_least))),
             Download::LfsObjectMissing => Err(LfsObjectMissing {
                 path: path.to_string(),
             }
@@ -413,6 +414,19 @@ pub(crate) fn size_bytes(node: &BlobFields) -> u64 {
             .as_ref()
             .map_or(0, |t| t.decoded_len() as u64)
     })
+}
+
+/// The size to report of a blob of `kind` that GitLab said is `reported` bytes: a whole text's
+/// own length (admitted only as the blob, so for an LFS object the real size even where the
+/// pointer's size or `rawSize` is wrong), else what GitLab reported.
+pub(crate) fn proven_size(kind: &BlobKind, reported: u64) -> u64 {
+    match kind {
+        BlobKind::Text {
+            content,
+            cut_by_read_limit: false,
+        } => content.len() as u64,
+        _ => reported,
+    }
 }
 
 fn text_kind(content: Arc<String>, cut_by_read_limit: bool) -> BlobKind {

@@ -372,7 +372,7 @@ impl GitlabSource {
         let blob = Blob {
             path,
             git_ref,
-            size_bytes,
+            size_bytes: content::proven_size(&kind, size_bytes),
             kind,
             id: Some(oid),
         };

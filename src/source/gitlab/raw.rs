@@ -31,8 +31,9 @@ pub(crate) enum Download {
     /// The file's first bytes hold a NUL: it is binary (the rest was neither downloaded nor
     /// hashed, so this verdict is not proven).
     Binary,
-    /// The file is larger than the limit (the download stopped there).
-    TooLarge,
+    /// The file is larger than the limit (the download stopped there): `at_least` bytes, by
+    /// its Content-Length or by what had come.
+    TooLarge { at_least: u64 },
     /// The bytes are not the content asked for (the download stopped as soon as that showed).
     Mismatch(Problem),
     /// Asked for an LFS object, GitLab sent its pointer: it does not have the object.
@@ -84,15 +85,16 @@ pub(crate) async fn download(
         Err(problem) => return Ok(Download::Mismatch(problem)),
     };
     let mut body = transport.get_raw(path_and_query, what, credential).await?;
-    if body.declared_len().is_some_and(|n| n > max_bytes) {
-        return Ok(Download::TooLarge);
+    if let Some(at_least) = body.declared_len().filter(|n| *n > max_bytes) {
+        return Ok(Download::TooLarge { at_least });
     }
     // Pre-sized from Content-Length (at most `max_bytes`, checked just above).
     let capacity = usize::try_from(body.declared_len().unwrap_or(0)).unwrap_or(0);
     let mut bytes: Vec<u8> = Vec::with_capacity(capacity);
     while let Some(chunk) = body.chunk().await? {
-        if (bytes.len() + chunk.len()) as u64 > max_bytes {
-            return Ok(Download::TooLarge);
+        let at_least = (bytes.len() + chunk.len()) as u64;
+        if at_least > max_bytes {
+            return Ok(Download::TooLarge { at_least });
         }
         if let Err(problem) = digesting.update(&chunk) {
             return Ok(Download::Mismatch(problem));
