@@ -34,6 +34,9 @@ pub(crate) enum Rejection {
     NotAMessage,
     /// A stdio line longer than the limit, dropped unread (-32600).
     TooLong { limit: usize },
+    /// JSON serde cannot read: nesting past its 128 levels, a lone surrogate escape, a number
+    /// past f64 (-32600; answered with the message's id when that can be read: [`read_id`]).
+    BeyondReach,
 }
 
 impl Display for Rejection {
@@ -52,6 +55,9 @@ impl Display for Rejection {
                 f,
                 "Invalid Request: the message is longer than {limit} bytes and was dropped unread"
             ),
+            Rejection::BeyondReach => f.write_str(
+                "Invalid Request: the message holds JSON this server cannot read (nesting deeper than 128 levels, a lone surrogate escape such as \\ud800, or a number too large for a double such as 1e400)",
+            ),
         }
     }
 }
@@ -60,27 +66,115 @@ impl Rejection {
     pub(crate) fn code(self) -> ErrorCode {
         match self {
             Rejection::NotJson => ErrorCode::PARSE_ERROR,
-            Rejection::Batch | Rejection::NotAMessage | Rejection::TooLong { .. } => {
-                ErrorCode::INVALID_REQUEST
-            }
+            Rejection::Batch
+            | Rejection::NotAMessage
+            | Rejection::TooLong { .. }
+            | Rejection::BeyondReach => ErrorCode::INVALID_REQUEST,
         }
     }
 
     /// The JSON-RPC error response, serialized, with `"id": null` (the id could not be read).
     pub(crate) fn reply(self) -> Vec<u8> {
+        self.reply_to(None)
+    }
+
+    /// The JSON-RPC error response to the message with `id` (`null` when `None`).
+    pub(crate) fn reply_to(self, id: Option<Value>) -> Vec<u8> {
         let body = json!({
             "jsonrpc": "2.0",
-            "id": null,
+            "id": id.unwrap_or(Value::Null),
             "error": {"code": self.code().0, "message": self.to_string()}
         });
         body.to_string().into_bytes()
     }
 }
 
+/// serde_json's words for JSON it cannot read though it may be valid.
+const BEYOND_REACH: [&str; 4] = [
+    "recursion limit exceeded",
+    "lone leading surrogate",
+    "invalid unicode code point",
+    "number out of range",
+];
+
+/// Whether serde's error `e` about UTF-8 `bytes` is about valid JSON it cannot read. Its
+/// "unexpected end of hex escape" is one when a leading surrogate (`\uD800`–`\uDBFF`) ends
+/// a string, and a syntax error otherwise (`\u12"`).
+fn beyond_reach(e: &serde_json::Error, bytes: &[u8]) -> bool {
+    let said = e.to_string();
+    if std::str::from_utf8(bytes).is_err() {
+        return false;
+    }
+    BEYOND_REACH.iter().any(|w| said.contains(w))
+        || (said.contains("unexpected end of hex escape") && has_leading_surrogate(bytes))
+}
+
+fn has_leading_surrogate(bytes: &[u8]) -> bool {
+    bytes.windows(6).any(|w| {
+        w.starts_with(b"\\u")
+            && w[2].eq_ignore_ascii_case(&b'd')
+            && matches!(w[3].to_ascii_lowercase(), b'8'..=b'9' | b'a' | b'b')
+            && w[4..].iter().all(u8::is_ascii_hexdigit)
+    })
+}
+
+/// The `id` of a message serde could not read ([`Rejection::BeyondReach`]), when it can be read
+/// without it: the value of the top-level object's `"id"` key, a string or a number serde reads
+/// on its own. Strings are skipped escape by escape without decoding, so a lone surrogate
+/// elsewhere does not hide the id.
+pub(crate) fn read_id(bytes: &[u8]) -> Option<Value> {
+    let (mut depth, mut i) = (0usize, 0usize);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => depth = depth.checked_sub(1)?,
+            b'"' => {
+                let end = string_end(bytes, i)?;
+                if depth == 1 && &bytes[i..end] == b"\"id\"" {
+                    let rest = bytes[end..].trim_ascii_start().strip_prefix(b":")?;
+                    return id_value(rest.trim_ascii_start());
+                }
+                i = end;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The index just past the string starting at `start` (a `"`).
+fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
+    let mut i = start + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => return Some(i + 1),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// A JSON-RPC id at the start of `bytes`: a string or a number, as serde reads it.
+fn id_value(bytes: &[u8]) -> Option<Value> {
+    let len = match bytes.first()? {
+        b'"' => string_end(bytes, 0)?,
+        _ => bytes
+            .iter()
+            .position(|b| !matches!(b, b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'))
+            .unwrap_or(bytes.len()),
+    };
+    let value: Value = serde_json::from_slice(&bytes[..len]).ok()?;
+    (value.is_string() || value.is_number()).then_some(value)
+}
+
 /// The message in `bytes` (one stdio line without its terminator, or one HTTP body).
 pub(crate) fn parse_message(bytes: &[u8]) -> Result<ClientJsonRpcMessage, Rejection> {
     let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
     serde_json::from_slice(bytes).map_err(|e| match e.classify() {
+        _ if beyond_reach(&e, bytes) => Rejection::BeyondReach,
         serde_json::error::Category::Data if starts_with(bytes, b'[') => Rejection::Batch,
         serde_json::error::Category::Data => Rejection::NotAMessage,
         _ => Rejection::NotJson,
@@ -275,6 +369,40 @@ mod tests {
                 "{not_a_message:?}"
             );
         }
+    }
+
+    #[test]
+    fn json_beyond_serdes_reach_is_told_apart_and_its_id_read() {
+        let deep = format!(
+            r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{}1{}}}"#,
+            "[".repeat(200),
+            "]".repeat(200)
+        );
+        let surrogate =
+            br#"{"jsonrpc":"2.0","method":"tools/call","params":{"x":"\ud800"},"id":"a\"b"}"#;
+        let huge = br#"{"jsonrpc":"2.0","id":-3,"method":"tools/call","params":{"x":1e400}}"#;
+        // Not JSON at all: a cut escape.
+        assert_eq!(rejected(br#"{"id":1,"x":"\u12"}"#), Rejection::NotJson);
+        assert_eq!(rejected(deep.as_bytes()), Rejection::BeyondReach);
+        assert_eq!(read_id(deep.as_bytes()), Some(json!(7)));
+        assert_eq!(rejected(surrogate), Rejection::BeyondReach);
+        assert_eq!(read_id(surrogate), Some(json!("a\"b")));
+        assert_eq!(rejected(huge), Rejection::BeyondReach);
+        assert_eq!(read_id(huge), Some(json!(-3)));
+        // No id, an id that is no id, an id inside params, a lone surrogate in the id itself.
+        for no_id in [
+            &br#"{"jsonrpc":"2.0","params":{"x":1e400}}"#[..],
+            br#"{"id":[1],"x":1e400}"#,
+            br#"{"params":{"id":5},"x":1e400}"#,
+            br#"{"id":"\ud800","x":1e400}"#,
+            b"[1e400]",
+        ] {
+            assert_eq!(read_id(no_id), None, "{}", String::from_utf8_lossy(no_id));
+        }
+        let reply = Rejection::BeyondReach.reply_to(Some(json!(7)));
+        let reply: Value = serde_json::from_slice(&reply).unwrap();
+        assert_eq!(reply["id"], 7);
+        assert_eq!(reply["error"]["code"], -32600);
     }
 
     #[test]

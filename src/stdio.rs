@@ -149,7 +149,11 @@ async fn read_lines<R: AsyncBufRead + Unpin>(
             Ok(message) => to_rmcp.send(message).await.is_ok(),
             Err(rejection) => {
                 tracing::debug!(?rejection, "answered a line that is not a JSON-RPC message");
-                let mut reply = rejection.reply();
+                // The message's own id, when it is JSON serde could not read but the id can be.
+                let id = (rejection == Rejection::BeyondReach)
+                    .then(|| jsonrpc::read_id(&line))
+                    .flatten();
+                let mut reply = rejection.reply_to(id);
                 reply.push(b'\n');
                 let reply = Outgoing {
                     line: reply,

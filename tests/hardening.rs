@@ -413,13 +413,29 @@ async fn stdio_answers_lines_that_are_not_json_and_keeps_serving() {
         line(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params}));
     }
     input.extend_from_slice(b"not json\n\xff\xfe\xfd\n[]\n{\"jsonrpc\":\"2.0\",\n");
+    // Valid JSON beyond serde's reach: answered with its own id where that can be read.
+    let deep = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":201,\"method\":\"tools/call\",\"params\":{}1{}}}\n",
+        "[".repeat(200),
+        "]".repeat(200)
+    );
+    input.extend_from_slice(deep.as_bytes());
+    input.extend_from_slice(
+        br#"{"jsonrpc":"2.0","id":"s-202","method":"tools/call","params":{"name":"\ud800"}}"#,
+    );
+    input.push(b'\n');
+    input.extend_from_slice(
+        br#"{"jsonrpc":"2.0","id":203,"method":"tools/call","params":{"x":1e400}}"#,
+    );
+    input.push(b'\n');
+    input.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"params\":{\"x\":1e400}}\n");
     input.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"tools/list\"}\n");
     stdin.write_all(&input).await.unwrap();
     stdin.flush().await.unwrap();
 
     // rmcp answers requests concurrently, so replies come in any order: one per line sent
     // (the initialized notification gets none).
-    let expected = 1 + malformed_calls().len() + 4 + 1;
+    let expected = 1 + malformed_calls().len() + 4 + 4 + 1;
     let mut replies: Vec<Value> = Vec::new();
     while replies.len() < expected {
         let next = tokio::time::timeout(PATIENCE, stdout.next_line()).await;
@@ -437,8 +453,17 @@ async fn stdio_answers_lines_that_are_not_json_and_keeps_serving() {
     anonymous.sort_by_key(|c| c.as_i64());
     assert_eq!(
         anonymous,
-        [json!(-32700), json!(-32700), json!(-32700), json!(-32600)]
+        [
+            json!(-32700),
+            json!(-32700),
+            json!(-32700),
+            json!(-32600),
+            json!(-32600)
+        ]
     );
+    for id in [json!(201), json!("s-202"), json!(203)] {
+        assert_eq!(codes(&id), [json!(-32600)], "{id}");
+    }
     for (offset, (_, reason)) in malformed_calls().into_iter().enumerate() {
         let id = json!(10 + offset);
         let reply = replies.iter().find(|r| r["id"] == id).expect("answered");
