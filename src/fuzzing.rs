@@ -68,14 +68,14 @@ pub struct SplitCandidates {
 }
 
 /// The most candidates [`split_candidates`] returns.
-pub const MAX_SPLITS: usize = crate::resolve::file_url::MAX_SPLITS;
+pub const MAX_SPLITS: usize = crate::resolve::candidates::MAX_CANDIDATES;
 
 /// Lists the ways `ref_and_path` can be cut into a ref and a path; the error is its message.
 pub fn split_candidates(ref_and_path: &str) -> Result<SplitCandidates, String> {
-    use crate::resolve::file_url::{Splits, splits};
-    let (sha, candidates) = match splits(ref_and_path).map_err(|e| e.to_string())? {
-        Splits::Sha(s) => (true, vec![s]),
-        Splits::Candidates(c) => (false, c),
+    use crate::resolve::candidates::{Candidates, enumerate};
+    let (sha, candidates) = match enumerate(ref_and_path).map_err(|e| e.to_string())? {
+        Candidates::Sha(s) => (true, vec![s]),
+        Candidates::Segments(c) => (false, c),
     };
     let candidates = candidates
         .into_iter()

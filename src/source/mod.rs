@@ -2,12 +2,11 @@
 //! its own kind of lookup (`resolve`), and a lookup into a [`Fetched`] blob or a
 //! [`SourceError`]. [`gitlab`] reads over GitLab's GraphQL API; [`local`] reads a git
 //! repository on disk with gix. Both choose among a URL's candidate ref/path splits with the
-//! same pure rule ([`split_choice`]).
+//! same pure rule ([`crate::resolve::choice`]).
 
 pub(crate) mod blob;
 pub(crate) mod gitlab;
 pub(crate) mod local;
-pub(crate) mod split_choice;
 pub(crate) mod suggest;
 
 pub(crate) use blob::{BlobKind, Fetched, SourceError};

@@ -2,8 +2,8 @@
 //!
 //! Every call asks GitLab, with the caller's own credential, whether the caller may read the file
 //! at the ref now and which blob it is: the blob query ([`blob_query`]) for a file named by ref
-//! and path, or the URL-split query ([`splits`]) for a URL whose "ref/path" splits several
-//! ways. That one request carries the content only when the blob this lookup named last time
+//! and path, or the evidence query ([`evidence_query`]) for a URL whose "ref/path" splits
+//! several ways. That one request carries the content only when the blob this lookup named last time
 //! is not cached ([`cache`]): windows after the first cost a request without content. The
 //! content comes from the cache, the answer, or the REST raw endpoints past GitLab's 10 MiB
 //! read limit and for LFS objects ([`content`], [`raw`]). A second request happens only when
@@ -19,6 +19,7 @@ mod client;
 mod content;
 mod envelope;
 pub(crate) mod error;
+pub(crate) mod evidence_query;
 pub(crate) mod exclusion;
 mod flights;
 pub(crate) mod graphql;
@@ -26,7 +27,6 @@ pub(crate) mod json_text;
 mod probe;
 mod raw;
 pub(crate) mod scalars;
-pub(crate) mod splits;
 pub(crate) mod transport;
 
 use std::sync::Arc;
@@ -41,9 +41,10 @@ use graphql::BlobFields;
 use transport::Transport;
 
 use crate::config::{ConfigError, Credential, GitlabConfig};
-use crate::resolve::{Lookup, ProjectFile, ProjectRef, RefType, Target, qualify_ref};
+use crate::ref_name::{RefType, qualify_ref};
+use crate::resolve::choice::choose;
+use crate::resolve::{Lookup, ProjectFile, ProjectRef, Target};
 use crate::source::blob::{Blob, Fetched, SourceError};
-use crate::source::split_choice::choose;
 use crate::window::LineRequest;
 
 /// The GitLab source; cheap to clone and share across calls (and callers: the blob cache and
@@ -186,13 +187,13 @@ impl GitlabSource {
             ProjectFile::Url {
                 project_path,
                 file:
-                    Lookup::Split {
+                    Lookup::Candidates {
                         candidates,
                         ref_type,
                     },
                 ..
             } => {
-                let asked = splits::Asked {
+                let asked = evidence_query::Asked {
                     project_path,
                     candidates,
                     ref_type: *ref_type,
@@ -243,19 +244,22 @@ impl GitlabSource {
     /// whether each candidate ref is a branch or tag); GitLab's precedence picks the answer.
     async fn answer_split(
         &self,
-        asked: splits::Asked<'_>,
+        asked: evidence_query::Asked<'_>,
         credential: Option<&Credential>,
     ) -> Result<Answered, SourceError> {
-        let Some(splits::SplitsAnswer {
+        let Some(evidence_query::CandidatesAnswer {
             project,
             mut answers,
-        }) = splits::ask(&self.client, asked, credential).await?
+        }) = evidence_query::ask(&self.client, asked, credential).await?
         else {
             return Err(SourceError::ProjectNotFound {
                 project: asked.project_path.to_string(),
             });
         };
-        let evidence: Vec<_> = answers.iter().map(splits::SplitAnswer::evidence).collect();
+        let evidence: Vec<_> = answers
+            .iter()
+            .map(evidence_query::CandidateAnswer::evidence)
+            .collect();
         let candidates = asked.candidates;
         // Indexes from `choose` are into `evidence`: one per candidate and per answer.
         let pick = match choose(&evidence).pick() {
@@ -353,7 +357,7 @@ fn hint_key(lookup: &ProjectFile) -> String {
                 path,
                 ref_type,
             } => format!("url\0{project_path}\0{git_ref}/{path}\0{ref_type:?}"),
-            Lookup::Split {
+            Lookup::Candidates {
                 candidates,
                 ref_type,
             } => {
@@ -402,17 +406,17 @@ pub(crate) fn all_documents() -> Vec<(String, String)> {
         ),
         ("MissProbe".into(), miss_probe::QUERY.into()),
     ];
-    for count in 1..=splits::MAX_PER_REQUEST {
+    for count in 1..=evidence_query::MAX_PER_REQUEST {
         for rules in [false, true] {
             for commit in [false, true] {
-                let extras = splits::Extras {
+                let extras = evidence_query::Extras {
                     rules,
                     commit,
                     content: true,
                 };
                 documents.push((
                     format!("BlobBySplits {count} {extras:?}"),
-                    splits::document(count, 3, extras),
+                    evidence_query::document(count, 3, extras),
                 ));
             }
         }

@@ -25,7 +25,7 @@ use gix::hash::ObjectId;
 use gix::object::Kind;
 use gix::object::tree::EntryKind;
 
-use super::split_choice::{Evidence, choose};
+use crate::resolve::choice::{Evidence, choose};
 pub(crate) mod error;
 
 pub(crate) use error::{LocalError, LocalRefError};
@@ -33,8 +33,9 @@ pub(crate) use error::{LocalError, LocalRefError};
 use super::blob::{Blob, BlobKind, Fetched, RefProblem, SourceError, file_not_found, looks_binary};
 use super::suggest::{self, Entry, Listing};
 use crate::cause::Shared;
+use crate::ref_name::qualify_ref;
 use crate::ref_name::{check_ref_name, check_rev};
-use crate::resolve::{Lookup, qualify_ref};
+use crate::resolve::Lookup;
 
 /// A Git LFS pointer file is smaller than this (git-lfs spec).
 const LFS_POINTER_MAX_LEN: usize = 1024;
@@ -219,7 +220,7 @@ impl LocalRepo {
                 project: None,
                 split_fallback_from: None,
             }),
-            Lookup::Split {
+            Lookup::Candidates {
                 candidates,
                 ref_type,
             } => {
@@ -261,7 +262,7 @@ impl LocalRepo {
     fn read_as(
         &self,
         git_ref: &str,
-        ref_type: Option<crate::resolve::RefType>,
+        ref_type: Option<crate::ref_name::RefType>,
         path: &str,
         on_miss: OnMiss,
     ) -> Result<Blob, SourceError> {
