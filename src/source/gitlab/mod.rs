@@ -40,12 +40,14 @@ use flights::Flights;
 use graphql::BlobFields;
 use transport::Transport;
 
+use crate::args::ToolArgs;
 use crate::config::{ConfigError, Credential, GitlabConfig};
 use crate::ref_name::{RefType, qualify_ref};
 use crate::resolve::choice::choose;
-use crate::resolve::{Lookup, ProjectFile, ProjectRef, Target};
+use crate::resolve::{self, Lookup, ProjectFile, ProjectRef, ResolveError, Target};
+use crate::source::Source;
 use crate::source::blob::{Blob, Fetched, SourceError};
-use crate::window::LineRequest;
+use crate::window::Extent;
 
 /// The GitLab source; cheap to clone and share across calls (and callers: the blob cache and
 /// what was last seen are shared, every call still validates with its own credential).
@@ -75,6 +77,23 @@ struct Answered {
     split_fallback_from: Option<String>,
 }
 
+impl Source for GitlabSource {
+    type Lookup = ProjectFile;
+
+    fn resolve(&self, args: &ToolArgs) -> Result<Target<ProjectFile>, ResolveError> {
+        resolve::for_gitlab(args, self.base())
+    }
+
+    async fn fetch(
+        &self,
+        lookup: &ProjectFile,
+        extent: Extent,
+        credential: Option<&Credential>,
+    ) -> Result<Fetched, SourceError> {
+        GitlabSource::fetch(self, lookup, extent, credential).await
+    }
+}
+
 impl GitlabSource {
     pub(crate) fn new(config: &GitlabConfig) -> Result<Self, ConfigError> {
         let transport = Transport::new(config)?;
@@ -95,13 +114,14 @@ impl GitlabSource {
         &self.base
     }
 
-    /// Reads the file with the caller's credential, enough of it for the window `lines`.
+    /// Reads the file `lookup` names with the caller's credential, enough of it for `extent`.
     pub(crate) async fn fetch(
         &self,
-        target: &Target<ProjectFile>,
+        lookup: &ProjectFile,
+        extent: Extent,
         credential: Option<&Credential>,
     ) -> Result<Fetched, SourceError> {
-        let key = hint_key(&target.lookup);
+        let key = hint_key(lookup);
         // A first read (nothing cached for this lookup) waits for any first read of it in
         // flight, then finds its blob cached.
         let _turn = if self.cached_hint(&key) {
@@ -113,20 +133,18 @@ impl GitlabSource {
         // At most two rounds: the second only when the first, asked without content, names
         // a blob that is not cached (the file changed).
         loop {
-            let answered = self
-                .answer(&target.lookup, with_content, credential)
-                .await?;
+            let answered = self.answer(lookup, with_content, credential).await?;
             self.shared
                 .hints
                 .remember(&key, &content::cache_key(&answered.node));
             if let ProjectFile::Url {
                 expect_project_id, ..
-            } = &target.lookup
+            } = lookup
             {
                 check_project_id(*expect_project_id, &answered.project)?;
             }
             match self
-                .blob(answered, target.lines, with_content, credential)
+                .blob(answered, extent, with_content, credential)
                 .await?
             {
                 Some(fetched) => return Ok(fetched),
@@ -301,7 +319,7 @@ impl GitlabSource {
     async fn blob(
         &self,
         answered: Answered,
-        lines: LineRequest,
+        extent: Extent,
         asked_content: bool,
         credential: Option<&Credential>,
     ) -> Result<Option<Fetched>, SourceError> {
@@ -320,7 +338,7 @@ impl GitlabSource {
             git_ref: &rest_ref,
         };
         let store = &self.shared.store;
-        let kind = match store.content(node, at, lines, credential).await? {
+        let kind = match store.content(node, at, extent, credential).await? {
             Content::Ready(kind) => kind,
             Content::NotInAnswer if asked_content => store.binary(&oid),
             Content::NotInAnswer => return Ok(None),

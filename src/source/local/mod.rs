@@ -32,10 +32,14 @@ pub(crate) use error::{LocalError, LocalRefError};
 
 use super::blob::{Blob, BlobKind, Fetched, RefProblem, SourceError, file_not_found, looks_binary};
 use super::suggest::{self, Entry, Listing};
+use crate::args::ToolArgs;
 use crate::cause::Shared;
+use crate::config::Credential;
 use crate::ref_name::qualify_ref;
 use crate::ref_name::{check_ref_name, check_rev};
-use crate::resolve::Lookup;
+use crate::resolve::{self, Lookup, ResolveError, Target};
+use crate::source::Source;
+use crate::window::Extent;
 
 /// A Git LFS pointer file is smaller than this (git-lfs spec).
 const LFS_POINTER_MAX_LEN: usize = 1024;
@@ -183,6 +187,24 @@ enum OnMiss {
 #[derive(Debug, Clone)]
 pub(crate) struct LocalSource {
     repo: Arc<LocalRepo>,
+}
+
+impl Source for LocalSource {
+    type Lookup = Lookup;
+
+    fn resolve(&self, args: &ToolArgs) -> Result<Target<Lookup>, ResolveError> {
+        resolve::for_local(args)
+    }
+
+    /// The whole blob is read whatever the extent: a local read has no read limit.
+    async fn fetch(
+        &self,
+        lookup: &Lookup,
+        _extent: Extent,
+        _credential: Option<&Credential>,
+    ) -> Result<Fetched, SourceError> {
+        LocalSource::fetch(self, lookup).await
+    }
 }
 
 impl LocalSource {
