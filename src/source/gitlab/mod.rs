@@ -18,16 +18,22 @@ mod capabilities;
 mod client;
 mod content;
 mod envelope;
-pub(crate) mod error;
-pub(crate) mod evidence_query;
-pub(crate) mod exclusion;
+mod error;
+mod evidence_query;
+mod exclusion;
 mod flights;
-pub(crate) mod graphql;
-pub(crate) mod json_text;
+mod graphql;
+mod json_text;
 mod probe;
 mod raw;
-pub(crate) mod scalars;
-pub(crate) mod transport;
+mod scalars;
+mod transport;
+
+/// The pure parts the fuzz targets check (through `crate::fuzzing`, nothing else).
+pub(crate) mod pure {
+    pub(crate) use super::exclusion::{fnmatch, is_excluded, normalize_path};
+    pub(crate) use super::json_text::decode as decode_json_text;
+}
 
 use std::sync::Arc;
 
@@ -35,7 +41,6 @@ use blob_query::{BlobRequest, ProjectAnswer};
 use cache::Hints;
 use client::Client;
 use content::{Content, ContentStore, FileAt, size_bytes};
-pub(crate) use error::GitlabError;
 use flights::Flights;
 use graphql::BlobFields;
 use transport::Transport;

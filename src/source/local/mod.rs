@@ -30,7 +30,7 @@ pub(crate) mod error;
 
 pub(crate) use error::{LocalError, LocalRefError};
 
-use super::blob::{Blob, BlobKind, Fetched, RefProblem, SourceError, file_not_found, looks_binary};
+use super::blob::{Blob, BlobKind, Fetched, SourceError, file_not_found, looks_binary};
 use super::suggest::{self, Entry, Listing};
 use crate::args::ToolArgs;
 use crate::cause::Shared;
@@ -129,7 +129,7 @@ impl LocalRepo {
     /// Errors, in the order they are checked: [`SourceError::InvalidRef`] (bad ref syntax,
     /// ambiguous short SHA, not a commit), [`SourceError::RefNotFound`],
     /// [`SourceError::FileNotFound`] (also for an empty path or `.`, `..` or empty components),
-    /// [`SourceError::IsDirectory`], [`SourceError::Local`] (the repository could not be read).
+    /// [`SourceError::IsDirectory`], [`SourceError::Failed`] (the repository could not be read).
     ///
     /// A missing file's error names the paths most like it ("Did you mean") when `on_miss` is
     /// [`OnMiss::Suggest`]; a URL's other candidate splits do without.
@@ -221,7 +221,7 @@ impl LocalSource {
         tokio::task::spawn_blocking(move || repo.fetch(&lookup))
             .await
             .unwrap_or_else(|e| {
-                Err(SourceError::Local(LocalError::Task {
+                Err(SourceError::failed(LocalError::Task {
                     cause: Shared::new(e),
                 }))
             })
@@ -514,12 +514,12 @@ fn not_found_ref(rev: &str) -> SourceError {
 fn invalid_ref(rev: &str, reason: LocalRefError) -> SourceError {
     SourceError::InvalidRef {
         git_ref: rev.to_owned(),
-        reason: RefProblem::Local(reason),
+        reason: Shared::any(reason),
     }
 }
 
 fn read_error(err: impl std::error::Error + Send + Sync + 'static) -> SourceError {
-    SourceError::Local(LocalError::Read {
+    SourceError::failed(LocalError::Read {
         cause: Shared::any(err),
     })
 }
