@@ -22,6 +22,12 @@ impl Shared<dyn Error + Send + Sync> {
     pub(crate) fn any(error: impl Error + Send + Sync + 'static) -> Self {
         Self(Arc::new(error))
     }
+
+    /// The cause as a `T`, when it is one: for the layer that boxed it, telling its own
+    /// failures apart (a single flight sharing only some of them).
+    pub(crate) fn downcast_ref<T: Error + 'static>(&self) -> Option<&T> {
+        self.0.downcast_ref::<T>()
+    }
 }
 
 impl<E: ?Sized> Clone for Shared<E> {

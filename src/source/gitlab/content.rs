@@ -15,7 +15,7 @@ use super::transport::{Transport, TransportError};
 use super::verify::{self, Expected, Mismatch, TextFit};
 use crate::config::Credential;
 use crate::source::blob::{BlobKind, SourceError, looks_binary};
-use crate::window::{self, LineRequest};
+use crate::window::Extent;
 
 /// Where the blob lives, for the REST downloads.
 #[derive(Debug, Clone, Copy)]
@@ -57,7 +57,7 @@ pub(crate) struct LfsObjectMissing {
 
 impl From<LfsObjectMissing> for SourceError {
     fn from(e: LfsObjectMissing) -> Self {
-        SourceError::Gitlab(GitlabError::LfsObjectMissing(e))
+        SourceError::from(GitlabError::LfsObjectMissing(e))
     }
 }
 
@@ -90,14 +90,17 @@ impl Landed {
             return true;
         };
         let about_the_content = match e {
-            SourceError::Gitlab(GitlabError::Transport(t)) => !matches!(
-                t,
-                TransportError::Rejected { .. }
-                    | TransportError::Raw { .. }
-                    | TransportError::TokenNotAHeader { .. }
-            ),
-            SourceError::Gitlab(GitlabError::Mismatch(_) | GitlabError::LfsObjectMissing(_))
-            | SourceError::FileTooLarge { .. } => true,
+            SourceError::Failed(cause) => cause.downcast_ref::<GitlabError>().is_some_and(|g| {
+                !matches!(
+                    g,
+                    GitlabError::Transport(
+                        TransportError::Rejected { .. }
+                            | TransportError::Raw { .. }
+                            | TransportError::TokenNotAHeader { .. }
+                    )
+                )
+            }),
+            SourceError::FileTooLarge { .. } => true,
             _ => false,
         };
         about_the_content && self.what == what
@@ -112,7 +115,7 @@ struct Want<'a> {
     /// The size GitLab reports ([`size_bytes`]: for LFS the object's, else the blob's, which
     /// its bytes are checked against).
     size: u64,
-    lines: LineRequest,
+    extent: Extent,
     credential: Option<&'a Credential>,
 }
 
@@ -141,13 +144,13 @@ impl ContentStore {
         self.cache.contains(key)
     }
 
-    /// The content of `node`, enough for the window `lines`. A file larger than the maximum
-    /// file size is refused, whether GitLab sent it whole or not.
+    /// The content of `node`, enough for `extent`. A file larger than the maximum file size is
+    /// refused, whether GitLab sent it whole or not.
     pub(crate) async fn content(
         &self,
         mut node: BlobFields,
         at: FileAt<'_>,
-        lines: LineRequest,
+        extent: Extent,
         credential: Option<&Credential>,
     ) -> Result<Content, SourceError> {
         let size = size_bytes(&node);
@@ -157,7 +160,7 @@ impl ContentStore {
             oid: &node.oid,
             at,
             size,
-            lines,
+            extent,
             credential,
         };
         if node.stored_externally == Some(true) {
@@ -186,7 +189,7 @@ impl ContentStore {
         match cached {
             Cached::Full(text) => Ok(text_kind(text, false)),
             Cached::Binary => Ok(BlobKind::Binary),
-            Cached::Partial(text) if covers(&text, want.lines) => Ok(text_kind(text, true)),
+            Cached::Partial(text) if want.extent.covered_by(&text) => Ok(text_kind(text, true)),
             Cached::Partial(_) => self.whole_blob(want).await,
         }
     }
@@ -201,7 +204,7 @@ impl ContentStore {
                 self.cache.put(want.oid, Cached::Full(Arc::clone(&text)));
                 return Ok(text_kind(text, false));
             }
-            TextFit::Part if covers(&text, want.lines) => {
+            TextFit::Part if want.extent.covered_by(&text) => {
                 self.cache.put(want.oid, Cached::Partial(Arc::clone(&text)));
                 return Ok(text_kind(text, true));
             }
@@ -450,27 +453,11 @@ fn no_project_id(path: &str) -> SourceError {
     .into()
 }
 
-/// Whether the window `lines` over the first part of a blob (`part`, cut by GitLab's read
-/// limit, so its last line may be incomplete) needs nothing past that part: the window must end
-/// before the part's last complete line does. A window that reaches the part's end (or starts
-/// past it) needs the whole blob.
-pub(crate) fn covers(part: &str, lines: LineRequest) -> bool {
-    match window::window(part, lines) {
-        Ok(w) => {
-            // The window counted the part's lines; the last is incomplete unless `\n` ends it.
-            let complete_lines =
-                w.total_lines - u64::from(!part.is_empty() && !part.ends_with('\n'));
-            w.returned > 0 && w.next_offset() < complete_lines
-        }
-        // An inverted range after clamping to the part may not be inverted in the whole file.
-        Err(_) => false,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::scalars::{BigInt, BlobText};
     use super::*;
+    use crate::window::LineRequest;
 
     fn store(cache_bytes: u64) -> ContentStore {
         let args = crate::config::GitlabArgs::for_tests("http://127.0.0.1:9");
@@ -501,12 +488,20 @@ mod tests {
         git_ref: "main",
     };
 
+    fn lines(offset: u64, limit: u64) -> LineRequest {
+        LineRequest::OffsetLimit { offset, limit }
+    }
+
     fn all() -> LineRequest {
         lines(0, 500)
     }
 
     async fn kind(store: &ContentStore, node: BlobFields, req: LineRequest) -> Option<BlobKind> {
-        match store.content(node, AT, req, None).await.unwrap() {
+        match store
+            .content(node, AT, Extent::Lines(req), None)
+            .await
+            .unwrap()
+        {
             Content::Ready(kind) => Some(kind),
             Content::NotInAnswer => None,
         }
@@ -566,12 +561,22 @@ mod tests {
         // over REST by oid instead (here: nothing listens, so the call fails), never served.
         let oid = "0123456789012345678901234567890123456789";
         let short = s
-            .content(node(oid, Some("a\n"), Some(4)), AT, all(), None)
+            .content(
+                node(oid, Some("a\n"), Some(4)),
+                AT,
+                Extent::Lines(all()),
+                None,
+            )
             .await;
         assert!(short.is_err(), "{short:?}");
         // Longer than its size.
         let long = s
-            .content(node(oid, Some("a\nbcd\n"), Some(4)), AT, all(), None)
+            .content(
+                node(oid, Some("a\nbcd\n"), Some(4)),
+                AT,
+                Extent::Lines(all()),
+                None,
+            )
             .await;
         assert!(long.is_err(), "{long:?}");
         assert!(!s.holds(oid));
@@ -620,7 +625,12 @@ mod tests {
         let config = crate::config::GitlabConfig::from_parts(&args, |_| None).unwrap();
         let s = ContentStore::new(Transport::new(&config).unwrap(), 1 << 20, 3);
         let e = s
-            .content(node("x", Some("a\nb\n"), Some(4)), AT, all(), None)
+            .content(
+                node("x", Some("a\nb\n"), Some(4)),
+                AT,
+                Extent::Lines(all()),
+                None,
+            )
             .await;
         assert!(matches!(
             e,
@@ -630,31 +640,5 @@ mod tests {
                 ..
             })
         ));
-    }
-
-    fn lines(offset: u64, limit: u64) -> LineRequest {
-        LineRequest::OffsetLimit { offset, limit }
-    }
-
-    #[test]
-    fn a_part_covers_windows_that_end_before_its_last_complete_line() {
-        // Three complete lines and a cut fourth.
-        let part = "a\nb\nc\nd-cut";
-        assert!(covers(part, lines(0, 1)));
-        assert!(covers(part, lines(0, 2)));
-        assert!(covers(part, lines(1, 1)));
-        // Reaching line 3 (the last complete one) or beyond needs the rest.
-        assert!(!covers(part, lines(0, 3)));
-        assert!(!covers(part, lines(2, 1)));
-        assert!(!covers(part, lines(3, 1)));
-        assert!(!covers(part, lines(9, 1)));
-        let start_end = |start, end| LineRequest::StartEnd {
-            start: Some(start),
-            end,
-        };
-        assert!(covers(part, start_end(1, Some(2))));
-        assert!(!covers(part, start_end(1, None)));
-        assert!(!covers(part, start_end(3, Some(99))));
-        assert!(!covers("", lines(0, 5)));
     }
 }

@@ -2,8 +2,8 @@
 //!
 //! Every call asks GitLab, with the caller's own credential, whether the caller may read the file
 //! at the ref now and which blob it is: the blob query ([`blob_query`]) for a file named by ref
-//! and path, or the URL-split query ([`splits`]) for a URL whose "ref/path" splits several
-//! ways. That one request carries the content only when the blob this lookup named last time
+//! and path, or the evidence query ([`evidence_query`]) for a URL whose "ref/path" splits
+//! several ways. That one request carries the content only when the blob this lookup named last time
 //! is not cached ([`cache`]): windows after the first cost a request without content. The
 //! content comes from the cache, the answer, or the REST raw endpoints past GitLab's 10 MiB
 //! read limit and for LFS objects ([`content`], [`raw`]). A second request happens only when
@@ -18,17 +18,23 @@ mod capabilities;
 mod client;
 mod content;
 mod envelope;
-pub(crate) mod error;
-pub(crate) mod exclusion;
+mod error;
+mod evidence_query;
+mod exclusion;
 mod flights;
-pub(crate) mod graphql;
-pub(crate) mod json_text;
+mod graphql;
+mod json_text;
 mod probe;
 mod raw;
-pub(crate) mod scalars;
-pub(crate) mod splits;
-pub(crate) mod transport;
+mod scalars;
+mod transport;
 mod verify;
+
+/// The pure parts the fuzz targets check (through `crate::fuzzing`, nothing else).
+pub(crate) mod pure {
+    pub(crate) use super::exclusion::{fnmatch, is_excluded, normalize_path};
+    pub(crate) use super::json_text::decode as decode_json_text;
+}
 
 use std::sync::Arc;
 
@@ -36,16 +42,18 @@ use blob_query::{BlobRequest, ProjectAnswer};
 use cache::Hints;
 use client::Client;
 use content::{Content, ContentStore, FileAt, Landed, size_bytes};
-pub(crate) use error::GitlabError;
 use flights::{Flights, Follow, Role};
 use graphql::BlobFields;
 use transport::Transport;
 
+use crate::args::ToolArgs;
 use crate::config::{ConfigError, Credential, GitlabConfig};
-use crate::resolve::{Lookup, ProjectFile, ProjectRef, RefType, Target, qualify_ref};
+use crate::ref_name::{RefType, qualify_ref};
+use crate::resolve::choice::choose;
+use crate::resolve::{self, Lookup, ProjectFile, ProjectRef, ResolveError, Target};
+use crate::source::Source;
 use crate::source::blob::{Blob, Fetched, SourceError};
-use crate::source::split_choice::choose;
-use crate::window::LineRequest;
+use crate::window::Extent;
 
 /// The GitLab source; cheap to clone and share across calls (and callers: the blob cache and
 /// what was last seen are shared, every call still validates with its own credential).
@@ -84,6 +92,23 @@ struct Answered {
     split_fallback_from: Option<String>,
 }
 
+impl Source for GitlabSource {
+    type Lookup = ProjectFile;
+
+    fn resolve(&self, args: &ToolArgs) -> Result<Target<ProjectFile>, ResolveError> {
+        resolve::for_gitlab(args, self.base())
+    }
+
+    async fn fetch(
+        &self,
+        lookup: &ProjectFile,
+        extent: Extent,
+        credential: Option<&Credential>,
+    ) -> Result<Fetched, SourceError> {
+        GitlabSource::fetch(self, lookup, extent, credential).await
+    }
+}
+
 impl GitlabSource {
     pub(crate) fn new(config: &GitlabConfig) -> Result<Self, ConfigError> {
         let transport = Transport::new(config)?;
@@ -104,35 +129,32 @@ impl GitlabSource {
         &self.base
     }
 
-    /// Reads the file with the caller's credential, enough of it for the window `lines`.
+    /// Reads the file `lookup` names with the caller's credential, enough of it for `extent`.
     /// A first read of a lookup (nothing cached for it) leads a flight; a concurrent first
     /// read of the same lookup validates with its own request first, without content, and
     /// only then waits for that flight to land ([`Self::read`]).
     pub(crate) async fn fetch(
         &self,
-        target: &Target<ProjectFile>,
+        lookup: &ProjectFile,
+        extent: Extent,
         credential: Option<&Credential>,
     ) -> Result<Fetched, SourceError> {
-        let key = hint_key(&target.lookup);
+        let key = hint_key(lookup);
+        let call = (lookup, extent, credential);
         if self.cached_hint(&key) {
-            return self
-                .read(target, credential, Start::Cached, &mut String::new())
-                .await;
+            return self.read(call, Start::Cached, &mut String::new()).await;
         }
         match self.shared.first_reads.join(key) {
             Role::Lead(lead) => {
                 let mut named = String::new();
-                let outcome = self
-                    .read(target, credential, Start::First, &mut named)
-                    .await;
+                let outcome = self.read(call, Start::First, &mut named).await;
                 let kind = outcome.as_ref().map(|f| f.blob.kind.clone());
                 lead.land(Landed::new(named, kind.map_err(Clone::clone)));
                 outcome
             }
             Role::Follow(flight) => {
                 let start = Start::AfterFlight(flight);
-                self.read(target, credential, start, &mut String::new())
-                    .await
+                self.read(call, start, &mut String::new()).await
             }
         }
     }
@@ -142,27 +164,24 @@ impl GitlabSource {
     /// did not bring it). `named` is left naming the content and path the last answer named.
     async fn read(
         &self,
-        target: &Target<ProjectFile>,
-        credential: Option<&Credential>,
+        (lookup, extent, credential): (&ProjectFile, Extent, Option<&Credential>),
         start: Start,
         named: &mut String,
     ) -> Result<Fetched, SourceError> {
-        let key = hint_key(&target.lookup);
+        let key = hint_key(lookup);
         let (mut with_content, mut flight) = match start {
             Start::Cached => (false, None),
             Start::First => (true, None),
             Start::AfterFlight(flight) => (false, Some(flight)),
         };
         loop {
-            let answered = self
-                .answer(&target.lookup, with_content, credential)
-                .await?;
+            let answered = self.answer(lookup, with_content, credential).await?;
             let content_key = content::cache_key(&answered.node);
             self.shared.hints.remember(&key, &content_key);
             *named = format!("{content_key}\0{}", answered.node.path);
             if let ProjectFile::Url {
                 expect_project_id, ..
-            } = &target.lookup
+            } = lookup
             {
                 check_project_id(*expect_project_id, &answered.project)?;
             }
@@ -173,7 +192,7 @@ impl GitlabSource {
                 return Err(failure);
             }
             match self
-                .blob(answered, target.lines, with_content, credential)
+                .blob(answered, extent, with_content, credential)
                 .await?
             {
                 Some(fetched) => return Ok(fetched),
@@ -234,13 +253,13 @@ impl GitlabSource {
             ProjectFile::Url {
                 project_path,
                 file:
-                    Lookup::Split {
+                    Lookup::Candidates {
                         candidates,
                         ref_type,
                     },
                 ..
             } => {
-                let asked = splits::Asked {
+                let asked = evidence_query::Asked {
                     project_path,
                     candidates,
                     ref_type: *ref_type,
@@ -291,19 +310,22 @@ impl GitlabSource {
     /// whether each candidate ref is a branch or tag); GitLab's precedence picks the answer.
     async fn answer_split(
         &self,
-        asked: splits::Asked<'_>,
+        asked: evidence_query::Asked<'_>,
         credential: Option<&Credential>,
     ) -> Result<Answered, SourceError> {
-        let Some(splits::SplitsAnswer {
+        let Some(evidence_query::CandidatesAnswer {
             project,
             mut answers,
-        }) = splits::ask(&self.client, asked, credential).await?
+        }) = evidence_query::ask(&self.client, asked, credential).await?
         else {
             return Err(SourceError::ProjectNotFound {
                 project: asked.project_path.to_string(),
             });
         };
-        let evidence: Vec<_> = answers.iter().map(splits::SplitAnswer::evidence).collect();
+        let evidence: Vec<_> = answers
+            .iter()
+            .map(evidence_query::CandidateAnswer::evidence)
+            .collect();
         let candidates = asked.candidates;
         // Indexes from `choose` are into `evidence`: one per candidate and per answer.
         let pick = match choose(&evidence).pick() {
@@ -345,7 +367,7 @@ impl GitlabSource {
     async fn blob(
         &self,
         answered: Answered,
-        lines: LineRequest,
+        extent: Extent,
         asked_content: bool,
         credential: Option<&Credential>,
     ) -> Result<Option<Fetched>, SourceError> {
@@ -364,7 +386,7 @@ impl GitlabSource {
             git_ref: &rest_ref,
         };
         let store = &self.shared.store;
-        let kind = match store.content(node, at, lines, credential).await? {
+        let kind = match store.content(node, at, extent, credential).await? {
             Content::Ready(kind) => kind,
             Content::NotInAnswer if asked_content => store.binary(&oid),
             Content::NotInAnswer => return Ok(None),
@@ -401,7 +423,7 @@ fn hint_key(lookup: &ProjectFile) -> String {
                 path,
                 ref_type,
             } => format!("url\0{project_path}\0{git_ref}/{path}\0{ref_type:?}"),
-            Lookup::Split {
+            Lookup::Candidates {
                 candidates,
                 ref_type,
             } => {
@@ -450,17 +472,17 @@ pub(crate) fn all_documents() -> Vec<(String, String)> {
         ),
         ("MissProbe".into(), miss_probe::QUERY.into()),
     ];
-    for count in 1..=splits::MAX_PER_REQUEST {
+    for count in 1..=evidence_query::MAX_PER_REQUEST {
         for rules in [false, true] {
             for commit in [false, true] {
-                let extras = splits::Extras {
+                let extras = evidence_query::Extras {
                     rules,
                     commit,
                     content: true,
                 };
                 documents.push((
                     format!("BlobBySplits {count} {extras:?}"),
-                    splits::document(count, 3, extras),
+                    evidence_query::document(count, 3, extras),
                 ));
             }
         }
