@@ -141,20 +141,22 @@ impl GitlabSource {
     ) -> Result<Fetched, SourceError> {
         let key = hint_key(lookup);
         let call = (lookup, extent, credential);
+        // Boxed: the rounds' future is large (answers, content, downloads), too large for a
+        // worker thread's stack in a debug build once the HTTP transport's own frames are on it.
         if self.cached_hint(&key) {
-            return self.read(call, Start::Cached, &mut String::new()).await;
+            return Box::pin(self.read(call, Start::Cached, &mut String::new())).await;
         }
         match self.shared.first_reads.join(key) {
             Role::Lead(lead) => {
                 let mut named = String::new();
-                let outcome = self.read(call, Start::First, &mut named).await;
+                let outcome = Box::pin(self.read(call, Start::First, &mut named)).await;
                 let kind = outcome.as_ref().map(|f| f.blob.kind.clone());
                 lead.land(Landed::new(named, kind.map_err(Clone::clone)));
                 outcome
             }
             Role::Follow(flight) => {
                 let start = Start::AfterFlight(flight);
-                self.read(call, start, &mut String::new()).await
+                Box::pin(self.read(call, start, &mut String::new())).await
             }
         }
     }
