@@ -74,12 +74,17 @@ pub(crate) async fn ask(
     asked: Asked<'_>,
     credential: Option<&Credential>,
 ) -> Result<Option<CandidatesAnswer>, GitlabError> {
-    loop {
-        match ask_batches(client, asked, credential).await? {
-            Batches::Answered(answer) => return Ok(answer),
-            Batches::LearnedAField => continue,
+    // Each round that learns of an absent field stops asking for it, so with two optional
+    // fields (the ref lookups and the exclusion rules) the third round at the latest answers.
+    const ROUNDS: usize = 3;
+    for _ in 0..ROUNDS {
+        if let Batches::Answered(answer) = ask_batches(client, asked, credential).await? {
+            return Ok(answer);
         }
     }
+    Err(GitlabError::Shape {
+        reason: format!("an optional field was still reported absent after {ROUNDS} rounds"),
+    })
 }
 
 /// The question, as every batch asks it.
