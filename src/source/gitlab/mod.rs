@@ -242,15 +242,14 @@ impl GitlabSource {
             });
         };
         let Some(node) = project.take_node(request.path) else {
-            let missing = probe::why_missing(
-                &self.client,
-                &project.full_path,
-                request.git_ref,
-                request.path,
-                request.ref_type,
-                project.rules.as_deref(),
-                credential,
-            );
+            let missing = probe::Missing {
+                project_path: &project.full_path,
+                git_ref: request.git_ref,
+                path: request.path,
+                ref_type: request.ref_type,
+                rules: project.rules.as_deref(),
+            };
+            let missing = probe::why_missing(&self.client, missing, credential);
             return Err(missing.await);
         };
         refuse_excluded(&project, request.path)?;
@@ -289,15 +288,14 @@ impl GitlabSource {
             Ok(pick) => pick,
             Err(gitlab) => {
                 let c = &candidates[gitlab];
-                let missing = probe::why_missing(
-                    &self.client,
-                    &project.full_path,
-                    &c.git_ref,
-                    &c.path,
-                    asked.ref_type,
-                    project.rules.as_deref(),
-                    credential,
-                );
+                let missing = probe::Missing {
+                    project_path: &project.full_path,
+                    git_ref: &c.git_ref,
+                    path: &c.path,
+                    ref_type: asked.ref_type,
+                    rules: project.rules.as_deref(),
+                };
+                let missing = probe::why_missing(&self.client, missing, credential);
                 return Err(missing.await);
             }
         };
