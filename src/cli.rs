@@ -12,11 +12,12 @@ use serde_json::{Map, Value, json};
 use crate::args::ArgName;
 use crate::config::{GitlabArgs, GitlabConfig};
 use crate::http::HttpArgs;
+use crate::limits::DEFAULT_MAX_CHARS;
 use crate::reader::{Backend, ReadDefaults, Reader};
 use crate::source::gitlab::GitlabSource;
 use crate::source::local::{LocalRepo, LocalSource};
 use crate::tool::{FileServer, Tokens};
-use crate::window::{CONTROL_CHARGE, DEFAULT_LIMIT, DEFAULT_MAX_CHARS, MAX_LIMIT};
+use crate::window::{CONTROL_CHARGE, DEFAULT_LIMIT, MAX_LIMIT};
 
 /// The variable that sets the character budget (`--max-chars`).
 const MAX_CHARS_ENV: &str = "GITLAB_FILE_MCP_MAX_CHARS";
