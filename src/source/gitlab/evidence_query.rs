@@ -13,7 +13,7 @@ use super::blob_query::ProjectAnswer;
 use super::capabilities::{COMMIT_FIELD, EXCLUSIONS_FIELD};
 use super::client::Client;
 use super::envelope::{GraphqlError, GraphqlResponse};
-use super::error::{GitlabError, answer_data, answer_data_despite};
+use super::error::{GitlabError, answer_data, answer_data_ignoring};
 use super::graphql::fragments::{BLOB_FIELDS, DUO_EXCLUSIONS_IF_SUPPORTED};
 use super::graphql::{BlobFields, global_id_number};
 use crate::config::Credential;
@@ -250,7 +250,7 @@ pub(crate) fn parse(
 ) -> Result<Option<ParsedBatch>, GitlabError> {
     let r = without_alias_errors(r, count, offset);
     let mut data = if extras.rules {
-        answer_data_despite(r, EXCLUSIONS_FIELD)?
+        answer_data_ignoring(r, EXCLUSIONS_FIELD)?
     } else {
         answer_data(r)?
     };

@@ -87,7 +87,7 @@ impl LocalRepo {
             } => {
                 let mut reads: Vec<Result<Blob, SourceError>> = candidates
                     .iter()
-                    .map(|c| self.read_as(&c.git_ref, *ref_type, &c.path, OnMiss::JustSay))
+                    .map(|c| self.read_as(&c.git_ref, *ref_type, &c.path, OnMiss::NoSuggestions))
                     .collect();
                 let evidence: Vec<Evidence> = candidates
                     .iter()

@@ -122,7 +122,7 @@ impl LocalRepo {
                     OnMiss::Suggest => {
                         suggest::rank(path, &listings(&repo, tree_id, path), |_| true)
                     }
-                    OnMiss::JustSay => Vec::new(),
+                    OnMiss::NoSuggestions => Vec::new(),
                 };
                 return Err(file_not_found(path, rev, near));
             }
@@ -151,7 +151,7 @@ pub(super) enum OnMiss {
     /// The paths most like it ("Did you mean"), from the directories near it.
     Suggest,
     /// Only that it does not exist.
-    JustSay,
+    NoSuggestions,
 }
 
 impl LocalRepo {
