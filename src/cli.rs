@@ -1,6 +1,6 @@
 //! The command line: `serve` (MCP over stdio, or HTTP with `--http`; the default with no
 //! subcommand) and `read` (one call of the tool, for people and scripts). Parses flags, builds
-//! the [`Reader`], and hands over; nothing else.
+//! the `Reader`, and hands over; nothing else.
 
 use std::io::Write;
 use std::path::PathBuf;

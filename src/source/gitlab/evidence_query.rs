@@ -22,7 +22,7 @@ use crate::resolve::Candidate;
 use crate::resolve::choice::Evidence;
 
 /// Candidates asked for in one request, chosen to stay well inside GitLab's query complexity
-/// limits (250 points authenticated, 200 anonymous); see [`estimated_complexity`].
+/// limits (250 points authenticated, 200 anonymous); `estimated_complexity` (its tests) counts it.
 pub(crate) const MAX_PER_REQUEST: usize = 8;
 
 /// What one candidate's aliases answered.

@@ -1,7 +1,7 @@
 //! The local-repository source: the source contract for a git repository on disk
 //! ([`LocalSource`]: a lookup, a URL's candidate splits chosen like GitLab chooses them, a
 //! blob), over the gix I/O of [`repo`]. Its own failures are [`LocalError`]s and
-//! [`LocalRefError`]s ([`error`]).
+//! [`error::LocalRefError`]s.
 
 mod error;
 mod repo;
