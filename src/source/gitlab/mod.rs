@@ -39,7 +39,7 @@ pub(crate) mod pure {
 use std::sync::Arc;
 
 use blob_query::{BlobRequest, ProjectAnswer};
-use cache::Hints;
+use cache::LastBlobs;
 use client::Client;
 use content::{Content, ContentStore, FileAt, Landed, size_bytes};
 use flights::{Flights, Follow, Role};
@@ -68,7 +68,7 @@ pub(crate) struct GitlabSource {
 #[derive(Debug)]
 struct Shared {
     store: ContentStore,
-    hints: Hints,
+    last_blobs: LastBlobs,
     /// First reads in flight, by lookup: a concurrent first read of the same lookup follows
     /// one only after its own request has validated it.
     first_reads: Flights<String, Landed>,
@@ -118,7 +118,7 @@ impl GitlabSource {
             base: config.base_url.clone(),
             shared: Arc::new(Shared {
                 store,
-                hints: Hints::new(),
+                last_blobs: LastBlobs::new(),
                 first_reads: Flights::default(),
             }),
         })
@@ -179,7 +179,7 @@ impl GitlabSource {
         loop {
             let answered = self.answer(lookup, with_content, credential).await?;
             let content_key = content::cache_key(&answered.node);
-            self.shared.hints.remember(&key, &content_key);
+            self.shared.last_blobs.remember(&key, &content_key);
             *named = format!("{content_key}\0{}", answered.node.path);
             if let ProjectFile::Url {
                 expect_project_id, ..
@@ -206,7 +206,7 @@ impl GitlabSource {
     /// Whether the content the lookup named last time is cached.
     fn cached_hint(&self, key: &str) -> bool {
         self.shared
-            .hints
+            .last_blobs
             .get(key)
             .is_some_and(|oid| self.shared.store.holds(&oid))
     }
@@ -287,15 +287,14 @@ impl GitlabSource {
             });
         };
         let Some(node) = project.take_node(request.path) else {
-            let missing = probe::why_missing(
-                &self.client,
-                &project.full_path,
-                request.git_ref,
-                request.path,
-                request.ref_type,
-                project.rules.as_deref(),
-                credential,
-            );
+            let missing = probe::Missing {
+                project_path: &project.full_path,
+                git_ref: request.git_ref,
+                path: request.path,
+                ref_type: request.ref_type,
+                rules: project.rules.as_deref(),
+            };
+            let missing = probe::why_missing(&self.client, missing, credential);
             return Err(missing.await);
         };
         refuse_excluded(&project, request.path)?;
@@ -334,15 +333,14 @@ impl GitlabSource {
             Ok(pick) => pick,
             Err(gitlab) => {
                 let c = &candidates[gitlab];
-                let missing = probe::why_missing(
-                    &self.client,
-                    &project.full_path,
-                    &c.git_ref,
-                    &c.path,
-                    asked.ref_type,
-                    project.rules.as_deref(),
-                    credential,
-                );
+                let missing = probe::Missing {
+                    project_path: &project.full_path,
+                    git_ref: &c.git_ref,
+                    path: &c.path,
+                    ref_type: asked.ref_type,
+                    rules: project.rules.as_deref(),
+                };
+                let missing = probe::why_missing(&self.client, missing, credential);
                 return Err(missing.await);
             }
         };
@@ -408,7 +406,7 @@ impl GitlabSource {
     }
 }
 
-/// The key under which [`Hints`] remembers which blob a lookup named: the project as named,
+/// The key under which [`LastBlobs`] remembers which blob a lookup named: the project as named,
 /// and the ref and path (or the URL's ref/path and ref type).
 fn hint_key(lookup: &ProjectFile) -> String {
     match lookup {
