@@ -66,6 +66,7 @@ impl Display for ReadError {
                 f,
                 "Invalid line range: {e}. Pass start_line less than or equal to end_line."
             ),
+            ReadError::Pattern(e) => e.fmt(f),
             ReadError::Binary { path, size_bytes } => write!(
                 f,
                 "File '{}' is binary and cannot be returned as text. Size: {size_bytes} bytes.",

@@ -94,7 +94,8 @@ impl GitlabSource {
         &self.base
     }
 
-    /// Reads the file with the caller's credential, enough of it for the window `lines`.
+    /// Reads the file with the caller's credential, enough of it for the lines the call needs
+    /// (a search needs them all).
     pub(crate) async fn fetch(
         &self,
         target: &Target<ProjectFile>,
@@ -125,7 +126,7 @@ impl GitlabSource {
                 check_project_id(*expect_project_id, &answered.project)?;
             }
             match self
-                .blob(answered, target.lines, with_content, credential)
+                .blob(answered, target.needed_lines(), with_content, credential)
                 .await?
             {
                 Some(fetched) => return Ok(fetched),

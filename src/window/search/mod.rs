@@ -121,6 +121,9 @@ pub struct Found {
     /// The searched lines, 1-indexed inclusive; `None` when none were (an
     /// empty text, or an offset past its end).
     pub searched: Option<(u64, u64)>,
+    /// The first and last lines in `content` (matches or context), `None`
+    /// when it is empty.
+    pub returned_lines: Option<(u64, u64)>,
     /// The matching lines among the searched, all of them counted.
     pub total_matches: u64,
     /// The numbers of the matching lines in `content`, ascending.
@@ -149,6 +152,7 @@ pub fn search(text: &str, search: &Search<'_>) -> Result<Found, WindowError> {
             content: String::new(),
             total_lines,
             searched: None,
+            returned_lines: None,
             total_matches: 0,
             shown: Vec::new(),
             next_start: None,
@@ -172,6 +176,7 @@ pub fn search(text: &str, search: &Search<'_>) -> Result<Found, WindowError> {
         content: page.content,
         total_lines,
         searched: Some((range.first, range.last)),
+        returned_lines: (page.first_line > 0).then_some((page.first_line, page.last_line)),
         total_matches: recorded.total,
         shown: page.shown,
         next_start,

@@ -38,7 +38,8 @@ pub(super) struct Page {
     pub(super) content: String,
     /// The matching lines shown.
     pub(super) shown: Vec<u64>,
-    /// The number of the last line shown (0 for none).
+    /// The numbers of the first and last lines shown (0 for none).
+    pub(super) first_line: u64,
     pub(super) last_line: u64,
     pub(super) shortened: PageShortened,
 }
@@ -66,6 +67,7 @@ pub(super) fn take(text: &str, groups: &[Group], beyond: Option<PageCap>, limits
         out: Page {
             content: String::new(),
             shown: Vec::new(),
+            first_line: 0,
             last_line: 0,
             shortened: PageShortened::None,
         },
@@ -186,6 +188,7 @@ impl<'a> Builder<'a> {
         };
         // `cut_line` keeps a char boundary of the line.
         let kept = &shown.line[..cut.kept];
+        self.out.first_line = shown.number;
         self.out.content.push_str(&shown.prefix);
         self.out.content.push_str(kept);
         self.out.shown.push(shown.number);
@@ -259,6 +262,9 @@ impl<'a> Builder<'a> {
     }
 
     fn push(&mut self, shown: &Shown<'_>, charge: usize) {
+        if self.lines == 0 {
+            self.out.first_line = shown.number;
+        }
         self.out.content.push_str(&shown.prefix);
         self.push_raw(shown.line, charge);
         if !shown.line.ends_with('\n') {
