@@ -523,8 +523,7 @@ fn check_page(naive: &Naive<'_>, case: &Case, found: &Found, range: Option<(u64,
     let last_shown = found
         .content
         .lines()
-        .filter(|l| *l != "--")
-        .last()
+        .rfind(|l| *l != "--")
         .and_then(|l| l.split([':', '-']).next()?.parse::<u64>().ok());
     let want_next = (found.shown.len() < all.len()).then(|| last_shown.map(|n| n + 1));
     assert_eq!(found.next_start.map(Some), want_next, "next_start");
