@@ -177,11 +177,14 @@ impl<'a> Builder<'a> {
         self.out.shortened = PageShortened::GroupCut { by };
     }
 
-    /// The page's first line, over a cap: cut as a window's single line is,
-    /// or whole when the cut would keep it all.
+    /// The page's first line, over a cap: cut as a window's single line is
+    /// (the prefix, and the `\n` a last line without one gets, taken from
+    /// the room), or whole when the cut would keep it all.
     fn push_first_cut(&mut self, shown: &Shown<'_>, charge: usize, cap: PageCap) {
         self.out.last_line = shown.number;
-        let Some(cut) = cut_line(shown.line, shown.prefix.len(), &self.limits.caps) else {
+        // A line without a terminator gets a `\n` when whole: its room is one less.
+        let room_taken = shown.prefix.len() + usize::from(!shown.line.ends_with('\n'));
+        let Some(cut) = cut_line(shown.line, room_taken, &self.limits.caps) else {
             self.push(shown, charge);
             self.out.shortened = PageShortened::GroupCut { by: cap };
             return;

@@ -211,6 +211,11 @@ fn a_match_too_long_for_the_budget_is_cut_and_says_how() {
     );
     assert!(cut.whole_without_budget());
     assert_eq!((f.shown.clone(), f.next_start), (vec![2], None));
+    // A last line without a terminator leaves room for the `\n` it gets.
+    let f = find("\néé\raa\r", "a", None, 0, 8);
+    assert_eq!(f.content, "2:éé\raa");
+    let f = find("\néé\raa\r", "a", None, 0, 9);
+    assert_eq!(f.content, "2:éé\raa\r\n");
     // With a match after it, the next page starts after the cut line.
     let t = format!("{}\nx\n", "x".repeat(500));
     let f = find(&t, "^x", None, 0, 100);
