@@ -417,3 +417,40 @@ fn read_command(args: &[&str]) -> std::process::Command {
     }
     cmd
 }
+
+#[tokio::test]
+async fn a_default_search_answer_fits_the_declared_ceiling() {
+    // The most expensive page: 2,000 matches of control characters (6 each in the budget,
+    // `\u001b` in the text block), a 1,024-byte pattern of quotes and control characters that
+    // the next-page hint repeats, escaped twice.
+    let line = format!("x{}\n", "\u{1b}".repeat(8));
+    let file = line.repeat(2_500);
+    let filler = "\"\u{1}".repeat(509);
+    let pattern = format!("(?:{filler})?x");
+    assert_eq!(pattern.len(), 1_024);
+    let gitlab = gitlab_file("log.txt", &file, 1).await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    let ceiling = server.list_tools().await[0]
+        .meta
+        .as_ref()
+        .and_then(|m| m.0.get("anthropic/maxResultSizeChars"))
+        .and_then(Value::as_u64)
+        .expect("the declared ceiling");
+    let result = server
+        .call(args(
+            "log.txt",
+            json!({"pattern": pattern, "context_lines": 0}),
+        ))
+        .await;
+    let out = ok(&result);
+    assert_eq!(out["metadata"]["matches"]["total"], 2_500);
+    assert!(
+        out["system_instruction"]
+            .as_str()
+            .unwrap()
+            .contains("(?:\\\"\\u0001")
+    );
+    let text_units = mcp::text(&result).encode_utf16().count() as u64;
+    assert!(text_units <= ceiling, "{text_units} > {ceiling}");
+    server.stop().await;
+}
