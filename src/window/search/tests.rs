@@ -64,8 +64,8 @@ fn one_match_with_and_without_context() {
 #[test]
 fn grep_rules_merge_separate_and_never_repeat() {
     let t = numbered(12);
-    // 3 and 5 with context 1: 2-4 and 4-6 overlap; 9's 8-10 touches 7? No:
-    // 6 and 8 leave 7 out, so a separator.
+    // 3 and 5 with context 1: 2-4 and 4-6 overlap and merge; 9's 8-10
+    // leaves line 7 out, so a separator.
     let f = find(&t, "^line (3|5|9)$", None, 1, 0);
     assert_eq!(
         f.content,
