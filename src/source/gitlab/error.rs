@@ -4,6 +4,8 @@
 use super::envelope::GraphqlResponse;
 use super::json_text::JsonTextError;
 use super::transport::TransportError;
+use crate::cause::Shared;
+use crate::source::SourceError;
 use crate::source::blob::invalid_ref;
 use std::fmt::{self, Display, Formatter};
 
@@ -63,7 +65,10 @@ pub(crate) fn answer_data<T>(r: GraphqlResponse<T>) -> Result<T, GitlabError> {
 
 /// Like [`answer_data`], but errors that all lie under `field` (e.g. Duo exclusion settings a
 /// user may not read) leave the rest of the answer usable: they are logged and the data used.
-pub(crate) fn answer_data_despite<T>(r: GraphqlResponse<T>, field: &str) -> Result<T, GitlabError> {
+pub(crate) fn answer_data_ignoring<T>(
+    r: GraphqlResponse<T>,
+    field: &str,
+) -> Result<T, GitlabError> {
     let errors = r.errors();
     if !errors.is_empty() && errors.iter().all(|e| e.is_under(field)) {
         tracing::warn!(
@@ -73,6 +78,28 @@ pub(crate) fn answer_data_despite<T>(r: GraphqlResponse<T>, field: &str) -> Resu
         return r.data.ok_or(GitlabError::NoData);
     }
     answer_data(r)
+}
+
+/// GitLab's own words for a ref it refuses ("Ref is not valid"), the reason of a
+/// [`SourceError::InvalidRef`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{messages}")]
+pub(crate) struct RefRefused {
+    pub messages: String,
+}
+
+impl From<GitlabError> for SourceError {
+    /// GitLab's "Ref is not valid" is an invalid ref like any other (named by the caller with
+    /// [`SourceError::naming_ref`] where the ref is known); the rest is a GitLab failure.
+    fn from(e: GitlabError) -> Self {
+        match e {
+            GitlabError::InvalidRef { messages } => SourceError::InvalidRef {
+                git_ref: String::new(),
+                reason: Shared::any(RefRefused { messages }),
+            },
+            other => SourceError::failed(other),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -110,12 +137,12 @@ mod tests {
             {"message": "not allowed", "path": ["project", "duoContextExclusionSettings"]}
         ]}));
         assert_eq!(
-            answer_data_despite(r, "duoContextExclusionSettings"),
+            answer_data_ignoring(r, "duoContextExclusionSettings"),
             Ok(json!({"x": 1}))
         );
         let r = response(json!({"data": {"x": 1}, "errors": [
             {"message": "boom", "path": ["project", "repository"]}
         ]}));
-        assert!(answer_data_despite(r, "duoContextExclusionSettings").is_err());
+        assert!(answer_data_ignoring(r, "duoContextExclusionSettings").is_err());
     }
 }
