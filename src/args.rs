@@ -12,6 +12,7 @@ use crate::quote::shown;
 use serde_json::{Map, Value};
 use std::fmt::{self, Display, Formatter};
 
+use crate::window::search::{MAX_CONTEXT_LINES, MAX_PATTERN_BYTES};
 use crate::window::{LineRequest, MAX_LIMIT};
 
 /// Every argument the tool accepts, in the order the schema lists them.
@@ -27,6 +28,9 @@ pub(crate) enum ArgName {
     EndLine,
     MaxChars,
     LineNumbers,
+    Pattern,
+    IgnoreCase,
+    ContextLines,
 }
 
 impl Display for ArgName {
@@ -37,7 +41,7 @@ impl Display for ArgName {
 
 impl ArgName {
     /// All of them, in schema order.
-    pub(crate) const ALL: [ArgName; 10] = [
+    pub(crate) const ALL: [ArgName; 13] = [
         ArgName::Url,
         ArgName::ProjectId,
         ArgName::FilePath,
@@ -48,6 +52,9 @@ impl ArgName {
         ArgName::EndLine,
         ArgName::MaxChars,
         ArgName::LineNumbers,
+        ArgName::Pattern,
+        ArgName::IgnoreCase,
+        ArgName::ContextLines,
     ];
 
     /// The name on the wire.
@@ -63,6 +70,9 @@ impl ArgName {
             ArgName::EndLine => "end_line",
             ArgName::MaxChars => "max_chars",
             ArgName::LineNumbers => "line_numbers",
+            ArgName::Pattern => "pattern",
+            ArgName::IgnoreCase => "ignore_case",
+            ArgName::ContextLines => "context_lines",
         }
     }
 
@@ -79,12 +89,15 @@ impl ArgName {
             ArgName::ProjectId => Some(MAX_PROJECT_ID_BYTES),
             ArgName::FilePath => Some(MAX_FILE_PATH_BYTES),
             ArgName::Ref => Some(MAX_REF_BYTES),
+            ArgName::Pattern => Some(MAX_PATTERN_BYTES),
             ArgName::Offset
             | ArgName::Limit
             | ArgName::StartLine
             | ArgName::EndLine
             | ArgName::MaxChars
-            | ArgName::LineNumbers => None,
+            | ArgName::LineNumbers
+            | ArgName::IgnoreCase
+            | ArgName::ContextLines => None,
         }
     }
 }
@@ -119,6 +132,11 @@ pub(crate) struct ToolArgs {
     /// The caller's own character budget (0 = none); `None` = the server's default.
     pub max_chars: Option<u64>,
     pub line_numbers: Option<bool>,
+    /// A regular expression: the call finds the lines it matches instead of returning a window.
+    pub pattern: Option<String>,
+    pub ignore_case: Option<bool>,
+    /// Lines shown around each match, `0..=MAX_CONTEXT_LINES`.
+    pub context_lines: Option<u64>,
 }
 
 /// A bad argument.
@@ -319,6 +337,9 @@ pub(crate) fn parse(arguments: Option<&Map<String, Value>>) -> Result<ToolArgs, 
         end_line: signed(map, ArgName::EndLine)?,
         max_chars: integer(map, ArgName::MaxChars, 0, u64::MAX)?,
         line_numbers: boolean(map, ArgName::LineNumbers)?,
+        pattern: string(map, ArgName::Pattern)?,
+        ignore_case: boolean(map, ArgName::IgnoreCase)?,
+        context_lines: integer(map, ArgName::ContextLines, 0, MAX_CONTEXT_LINES)?,
     };
     // `start_line: 0, end_line: 0` is no line range, so it goes with offset/limit.
     let line_range = LineRequest::from_line_args(args.start_line, args.end_line).is_some();
@@ -724,6 +745,46 @@ mod tests {
             lines(json!({"end_line": "x"}))
                 .unwrap_err()
                 .contains("a string")
+        );
+    }
+
+    #[test]
+    fn search_arguments() {
+        let a =
+            p(json!({"pattern": "fn \\w+", "ignore_case": "true", "context_lines": "3"})).unwrap();
+        assert_eq!(a.pattern.as_deref(), Some("fn \\w+"));
+        assert_eq!((a.ignore_case, a.context_lines), (Some(true), Some(3)));
+        assert_eq!(
+            p(json!({"pattern": ""})).unwrap().pattern.as_deref(),
+            Some("")
+        );
+        assert_eq!(
+            p(json!({"context_lines": 51})).unwrap_err(),
+            "Argument 'context_lines' must be between 0 and 50, got 51."
+        );
+        assert!(
+            p(json!({"pattern": 3}))
+                .unwrap_err()
+                .contains("'pattern' must be a string")
+        );
+        assert!(
+            p(json!({"ignore_case": "yes"}))
+                .unwrap_err()
+                .contains("'ignore_case' must be true or false")
+        );
+        assert_eq!(
+            p(json!({"pattern": "a".repeat(MAX_PATTERN_BYTES + 1)})).unwrap_err(),
+            format!(
+                "Argument 'pattern' is {} bytes long; the longest accepted is {MAX_PATTERN_BYTES} bytes.",
+                MAX_PATTERN_BYTES + 1
+            )
+        );
+        assert!(p(json!({"pattern": "a".repeat(MAX_PATTERN_BYTES)})).is_ok());
+        // A search range is a window's.
+        assert!(
+            p(json!({"pattern": "x", "offset": 1, "end_line": 4}))
+                .unwrap_err()
+                .contains("not both")
         );
     }
 

@@ -18,6 +18,7 @@ use crate::reader::{AnySource, ReadDefaults, Reader};
 use crate::source::gitlab::GitlabSource;
 use crate::source::local::{LocalRepo, LocalSource};
 use crate::tool::{FileServer, TokenSource};
+use crate::window::search::{DEFAULT_CONTEXT_LINES, MAX_CONTEXT_LINES};
 use crate::window::{CONTROL_CHARGE, DEFAULT_LIMIT, MAX_LIMIT};
 
 /// The variable that sets the character budget (`--max-chars`).
@@ -106,6 +107,16 @@ struct ReadArgs {
     /// Prefix each line with its number, cat -n style.
     #[arg(long)]
     line_numbers: bool,
+    /// Find the lines this regular expression matches (grep -n output) instead of a window;
+    /// the line options say which lines are searched (default: all).
+    #[arg(long)]
+    pattern: Option<String>,
+    /// With --pattern: match letters of any case.
+    #[arg(long)]
+    ignore_case: bool,
+    // Its help names the search constants.
+    #[arg(long, value_name = "N", help = format!("With --pattern: lines shown before and after each match (0..{MAX_CONTEXT_LINES}, default {DEFAULT_CONTEXT_LINES})"))]
+    context_lines: Option<u64>,
     /// Print the whole tool result as JSON instead of the content.
     #[arg(long)]
     json: bool,
@@ -126,6 +137,9 @@ impl ReadArgs {
                 ArgName::EndLine => self.end_line.map(Value::from),
                 ArgName::MaxChars => max_chars.map(Value::from),
                 ArgName::LineNumbers => self.line_numbers.then_some(Value::Bool(true)),
+                ArgName::Pattern => self.pattern.clone().map(Value::from),
+                ArgName::IgnoreCase => self.ignore_case.then_some(Value::Bool(true)),
+                ArgName::ContextLines => self.context_lines.map(Value::from),
             }
         };
         ArgName::ALL

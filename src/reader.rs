@@ -11,12 +11,13 @@ use serde_json::{Map, Value};
 use crate::args::{self, ArgError};
 use crate::config::Credential;
 use crate::history::{Caller, History};
-use crate::resolve::{ResolveError, Target};
+use crate::resolve::{ResolveError, SearchArgs, Target};
 use crate::response::{self, ReadFacts};
 use crate::source::gitlab::GitlabSource;
 use crate::source::local::LocalSource;
 use crate::source::{BlobKind, Fetched, Source, SourceError};
-use crate::window::{self, Extent, Fit, WindowError};
+use crate::window::search::{self, Pattern, PatternError};
+use crate::window::{self, Fit, WindowError};
 
 /// Where files come from.
 #[derive(Debug, Clone)]
@@ -32,6 +33,8 @@ pub(crate) enum ReadError {
     Resolve(#[source] ResolveError),
     Source(#[source] SourceError),
     Window(#[source] WindowError),
+    /// The search pattern cannot be compiled.
+    Pattern(#[source] PatternError),
     /// The file is binary.
     Binary {
         path: String,
@@ -57,6 +60,7 @@ impl Display for ReadError {
                 f,
                 "Invalid line range: {e}. Pass start_line less than or equal to end_line."
             ),
+            ReadError::Pattern(e) => e.fmt(f),
             ReadError::Binary { path, size_bytes } => write!(
                 f,
                 "File '{}' is binary and cannot be returned as text. Size: {size_bytes} bytes.",
@@ -130,12 +134,28 @@ impl Reader {
         (credential, caller): (Option<&Credential>, Option<Caller>),
     ) -> Result<Value, ReadError> {
         let target = source.resolve(args).map_err(ReadError::Resolve)?;
+        // A pattern that cannot be searched with costs no request.
+        let pattern = match &target.search {
+            Some(s) => Some(
+                Pattern::new(&s.pattern, s.ignore_case.unwrap_or(false))
+                    .map_err(ReadError::Pattern)?,
+            ),
+            None => None,
+        };
         let fetched = source
-            .fetch(&target.lookup, Extent::Lines(target.lines), credential)
+            .fetch(&target.lookup, target.extent(), credential)
             .await
             .map_err(ReadError::Source)?;
         let changed_from = caller.and_then(|c| self.changed_since_last_window(c, &fetched));
-        render(&target, &fetched, changed_from.as_deref(), self.defaults)
+        let read = Read {
+            fetched: &fetched,
+            changed_from: changed_from.as_deref(),
+            defaults: self.defaults,
+        };
+        match (&target.search, &pattern) {
+            (Some(args), Some(pattern)) => render_search(&target, &read, args, pattern),
+            _ => render(&target, &read),
+        }
     }
 
     /// The blob the caller's previous window of this file came from, if it was another one.
@@ -148,49 +168,85 @@ impl Reader {
     }
 }
 
-/// Windows a fetched blob, fitted to the call's budget (the caller's, else the server's) and
-/// numbered if asked, and serialises the output (or the binary/LFS/range error).
-fn render<L>(
-    target: &Target<L>,
-    fetched: &Fetched,
-    changed_from: Option<&str>,
+/// What a call read, beside its target.
+struct Read<'a> {
+    fetched: &'a Fetched,
+    changed_from: Option<&'a str>,
     defaults: ReadDefaults,
-) -> Result<Value, ReadError> {
-    let blob = &fetched.blob;
-    let (content, cut_by_read_limit) = match &blob.kind {
-        BlobKind::Text {
-            content,
-            cut_by_read_limit,
-        } => (content.as_str(), *cut_by_read_limit),
-        BlobKind::Binary => {
-            return Err(ReadError::Binary {
+}
+
+impl Read<'_> {
+    /// The blob's text and whether GitLab's read limit cut it, or the binary/LFS error.
+    fn text(&self) -> Result<(&str, bool), ReadError> {
+        let blob = &self.fetched.blob;
+        match &blob.kind {
+            BlobKind::Text {
+                content,
+                cut_by_read_limit,
+            } => Ok((content.as_str(), *cut_by_read_limit)),
+            BlobKind::Binary => Err(ReadError::Binary {
                 path: blob.path.clone(),
                 size_bytes: blob.size_bytes,
-            });
-        }
-        BlobKind::Lfs { storage } => {
-            return Err(ReadError::Lfs {
+            }),
+            BlobKind::Lfs { storage } => Err(ReadError::Lfs {
                 path: blob.path.clone(),
                 storage: storage.clone(),
                 size_bytes: blob.size_bytes,
-            });
+            }),
         }
-    };
+    }
+
+    /// The facts of the read the hints need, for `target`.
+    fn facts<'a, L>(&'a self, target: &Target<L>, cut_by_read_limit: bool) -> ReadFacts<'a> {
+        let blob = &self.fetched.blob;
+        ReadFacts {
+            path: &blob.path,
+            git_ref: &blob.git_ref,
+            size_bytes: blob.size_bytes,
+            cut_by_read_limit,
+            hint_style: target.hint_style,
+            split_fallback_from: self.fetched.split_fallback_from.as_deref(),
+            blob_id: blob.id.as_deref(),
+            changed_from: self.changed_from,
+            max_chars_arg: target.max_chars,
+        }
+    }
+
+    /// The call's budget: the caller's, else the server's.
+    fn max_chars<L>(&self, target: &Target<L>) -> u64 {
+        target.max_chars.unwrap_or(self.defaults.max_chars)
+    }
+}
+
+/// Windows a fetched blob, fitted to the call's budget and numbered if asked, and serialises
+/// the output (or the binary/LFS/range error).
+fn render<L>(target: &Target<L>, read: &Read<'_>) -> Result<Value, ReadError> {
+    let (content, cut_by_read_limit) = read.text()?;
     let fit = Fit {
-        max_chars: target.max_chars.unwrap_or(defaults.max_chars),
+        max_chars: read.max_chars(target),
         line_numbers: target.line_numbers,
     };
     let fitted = window::fit_window(content, target.lines, fit).map_err(ReadError::Window)?;
-    let facts = ReadFacts {
-        path: &blob.path,
-        git_ref: &blob.git_ref,
-        size_bytes: blob.size_bytes,
-        cut_by_read_limit,
-        hint_style: target.hint_style,
-        split_fallback_from: fetched.split_fallback_from.as_deref(),
-        blob_id: blob.id.as_deref(),
-        changed_from,
-        max_chars_arg: target.max_chars,
-    };
+    let facts = read.facts(target, cut_by_read_limit);
     serde_json::to_value(response::file_output(facts, &fitted)).map_err(ReadError::Output)
+}
+
+/// Searches a fetched blob (the whole of it was fetched) and serialises the page of matches.
+fn render_search<L>(
+    target: &Target<L>,
+    read: &Read<'_>,
+    args: &SearchArgs,
+    pattern: &Pattern,
+) -> Result<Value, ReadError> {
+    let (content, cut_by_read_limit) = read.text()?;
+    let how = search::Search {
+        pattern,
+        lines: args.lines,
+        context_lines: args.context_lines.unwrap_or(search::DEFAULT_CONTEXT_LINES),
+        max_chars: read.max_chars(target),
+    };
+    let found = search::search(content, &how).map_err(ReadError::Window)?;
+    let facts = read.facts(target, cut_by_read_limit);
+    serde_json::to_value(response::search_output(facts, args, &found, how.max_chars))
+        .map_err(ReadError::Output)
 }

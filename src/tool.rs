@@ -24,6 +24,7 @@ use crate::cutoff::Cutoffs;
 use crate::history::Caller;
 use crate::limits::{MAX_RESULT_CHARS, MAX_RESULT_ENVELOPE};
 use crate::reader::{ReadDefaults, Reader};
+use crate::window::search::{DEFAULT_CONTEXT_LINES, MAX_CONTEXT_LINES, MAX_PATTERN_BYTES};
 use crate::window::{CONTROL_CHARGE, DEFAULT_LIMIT, MAX_LIMIT, MAX_WINDOW_BYTES};
 
 /// The tool's name, as GitLab's own tool calls it.
@@ -65,7 +66,8 @@ default branch). Large files come in line windows (offset/limit, zero-indexed, u
 or start_line/end_line, 1-indexed inclusive); when the window is not the whole file, \
 system_instruction names the exact arguments of the next call. Content is returned byte-for-byte \
 (unless line_numbers), at most max_chars characters per call (default {budget}), so consecutive \
-windows join back into the file."
+windows join back into the file. Use pattern to find the lines you need in a large file before \
+paging it."
     )
 }
 
@@ -131,6 +133,21 @@ fn property(name: ArgName, defaults: ReadDefaults) -> Value {
             "type": "boolean",
             "description": "Prefix each line with its number, cat -n style (number right-aligned, a tab). Default false."
         }),
+        ArgName::Pattern => json!({
+            "type": "string",
+            "maxLength": MAX_PATTERN_BYTES,
+            "description": format!("Find the lines matching this regular expression instead of reading a window: Rust regex syntax (linear time, no backtracking; no look-around or backreferences), matched against each line without its line ending. The window arguments (offset/limit or start_line/end_line) select the lines searched; without them the whole file is. content is grep -n output: 'N:line' for a match, 'N-line' for context, '--' between groups; metadata.matches lists the matching lines. At most {MAX_PATTERN_BYTES} bytes.")
+        }),
+        ArgName::IgnoreCase => json!({
+            "type": "boolean",
+            "description": "With pattern: match letters of any case. Default false."
+        }),
+        ArgName::ContextLines => json!({
+            "type": "integer",
+            "minimum": 0,
+            "maximum": MAX_CONTEXT_LINES,
+            "description": format!("With pattern: lines shown before and after each match. Default {DEFAULT_CONTEXT_LINES}, maximum {MAX_CONTEXT_LINES}.")
+        }),
     }
 }
 
@@ -159,13 +176,23 @@ pub(crate) fn output_schema() -> Value {
                             { "type": "null" }
                         ]
                     },
-                    "truncated": { "type": "boolean", "description": "True when content is not the whole file." },
+                    "truncated": { "type": "boolean", "description": "True when content is not the whole file; with pattern, when not every match is in content." },
                     "size_bytes": { "type": "integer", "minimum": 0, "description": "Size of the whole file in bytes." },
-                    "blob_id": { "type": "string", "description": "Git blob id of the content read: the same id means the same bytes. When it differs from the previous window's, the file changed at the ref in between (system_instruction says so)." }
+                    "blob_id": { "type": "string", "description": "Git blob id of the content read: the same id means the same bytes. When it differs from the previous window's, the file changed at the ref in between (system_instruction says so)." },
+                    "matches": {
+                        "type": "object",
+                        "description": "With pattern: the matching lines. total counts every match in the lines searched, returned those in content, lines their 1-indexed numbers.",
+                        "properties": {
+                            "total": { "type": "integer", "minimum": 0 },
+                            "returned": { "type": "integer", "minimum": 0 },
+                            "lines": { "type": "array", "items": { "type": "integer", "minimum": 1 } }
+                        },
+                        "required": ["total", "returned", "lines"]
+                    }
                 },
                 "required": ["total_lines", "returned_lines", "truncated", "size_bytes"]
             },
-            "content": { "type": "string", "description": "The lines, byte-for-byte, with their line terminators (each prefixed with its number and a tab when line_numbers is true)." },
+            "content": { "type": "string", "description": "The lines, byte-for-byte, with their line terminators (each prefixed with its number and a tab when line_numbers is true); with pattern, grep -n output." },
             "system_instruction": { "type": "string", "description": "What to do next: the next window's arguments, or why the window was shortened. Absent when there is nothing to say." }
         },
         "required": ["path", "ref", "metadata", "content"]

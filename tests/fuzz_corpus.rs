@@ -77,11 +77,23 @@ fn glob_corpus() {
 }
 
 #[test]
+fn search_corpus() {
+    replay("search");
+}
+
+#[test]
 fn every_target_has_a_test_and_a_corpus() {
     let names: Vec<&str> = checks::TARGETS.iter().map(|t| t.name).collect();
     assert_eq!(
         names,
-        ["url_args", "arguments", "window", "json_text", "glob"]
+        [
+            "url_args",
+            "arguments",
+            "window",
+            "json_text",
+            "glob",
+            "search"
+        ]
     );
     for name in names {
         let source = Path::new(env!("CARGO_MANIFEST_DIR"))

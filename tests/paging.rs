@@ -1016,3 +1016,77 @@ async fn an_lfs_objects_size_is_its_bytes_not_what_the_pointer_says() {
     );
     server.stop().await;
 }
+
+// ---- searches (issue 17): the whole file, for the price of a read ------------------------------
+
+#[tokio::test]
+async fn a_search_reads_past_the_read_limit_and_then_costs_no_content() {
+    let gitlab = Gitlab::default();
+    let lines = 110_000;
+    let mut file = text(lines, 100); // 11,000,000 bytes: GraphQL returns the first 10 MiB
+    file.push_str("fn needle() {}\n");
+    gitlab.put("huge.rs", file.clone().into_bytes(), false);
+    let mock = start(&gitlab).await;
+    let server = spawn(&[], &[("GITLAB_URL", &mock.uri())]).await;
+    // A window first: only the 10 MiB part is read (and cached as such).
+    let out = ok(&server.call(args("huge.rs")).await);
+    assert_eq!(out["metadata"]["returned_lines"]["end"], 500);
+    assert_eq!(gitlab.sent().rest, 0);
+    // The search needs the whole file: one REST download by oid, and the match past the cut.
+    let mut find = args("huge.rs");
+    find["pattern"] = json!(r"^fn \w+\(");
+    let out = ok(&server.call(find.clone()).await);
+    let needle = lines as u64 + 1;
+    assert_eq!(
+        out["metadata"]["matches"],
+        json!({"total": 1, "returned": 1, "lines": [needle]})
+    );
+    assert_eq!(out["metadata"]["total_lines"], needle);
+    assert_eq!(out["metadata"]["truncated"], false);
+    assert!(out.get("system_instruction").is_none(), "{out}");
+    // Two lines of context before it (line n holds n - 1, zero-padded).
+    assert_eq!(
+        out["content"],
+        format!(
+            "{}-{:099}\n{}-{:099}\n{needle}:fn needle() {{}}\n",
+            lines - 1,
+            lines - 2,
+            lines,
+            lines - 1
+        )
+    );
+    let sent = gitlab.sent();
+    assert_eq!((sent.graphql, sent.with_content, sent.rest), (2, 1, 1));
+    // Searching again, or reading a window, is one request without content.
+    let out = ok(&server.call(find).await);
+    assert_eq!(out["metadata"]["matches"]["total"], 1);
+    let sent = gitlab.sent();
+    assert_eq!((sent.graphql, sent.with_content, sent.rest), (3, 1, 1));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_search_after_a_read_of_the_same_file_is_one_content_free_request() {
+    let gitlab = Gitlab::default();
+    let file = text(2_400, 20);
+    gitlab.put("src/big.rs", file.into_bytes(), false);
+    let mock = start(&gitlab).await;
+    let server = spawn(&[], &[("GITLAB_URL", &mock.uri())]).await;
+    ok(&server.call(args("src/big.rs")).await);
+    let after_read = gitlab.sent();
+    assert_eq!((after_read.graphql, after_read.with_content), (1, 1));
+    let mut find = args("src/big.rs");
+    find["pattern"] = json!("^0*2399$");
+    find["ignore_case"] = json!(true);
+    let out = ok(&server.call(find).await);
+    assert_eq!(out["metadata"]["matches"]["lines"], json!([2400]));
+    let sent = gitlab.sent();
+    assert_eq!((sent.graphql, sent.with_content, sent.rest), (2, 1, 0));
+    // The content-free answer is a few hundred bytes.
+    assert!(
+        sent.bytes - after_read.bytes < 1_000,
+        "{} bytes",
+        sent.bytes - after_read.bytes
+    );
+    server.stop().await;
+}

@@ -6,6 +6,9 @@
 use std::collections::BTreeMap;
 
 use gitlab_file_mcp::limits::{DEFAULT_MAX_CHARS, MAX_RESULT_CHARS, MAX_RESULT_ENVELOPE};
+use gitlab_file_mcp::window::search::{
+    DEFAULT_CONTEXT_LINES, MAX_COMPILED_BYTES, MAX_CONTEXT_LINES, MAX_PATTERN_BYTES,
+};
 use gitlab_file_mcp::window::{
     CONTROL_CHARGE, DEFAULT_LIMIT, Fit, LINE_NUMBER_WIDTH, LineRequest, MAX_LIMIT,
     MAX_WINDOW_BYTES, fit_window,
@@ -54,6 +57,10 @@ fn the_limits_table_is_the_constants() {
         ("MAX_RESULT_ENVELOPE", MAX_RESULT_ENVELOPE),
         ("declared(DEFAULT_MAX_CHARS)", declared_default),
         ("MAX_RESULT_CHARS", MAX_RESULT_CHARS),
+        ("DEFAULT_CONTEXT_LINES", DEFAULT_CONTEXT_LINES),
+        ("MAX_CONTEXT_LINES", MAX_CONTEXT_LINES),
+        ("MAX_PATTERN_BYTES", MAX_PATTERN_BYTES as u64),
+        ("MAX_COMPILED_BYTES", MAX_COMPILED_BYTES as u64),
     ]
     .into_iter()
     .map(|(k, v)| (k.to_string(), v))

@@ -191,7 +191,7 @@ async fn the_default_budget_fits_long_lines_and_the_hints_rebuild_the_file() {
     let file = format!("{}\n", "x".repeat(1023)).repeat(500);
     let gitlab = gitlab_serving(&[("data.json", &file)]).await;
     let tool = Tool::start(&gitlab).await;
-    assert_eq!(tool.ceiling, 250_000);
+    assert_eq!(tool.ceiling, 260_000);
     let out = tool.read("data.json", json!({})).await;
     assert_eq!(returned(&out), (1, 97));
     assert_eq!(out["content"].as_str().unwrap().len(), 97 * 1024);

@@ -18,7 +18,7 @@ use crate::args::{ArgName, ToolArgs};
 use crate::quote::shown;
 use crate::ref_name::PASS_INSTEAD;
 use crate::ref_name::RefType;
-use crate::window::{DEFAULT_LIMIT, LineRequest};
+use crate::window::{DEFAULT_LIMIT, Extent, LineRequest};
 pub(crate) use candidates::Candidate;
 use candidates::{Candidates, SplitError};
 use file_url::{FileUrl, UrlError, parse_file_url, parse_file_url_any_host};
@@ -95,6 +95,30 @@ pub(crate) struct Target<L> {
     pub max_chars: Option<u64>,
     /// Whether each line is prefixed with its number.
     pub line_numbers: bool,
+    /// With a `pattern`: the call finds lines instead of returning a window.
+    pub search: Option<SearchArgs>,
+}
+
+/// A search's arguments, as sent (hints repeat them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SearchArgs {
+    pub pattern: String,
+    pub ignore_case: Option<bool>,
+    pub context_lines: Option<u64>,
+    /// The lines searched: the call's window (its own arguments, else a URL's `#L` anchor),
+    /// uncapped; `None` = the whole file.
+    pub lines: Option<LineRequest>,
+}
+
+impl<L> Target<L> {
+    /// How much of the file the call needs: its window's lines, or for a search every line
+    /// (the GitLab source then reads past the 10 MiB GraphQL cut).
+    pub(crate) fn extent(&self) -> Extent {
+        match self.search {
+            Some(_) => Extent::Whole,
+            None => Extent::Lines(self.lines),
+        }
+    }
 }
 
 /// A bad combination of arguments.
@@ -286,13 +310,21 @@ pub(crate) fn for_local(args: &ToolArgs) -> Result<Target<Lookup>, ResolveError>
 }
 
 fn target<L>(args: &ToolArgs, anchor: &Option<file_url::LineAnchor>, lookup: L) -> Target<L> {
-    let (lines, hint_style) = line_request(args, anchor.map(|a| (a.start, a.end)));
+    let anchor = anchor.map(|a| (a.start, a.end));
+    let (lines, hint_style) = line_request(args, anchor);
+    let search = args.pattern.as_ref().map(|pattern| SearchArgs {
+        pattern: pattern.clone(),
+        ignore_case: args.ignore_case,
+        context_lines: args.context_lines,
+        lines: given_lines(args, anchor).map(|(req, _)| req),
+    });
     Target {
         lookup,
         lines,
         hint_style,
         max_chars: args.max_chars,
         line_numbers: args.line_numbers.unwrap_or(false),
+        search,
     }
 }
 
@@ -411,28 +443,38 @@ fn url_lookup(args: &ToolArgs, parsed: &FileUrl, url: &str) -> Result<Lookup, Re
 /// below 1 clamps, `0`/`0` is none), else offset/limit, else a URL's `#L` anchor, else the first
 /// [`DEFAULT_LIMIT`] lines.
 fn line_request(args: &ToolArgs, anchor: Option<(u64, Option<u64>)>) -> (LineRequest, HintStyle) {
-    if let Some(req) = LineRequest::from_line_args(args.start_line, args.end_line) {
-        return (req, HintStyle::StartEnd);
-    }
-    if args.offset.is_none()
-        && args.limit.is_none()
-        && let Some((start, end)) = anchor
-    {
-        return (
-            LineRequest::StartEnd {
-                start: Some(start),
-                end: Some(end.unwrap_or(start)),
-            },
-            HintStyle::OffsetLimit,
-        );
-    }
-    (
+    given_lines(args, anchor).unwrap_or((
         LineRequest::OffsetLimit {
-            offset: args.offset.unwrap_or(0),
-            limit: args.limit.unwrap_or(DEFAULT_LIMIT),
+            offset: 0,
+            limit: DEFAULT_LIMIT,
         },
         HintStyle::OffsetLimit,
-    )
+    ))
+}
+
+/// The lines the call names: its `start_line`/`end_line`, else its `offset`/`limit` (either
+/// one), else the URL's anchor; `None` when it names none.
+fn given_lines(
+    args: &ToolArgs,
+    anchor: Option<(u64, Option<u64>)>,
+) -> Option<(LineRequest, HintStyle)> {
+    if let Some(req) = LineRequest::from_line_args(args.start_line, args.end_line) {
+        return Some((req, HintStyle::StartEnd));
+    }
+    if args.offset.is_some() || args.limit.is_some() {
+        let req = LineRequest::OffsetLimit {
+            offset: args.offset.unwrap_or(0),
+            limit: args.limit.unwrap_or(DEFAULT_LIMIT),
+        };
+        return Some((req, HintStyle::OffsetLimit));
+    }
+    anchor.map(|(start, end)| {
+        let req = LineRequest::StartEnd {
+            start: Some(start),
+            end: Some(end.unwrap_or(start)),
+        };
+        (req, HintStyle::OffsetLimit)
+    })
 }
 
 /// `"42"`, `"0042"` → `Id(42)`; anything with a non-digit → `Path` (trimmed of `/`).

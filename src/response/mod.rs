@@ -4,7 +4,11 @@
 //! Output and hints follow GitLab's own `get_repository_file` tool word for word where it has
 //! words; the `start_line`/`end_line` hints and the URL-split note are ours.
 
+mod search;
+
 use serde::Serialize;
+
+pub(crate) use search::search_output;
 
 use crate::resolve::HintStyle;
 use crate::window::{CapKind, Fitted, LineCut, MAX_WINDOW_BYTES, Shortened};
@@ -28,6 +32,9 @@ pub(crate) struct Metadata<'a> {
     /// The git blob id of the file's content at the ref (the same id means the same bytes).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub blob_id: Option<&'a str>,
+    /// With a pattern: the matching lines.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matches: Option<search::Matches<'a>>,
 }
 
 /// The tool's output, borrowing the content from the blob (no copy until serialisation).
@@ -75,6 +82,7 @@ pub(crate) fn file_output<'a>(facts: ReadFacts<'a>, fitted: &'a Fitted<'_>) -> F
             truncated: window.is_partial() || facts.cut_by_read_limit,
             size_bytes: facts.size_bytes,
             blob_id: facts.blob_id,
+            matches: None,
         },
         content: fitted.content.as_ref(),
         system_instruction: system_instruction(&facts, fitted),
@@ -83,6 +91,21 @@ pub(crate) fn file_output<'a>(facts: ReadFacts<'a>, fitted: &'a Fitted<'_>) -> F
 
 /// The hint sentences, joined by a space; `None` when there is nothing to say.
 pub(crate) fn system_instruction(facts: &ReadFacts<'_>, fitted: &Fitted<'_>) -> Option<String> {
+    let mut notes = read_notes(facts);
+    notes.extend(next_window_note(facts, fitted));
+    notes.extend(shortened_note(facts, fitted));
+    if facts.cut_by_read_limit {
+        notes.push(READ_LIMIT_NOTE.to_string());
+    }
+    (!notes.is_empty()).then(|| notes.join(" "))
+}
+
+/// What GitLab's read limit did to a file read only in part.
+const READ_LIMIT_NOTE: &str = "This file is larger than the read limit, so total_lines counts only the portion that was retrieved. size_bytes is the full size.";
+
+/// The notes about the read itself, window or search: the file changed since the caller's
+/// previous read, a URL read with another split than GitLab's.
+fn read_notes(facts: &ReadFacts<'_>) -> Vec<String> {
     let mut notes: Vec<String> = Vec::new();
     if let (Some(before), Some(now)) = (facts.changed_from, facts.blob_id) {
         notes.push(format!(
@@ -98,15 +121,7 @@ pub(crate) fn system_instruction(facts: &ReadFacts<'_>, fitted: &Fitted<'_>) -> 
             facts.git_ref, facts.path
         ));
     }
-    notes.extend(next_window_note(facts, fitted));
-    notes.extend(shortened_note(facts, fitted));
-    if facts.cut_by_read_limit {
-        notes.push(
-            "This file is larger than the read limit, so total_lines counts only the portion that was retrieved. size_bytes is the full size."
-                .to_string(),
-        );
-    }
-    (!notes.is_empty()).then(|| notes.join(" "))
+    notes
 }
 
 /// Where the next window starts: past the end, or the lines left and the call that reads them.

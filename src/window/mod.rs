@@ -87,6 +87,7 @@ mod fit_tests;
 mod lines;
 mod numbers;
 mod request;
+pub mod search;
 #[cfg(test)]
 mod tests;
 

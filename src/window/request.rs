@@ -138,24 +138,23 @@ impl Display for WindowError {
     }
 }
 
-/// Converts a 1-indexed inclusive `start`/`end` pair into a zero-indexed
-/// `(offset, limit)` for a text of `total` lines.
+/// Clamps a 1-indexed inclusive `start`/`end` pair into a text of `total`
+/// lines: the lines it covers, 1-indexed inclusive, uncapped (a search
+/// covers them all), or `None` for a text with no lines.
 ///
 /// - A missing `start` is line 1; a missing `end` is line `total`.
 /// - Both clamp into `[1, total]`: 0 becomes 1, a line past the end becomes
 ///   `total`.
 /// - A clamped `start` after the clamped `end` is
 ///   [`WindowError::InvertedRange`], which carries the clamped numbers.
-/// - Otherwise `offset = start - 1` and `limit = end - start + 1`, capped at
-///   [`MAX_LIMIT`].
-/// - `total == 0` gives `(0, 0)`: an empty text has no range to invert.
-fn start_end_to_offset_limit(
+/// - `total == 0` gives `None`: an empty text has no range to invert.
+pub(super) fn clamp_start_end(
     start: Option<u64>,
     end: Option<u64>,
     total: u64,
-) -> Result<(u64, u64), WindowError> {
+) -> Result<Option<(u64, u64)>, WindowError> {
     if total == 0 {
-        return Ok((0, 0));
+        return Ok(None);
     }
     let first = start.unwrap_or(1).clamp(1, total);
     let last = end.unwrap_or(total).clamp(1, total);
@@ -171,7 +170,23 @@ fn start_end_to_offset_limit(
             total_lines: total,
         });
     }
-    Ok((first - 1, (last - first + 1).min(MAX_LIMIT)))
+    Ok(Some((first, last)))
+}
+
+/// Converts a 1-indexed inclusive `start`/`end` pair into a zero-indexed
+/// `(offset, limit)` for a text of `total` lines: [`clamp_start_end`]'s
+/// lines (and its one error), then `offset = start - 1` and
+/// `limit = end - start + 1`, capped at [`MAX_LIMIT`]. `total == 0` gives
+/// `(0, 0)`.
+fn start_end_to_offset_limit(
+    start: Option<u64>,
+    end: Option<u64>,
+    total: u64,
+) -> Result<(u64, u64), WindowError> {
+    Ok(match clamp_start_end(start, end, total)? {
+        Some((first, last)) => (first - 1, (last - first + 1).min(MAX_LIMIT)),
+        None => (0, 0),
+    })
 }
 
 #[cfg(test)]

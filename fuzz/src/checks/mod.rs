@@ -9,6 +9,7 @@
 pub mod arguments;
 pub mod glob;
 pub mod json_text;
+pub mod search;
 pub mod url_args;
 pub mod window;
 
@@ -20,7 +21,7 @@ pub struct Target {
 }
 
 /// Every fuzz target.
-pub const TARGETS: [Target; 5] = [
+pub const TARGETS: [Target; 6] = [
     Target {
         name: "url_args",
         check: url_args::check,
@@ -40,5 +41,9 @@ pub const TARGETS: [Target; 5] = [
     Target {
         name: "glob",
         check: glob::check,
+    },
+    Target {
+        name: "search",
+        check: search::check,
     },
 ];

@@ -1,0 +1,349 @@
+//! What a search answers: the tool's output with `metadata.matches`, and its hints — the exact
+//! arguments of the next page of matches, what the caps did, what was searched when nothing
+//! matched.
+
+use std::fmt::{self, Display, Formatter};
+
+use serde::Serialize;
+
+use super::{FileOutput, LineRange, MAX_WINDOW_BYTES, Metadata, READ_LIMIT_NOTE, ReadFacts};
+use crate::resolve::SearchArgs;
+use crate::window::search::{Found, PageCap, PageShortened};
+use crate::window::{CapKind, LineCut, LineRequest, MAX_LIMIT};
+
+/// `metadata.matches`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub(crate) struct Matches<'a> {
+    /// Every matching line of the lines searched.
+    pub total: u64,
+    /// The matching lines in `content`.
+    pub returned: u64,
+    /// Their numbers, 1-indexed, ascending.
+    pub lines: &'a [u64],
+}
+
+/// Builds the output of a search under the character budget `budget` (the caller's or the
+/// server's); `content` borrows the page's.
+pub(crate) fn search_output<'a>(
+    facts: ReadFacts<'a>,
+    args: &SearchArgs,
+    found: &'a Found,
+    budget: u64,
+) -> FileOutput<'a> {
+    FileOutput {
+        path: facts.path,
+        git_ref: facts.git_ref,
+        metadata: Metadata {
+            total_lines: found.total_lines,
+            returned_lines: found
+                .returned_lines
+                .map(|(start, end)| LineRange { start, end }),
+            truncated: found.is_partial() || facts.cut_by_read_limit,
+            size_bytes: facts.size_bytes,
+            blob_id: facts.blob_id,
+            matches: Some(Matches {
+                total: found.total_matches,
+                returned: found.shown.len() as u64,
+                lines: &found.shown,
+            }),
+        },
+        content: &found.content,
+        system_instruction: search_instruction(&facts, args, found, budget),
+    }
+}
+
+/// The hint sentences, joined by a space; `None` when every match is shown and nothing else
+/// needs saying.
+fn search_instruction(
+    facts: &ReadFacts<'_>,
+    args: &SearchArgs,
+    found: &Found,
+    budget: u64,
+) -> Option<String> {
+    let mut notes = super::read_notes(facts);
+    notes.extend(outcome_note(facts, args, found));
+    notes.extend(shortened_note(found, budget));
+    if facts.cut_by_read_limit {
+        notes.push(READ_LIMIT_NOTE.to_string());
+    }
+    (!notes.is_empty()).then(|| notes.join(" "))
+}
+
+/// What was searched when nothing matched, or the next page when matches were left out.
+fn outcome_note(facts: &ReadFacts<'_>, args: &SearchArgs, found: &Found) -> Option<String> {
+    let total = found.total_lines;
+    let Some((first, last)) = found.searched else {
+        return Some(match args.lines {
+            _ if total == 0 => "The file is empty: there is no line to search.".to_string(),
+            Some(LineRequest::OffsetLimit { offset, .. }) => format!(
+                "Offset {offset} is past the end of the file ({total} lines): no line was searched. Call again with an offset below {total}."
+            ),
+            _ => format!("No line was searched (the file has {total} lines)."),
+        });
+    };
+    if found.total_matches == 0 {
+        return Some(format!(
+            "No line matches the pattern {} ({}) in lines {first}-{last} of {total}.",
+            json(&args.pattern),
+            if args.ignore_case == Some(true) {
+                "ignoring case"
+            } else {
+                "case-sensitive"
+            }
+        ));
+    }
+    let next = found.next_start?;
+    let call = NextPage {
+        args,
+        start_line: next,
+        end_line: ends_by_caller(args.lines).then_some(last),
+        max_chars: facts.max_chars_arg,
+    };
+    Some(format!(
+        "Matches truncated: {} of {} matching lines shown (lines {first}-{last} searched). To see the next matches, call again with {call}.",
+        found.shown.len(),
+        found.total_matches
+    ))
+}
+
+/// Whether the caller's lines end where the caller said (an `end_line`, an `offset`/`limit`,
+/// a URL's anchor) rather than at the file's end: the next page keeps that end.
+fn ends_by_caller(lines: Option<LineRequest>) -> bool {
+    match lines {
+        None | Some(LineRequest::StartEnd { end: None, .. }) => false,
+        Some(LineRequest::StartEnd { end: Some(_), .. } | LineRequest::OffsetLimit { .. }) => true,
+    }
+}
+
+/// What the caps did to the page, and how to read a cut line.
+fn shortened_note(found: &Found, budget: u64) -> Option<String> {
+    match found.shortened {
+        PageShortened::None => None,
+        PageShortened::DroppedGroups { by } => Some(format!(
+            "The page was shortened to stay within {}; the next page starts after the last group shown.",
+            cap_words(by, budget)
+        )),
+        PageShortened::GroupCut { by } => Some(format!(
+            "The first group of lines did not fit within {} and is shown from its first match, as many lines as fit.",
+            cap_words(by, budget)
+        )),
+        PageShortened::LineCut { number, cut } => Some(line_cut_note(found, budget, number, &cut)),
+    }
+}
+
+/// A cap as the hints name it, `budget` being the call's character budget.
+fn cap_words(cap: PageCap, budget: u64) -> String {
+    match cap {
+        PageCap::Lines => format!("the {MAX_LIMIT} lines a page holds"),
+        PageCap::Bytes => format!("the {MAX_WINDOW_BYTES} byte response limit"),
+        PageCap::Chars => format!("the {budget} character budget (max_chars)"),
+    }
+}
+
+/// The sentence for a page whose one line, a match, was cut.
+fn line_cut_note(found: &Found, budget: u64, number: u64, cut: &LineCut) -> String {
+    let line_bytes = cut.line_bytes;
+    if cut.by == CapKind::Bytes {
+        return format!(
+            "Line {number} ({line_bytes} bytes) exceeded the {MAX_WINDOW_BYTES} byte response limit and was cut to its first {} bytes; its remainder is not retrievable due to size.",
+            cut.returned_bytes
+        );
+    }
+    // The page is the line's prefix, then the kept start of the line.
+    let prefix_len = found.content.len().saturating_sub(cut.returned_bytes);
+    let kept = found.content.get(prefix_len..).unwrap_or_default();
+    let shown = format!(
+        "Line {number} ({line_bytes} bytes) is longer than {} and only its first {} characters are shown.",
+        cap_words(PageCap::Chars, budget),
+        kept.chars().count()
+    );
+    let again = format!("{{\"start_line\": {number}, \"end_line\": {number}, \"max_chars\": 0}}");
+    if cut.whole_without_budget() {
+        format!("{shown} To read the whole line, call again without pattern with {again}.")
+    } else {
+        format!(
+            "{shown} Calling again without pattern with {again} shows its first {} bytes (the {MAX_WINDOW_BYTES} byte response limit); the rest of the line is not retrievable.",
+            cut.bytes_without_budget
+        )
+    }
+}
+
+/// The next page's arguments, as the hint writes them: the search as sent, the lines from
+/// `start_line` to the caller's end, the caller's `max_chars`.
+struct NextPage<'a> {
+    args: &'a SearchArgs,
+    start_line: u64,
+    end_line: Option<u64>,
+    max_chars: Option<u64>,
+}
+
+impl Display for NextPage<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        write!(f, "{{\"pattern\": {}", json(&self.args.pattern))?;
+        if let Some(ignore_case) = self.args.ignore_case {
+            write!(f, ", \"ignore_case\": {ignore_case}")?;
+        }
+        if let Some(context) = self.args.context_lines {
+            write!(f, ", \"context_lines\": {context}")?;
+        }
+        write!(f, ", \"start_line\": {}", self.start_line)?;
+        if let Some(end) = self.end_line {
+            write!(f, ", \"end_line\": {end}")?;
+        }
+        if let Some(max_chars) = self.max_chars {
+            write!(f, ", \"max_chars\": {max_chars}")?;
+        }
+        f.write_str("}")
+    }
+}
+
+/// `s` as a JSON string literal.
+fn json(s: &str) -> String {
+    serde_json::Value::from(s).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resolve::HintStyle;
+    use crate::window::search::{Pattern, Search, search};
+
+    fn facts(max_chars_arg: Option<u64>) -> ReadFacts<'static> {
+        ReadFacts {
+            path: "a.py",
+            git_ref: "main",
+            size_bytes: 0,
+            cut_by_read_limit: false,
+            hint_style: HintStyle::OffsetLimit,
+            split_fallback_from: None,
+            blob_id: None,
+            changed_from: None,
+            max_chars_arg,
+        }
+    }
+
+    fn args(pattern: &str, lines: Option<LineRequest>) -> SearchArgs {
+        SearchArgs {
+            pattern: pattern.to_string(),
+            ignore_case: None,
+            context_lines: None,
+            lines,
+        }
+    }
+
+    /// The output of searching `text` as `args` say, with `max_chars`.
+    fn output(text: &str, args: &SearchArgs, max_chars: Option<u64>) -> serde_json::Value {
+        let pattern = Pattern::new(&args.pattern, args.ignore_case == Some(true)).unwrap();
+        let how = Search {
+            pattern: &pattern,
+            lines: args.lines,
+            context_lines: args.context_lines.unwrap_or(2),
+            max_chars: max_chars.unwrap_or(100_000),
+        };
+        let found = search(text, &how).unwrap();
+        serde_json::to_value(search_output(facts(max_chars), args, &found, how.max_chars)).unwrap()
+    }
+
+    fn numbered(n: usize) -> String {
+        (1..=n).map(|i| format!("line {i}\n")).collect()
+    }
+
+    #[test]
+    fn every_match_shown_needs_no_hint() {
+        let out = output(&numbered(10), &args("^line 5$", None), None);
+        assert_eq!(
+            out["content"],
+            "3-line 3\n4-line 4\n5:line 5\n6-line 6\n7-line 7\n"
+        );
+        assert_eq!(
+            out["metadata"],
+            serde_json::json!({"total_lines": 10, "returned_lines": {"start": 3, "end": 7}, "truncated": false, "size_bytes": 0, "matches": {"total": 1, "returned": 1, "lines": [5]}})
+        );
+        assert!(out.get("system_instruction").is_none());
+    }
+
+    #[test]
+    fn no_match_says_what_was_searched() {
+        let mut a = args("zz\"z", None);
+        let out = output(&numbered(10), &a, None);
+        assert_eq!(
+            out["system_instruction"],
+            "No line matches the pattern \"zz\\\"z\" (case-sensitive) in lines 1-10 of 10."
+        );
+        assert_eq!(
+            (&out["content"], &out["metadata"]["returned_lines"]),
+            (&serde_json::json!(""), &serde_json::Value::Null)
+        );
+        a.ignore_case = Some(true);
+        a.lines = Some(LineRequest::StartEnd {
+            start: Some(3),
+            end: Some(4),
+        });
+        let out = output(&numbered(10), &a, None);
+        assert_eq!(
+            out["system_instruction"],
+            "No line matches the pattern \"zz\\\"z\" (ignoring case) in lines 3-4 of 10."
+        );
+        let past = args(
+            "x",
+            Some(LineRequest::OffsetLimit {
+                offset: 10,
+                limit: 5,
+            }),
+        );
+        assert_eq!(
+            output(&numbered(10), &past, None)["system_instruction"],
+            "Offset 10 is past the end of the file (10 lines): no line was searched. Call again with an offset below 10."
+        );
+        assert_eq!(
+            output("", &args("x", None), None)["system_instruction"],
+            "The file is empty: there is no line to search."
+        );
+    }
+
+    #[test]
+    fn the_next_page_repeats_the_search_as_sent() {
+        let text = numbered(40);
+        let mut a = args("^line [0-9]*0$", None);
+        a.ignore_case = Some(false);
+        a.context_lines = Some(1);
+        let out = output(&text, &a, Some(40));
+        assert_eq!(out["content"], "9-line 9\n10:line 10\n11-line 11\n");
+        assert_eq!(
+            out["metadata"]["matches"],
+            serde_json::json!({"total": 4, "returned": 1, "lines": [10]})
+        );
+        assert_eq!(out["metadata"]["truncated"], true);
+        assert_eq!(
+            out["system_instruction"],
+            "Matches truncated: 1 of 4 matching lines shown (lines 1-40 searched). To see the next matches, call again with {\"pattern\": \"^line [0-9]*0$\", \"ignore_case\": false, \"context_lines\": 1, \"start_line\": 12, \"max_chars\": 40}. The page was shortened to stay within the 40 character budget (max_chars); the next page starts after the last group shown."
+        );
+        // The caller's end is kept: an end_line, or offset/limit's.
+        let a = args(
+            "line",
+            Some(LineRequest::OffsetLimit {
+                offset: 4,
+                limit: 30,
+            }),
+        );
+        let s = output(&text, &a, Some(30))["system_instruction"].clone();
+        assert!(
+            s.as_str().unwrap().contains(
+                "{\"pattern\": \"line\", \"start_line\": 8, \"end_line\": 34, \"max_chars\": 30}"
+            ),
+            "{s}"
+        );
+    }
+
+    #[test]
+    fn a_cut_line_says_how_to_read_it_whole() {
+        let text = format!("a\n{}\n", "x".repeat(300));
+        let out = output(&text, &args("^x", None), Some(50));
+        assert_eq!(
+            out["system_instruction"],
+            "Line 2 (301 bytes) is longer than the 50 character budget (max_chars) and only its first 48 characters are shown. To read the whole line, call again without pattern with {\"start_line\": 2, \"end_line\": 2, \"max_chars\": 0}."
+        );
+        let out = output(&text, &args("^x", None), None);
+        assert!(out.get("system_instruction").is_none());
+    }
+}
