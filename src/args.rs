@@ -25,11 +25,12 @@ pub(crate) enum ArgName {
     EndLine,
     MaxChars,
     LineNumbers,
+    IfNoneMatch,
 }
 
 impl ArgName {
     /// All of them, in schema order.
-    pub(crate) const ALL: [ArgName; 10] = [
+    pub(crate) const ALL: [ArgName; 11] = [
         ArgName::Url,
         ArgName::ProjectId,
         ArgName::FilePath,
@@ -40,6 +41,7 @@ impl ArgName {
         ArgName::EndLine,
         ArgName::MaxChars,
         ArgName::LineNumbers,
+        ArgName::IfNoneMatch,
     ];
 
     /// The name on the wire.
@@ -55,6 +57,7 @@ impl ArgName {
             ArgName::EndLine => "end_line",
             ArgName::MaxChars => "max_chars",
             ArgName::LineNumbers => "line_numbers",
+            ArgName::IfNoneMatch => "if_none_match",
         }
     }
 
@@ -71,6 +74,7 @@ impl ArgName {
             ArgName::ProjectId => Some(MAX_PROJECT_ID_BYTES),
             ArgName::FilePath => Some(MAX_FILE_PATH_BYTES),
             ArgName::Ref => Some(MAX_REF_BYTES),
+            ArgName::IfNoneMatch => Some(MAX_BLOB_ID_BYTES),
             ArgName::Offset
             | ArgName::Limit
             | ArgName::StartLine
@@ -93,6 +97,9 @@ pub(crate) const MAX_PROJECT_ID_BYTES: usize = 21 * 255 + 20;
 /// room for the scheme, host and fragment.
 pub(crate) const MAX_URL_BYTES: usize = 16 * 1024;
 
+/// Longest `if_none_match`: a blob id is 40 (SHA-1) or 64 (SHA-256) hex digits.
+pub(crate) const MAX_BLOB_ID_BYTES: usize = 64;
+
 /// Unknown argument names listed in an error; the rest are counted.
 const MAX_UNKNOWN_LISTED: usize = 10;
 
@@ -111,6 +118,9 @@ pub(crate) struct ToolArgs {
     /// The caller's own character budget (0 = none); `None` = the server's default.
     pub max_chars: Option<u64>,
     pub line_numbers: Option<bool>,
+    /// A blob id the caller holds (`blob_id` of an earlier answer): when the file is still that
+    /// blob, the answer carries no content. Any other string matches no blob.
+    pub if_none_match: Option<String>,
 }
 
 /// A bad argument. `response` words each variant.
@@ -208,6 +218,7 @@ pub(crate) fn parse(arguments: Option<&Map<String, Value>>) -> Result<ToolArgs, 
         end_line: signed(map, ArgName::EndLine)?,
         max_chars: integer(map, ArgName::MaxChars, 0, u64::MAX)?,
         line_numbers: boolean(map, ArgName::LineNumbers)?,
+        if_none_match: string(map, ArgName::IfNoneMatch)?,
     };
     // `start_line: 0, end_line: 0` is no line range, so it goes with offset/limit.
     let line_range = LineRequest::from_line_args(args.start_line, args.end_line).is_some();

@@ -104,6 +104,9 @@ struct ReadArgs {
     /// Prefix each line with its number, cat -n style.
     #[arg(long)]
     line_numbers: bool,
+    /// A blob id from an earlier answer: when the file is still that blob, print no content.
+    #[arg(long, value_name = "BLOB_ID")]
+    if_none_match: Option<String>,
     /// Print the whole tool result as JSON instead of the content.
     #[arg(long)]
     json: bool,
@@ -124,6 +127,7 @@ impl ReadArgs {
                 ArgName::EndLine => self.end_line.map(Value::from),
                 ArgName::MaxChars => max_chars.map(Value::from),
                 ArgName::LineNumbers => self.line_numbers.then_some(Value::Bool(true)),
+                ArgName::IfNoneMatch => self.if_none_match.clone().map(Value::from),
             }
         };
         ArgName::ALL

@@ -119,7 +119,8 @@ impl Reader {
 }
 
 /// Windows a fetched blob, fitted to the call's budget (the caller's, else the server's) and
-/// numbered if asked, and serialises the output (or the binary/LFS/range error).
+/// numbered if asked, and serialises the output (or the binary/LFS/range error). A blob the
+/// caller holds (`if_none_match`) is answered without content.
 fn render<L>(
     target: &Target<L>,
     fetched: &Fetched,
@@ -127,6 +128,26 @@ fn render<L>(
     defaults: ReadDefaults,
 ) -> Result<Value, ReadError> {
     let blob = &fetched.blob;
+    let fit = Fit {
+        max_chars: target.max_chars.unwrap_or(defaults.max_chars),
+        line_numbers: target.line_numbers,
+    };
+    let facts = ReadFacts {
+        path: &blob.path,
+        git_ref: &blob.git_ref,
+        size_bytes: blob.size_bytes,
+        cut_by_read_limit: false,
+        hint_style: target.hint_style,
+        split_fallback_from: fetched.split_fallback_from.as_deref(),
+        blob_id: blob.id.as_deref(),
+        changed_from,
+        max_chars_arg: target.max_chars,
+        commit_sha: blob.commit_sha.as_deref(),
+        web_url: fetched.web_url.as_deref(),
+    };
+    if holds(target.if_none_match.as_deref(), blob.id.as_deref()) {
+        return render_unchanged(target, blob, fit, facts);
+    }
     let (content, cut_by_read_limit) = match &blob.kind {
         BlobKind::Text {
             content,
@@ -145,22 +166,45 @@ fn render<L>(
                 size_bytes: blob.size_bytes,
             });
         }
-    };
-    let fit = Fit {
-        max_chars: target.max_chars.unwrap_or(defaults.max_chars),
-        line_numbers: target.line_numbers,
+        // Sources only leave a blob unread for a caller who holds it (handled above).
+        BlobKind::NotRead => ("", false),
     };
     let fitted = window::fit_window(content, target.lines, fit).map_err(ReadError::Window)?;
     let facts = ReadFacts {
-        path: &blob.path,
-        git_ref: &blob.git_ref,
-        size_bytes: blob.size_bytes,
         cut_by_read_limit,
-        hint_style: target.hint_style,
-        split_fallback_from: fetched.split_fallback_from.as_deref(),
-        blob_id: blob.id.as_deref(),
-        changed_from,
-        max_chars_arg: target.max_chars,
+        ..facts
     };
     serde_json::to_value(response::file_output(facts, &fitted)).map_err(ReadError::Output)
+}
+
+/// Whether the caller holds the blob read: `if_none_match` names its id (in any case).
+fn holds(if_none_match: Option<&str>, blob_id: Option<&str>) -> bool {
+    matches!((if_none_match, blob_id), (Some(held), Some(id)) if held.eq_ignore_ascii_case(id))
+}
+
+/// The answer for a blob the caller holds: no content, and the window's metadata when the
+/// text was at hand (an invalid window is refused as in any answer).
+fn render_unchanged<L>(
+    target: &Target<L>,
+    blob: &crate::source::blob::Blob,
+    fit: Fit,
+    facts: ReadFacts<'_>,
+) -> Result<Value, ReadError> {
+    let (text, cut_by_read_limit) = match &blob.kind {
+        BlobKind::Text {
+            content,
+            cut_by_read_limit,
+        } => (Some(content.as_str()), *cut_by_read_limit),
+        BlobKind::Binary | BlobKind::Lfs { .. } | BlobKind::NotRead => (None, false),
+    };
+    let fitted = text
+        .map(|t| window::fit_window(t, target.lines, fit))
+        .transpose()
+        .map_err(ReadError::Window)?;
+    let facts = ReadFacts {
+        cut_by_read_limit,
+        ..facts
+    };
+    serde_json::to_value(response::unchanged_output(facts, fitted.as_ref()))
+        .map_err(ReadError::Output)
 }

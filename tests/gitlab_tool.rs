@@ -72,7 +72,9 @@ async fn text_file_byte_for_byte_in_one_request() {
             "path": "crlf.txt",
             "ref": "main",
             "metadata": {"total_lines": 4, "returned_lines": {"start": 1, "end": 4}, "truncated": false, "size_bytes": 17,
-                         "blob_id": "7795c8ccea29e07ee1af55595d1608ae7d9d2155"},
+                         "blob_id": "7795c8ccea29e07ee1af55595d1608ae7d9d2155",
+                         "commit_sha": COMMIT,
+                         "web_url": format!("{}/grp/sub/proj/-/blob/{COMMIT}/crlf.txt#L1-4", gitlab.uri())},
             "content": "alpha\r\nbeta\r\n\r\n\r\n"
         })
     );
@@ -148,7 +150,10 @@ async fn offset_past_end_and_empty_file() {
     assert_eq!(
         out["metadata"],
         json!({"total_lines": 0, "returned_lines": null, "truncated": false, "size_bytes": 0,
-               "blob_id": "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"})
+               "blob_id": "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391",
+               "commit_sha": COMMIT,
+               // An empty window: the permalink has no line anchor.
+               "web_url": format!("{}/grp/sub/proj/-/blob/{COMMIT}/empty.txt", gitlab.uri())})
     );
     assert!(out.get("system_instruction").is_none());
     server.stop().await;

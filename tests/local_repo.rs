@@ -222,7 +222,8 @@ fn cli_json_prints_the_whole_result() {
                 "returned_lines": {"start": 1, "end": 2},
                 "truncated": true,
                 "size_bytes": fx::README_MAIN.len(),
-                "blob_id": blob_id(fx::README_MAIN.as_bytes())
+                "blob_id": blob_id(fx::README_MAIN.as_bytes()),
+                "commit_sha": fix.main_sha
             },
             "content": "# Fixture\n\n",
             "system_instruction": "File truncated. Remaining lines: 2. To view more, call again with {\"offset\": 2, \"limit\": 2}."
@@ -234,7 +235,7 @@ fn cli_json_prints_the_whole_result() {
             "path": "crlf.txt",
             "ref": "main",
             "metadata": {"total_lines": 4, "returned_lines": {"start": 1, "end": 4}, "truncated": false, "size_bytes": 17,
-                         "blob_id": blob_id(b"alpha\r\nbeta\r\n\r\n\r\n")},
+                         "blob_id": blob_id(b"alpha\r\nbeta\r\n\r\n\r\n"), "commit_sha": fix.main_sha},
             "content": fx::CRLF
         })
     );
@@ -244,7 +245,7 @@ fn cli_json_prints_the_whole_result() {
             "path": "empty.txt",
             "ref": "HEAD",
             "metadata": {"total_lines": 0, "returned_lines": null, "truncated": false, "size_bytes": 0,
-                         "blob_id": blob_id(b"")},
+                         "blob_id": blob_id(b""), "commit_sha": fix.main_sha},
             "content": ""
         })
     );
@@ -886,7 +887,8 @@ fn cli_local_files_have_no_read_limit() {
             "returned_lines": {"start": lines, "end": lines},
             "truncated": true,
             "size_bytes": text.len(),
-            "blob_id": blob_id(text.as_bytes())
+            "blob_id": blob_id(text.as_bytes()),
+            "commit_sha": fix.git(&["rev-parse", "HEAD"])
         })
     );
     assert!(out.get("system_instruction").is_none(), "{out}");
@@ -965,7 +967,7 @@ async fn mcp_text_files_byte_for_byte() {
             "path": "crlf.txt",
             "ref": "HEAD",
             "metadata": {"total_lines": 4, "returned_lines": {"start": 1, "end": 4}, "truncated": false, "size_bytes": 17,
-                         "blob_id": blob_id(b"alpha\r\nbeta\r\n\r\n\r\n")},
+                         "blob_id": blob_id(b"alpha\r\nbeta\r\n\r\n\r\n"), "commit_sha": fix.main_sha},
             "content": "alpha\r\nbeta\r\n\r\n\r\n"
         })
     );
@@ -975,7 +977,7 @@ async fn mcp_text_files_byte_for_byte() {
             "path": "empty.txt",
             "ref": "main",
             "metadata": {"total_lines": 0, "returned_lines": null, "truncated": false, "size_bytes": 0,
-                         "blob_id": blob_id(b"")},
+                         "blob_id": blob_id(b""), "commit_sha": fix.main_sha},
             "content": ""
         })
     );
@@ -985,7 +987,7 @@ async fn mcp_text_files_byte_for_byte() {
             "path": "no-newline.txt",
             "ref": "HEAD",
             "metadata": {"total_lines": 2, "returned_lines": {"start": 1, "end": 2}, "truncated": false, "size_bytes": 3,
-                         "blob_id": blob_id(b"a\nb")},
+                         "blob_id": blob_id(b"a\nb"), "commit_sha": fix.main_sha},
             "content": "a\nb"
         })
     );

@@ -89,6 +89,8 @@ pub(crate) struct Target<L> {
     pub max_chars: Option<u64>,
     /// Whether each line is prefixed with its number.
     pub line_numbers: bool,
+    /// The blob id the caller holds, if sent: when the file is still that blob, no content.
+    pub if_none_match: Option<String>,
 }
 
 /// A bad combination of arguments. `response` words each variant.
@@ -204,6 +206,7 @@ fn target<L>(args: &ToolArgs, anchor: &Option<file_url::LineAnchor>, lookup: L) 
         hint_style,
         max_chars: args.max_chars,
         line_numbers: args.line_numbers.unwrap_or(false),
+        if_none_match: trimmed(args.if_none_match.as_deref()).map(str::to_string),
     }
 }
 

@@ -31,6 +31,9 @@ pub(crate) struct Blob {
     pub kind: BlobKind,
     /// The git blob id (the content address), when the source knows it.
     pub id: Option<String>,
+    /// The commit the ref resolved to (40 or 64 hex digits), when the source knows it: GitLab's
+    /// `permalinkPath` names it, the local source resolves it.
+    pub commit_sha: Option<String>,
 }
 
 /// The three kinds of file the tool tells apart.
@@ -48,6 +51,9 @@ pub(crate) enum BlobKind {
     /// Stored in LFS (`storage` is GitLab's `externalStorage`, e.g. `"lfs"`). The pointer text
     /// is never kept.
     Lfs { storage: String },
+    /// Not read: the caller holds this blob already (`if_none_match`) and its content is not
+    /// at hand without another request.
+    NotRead,
 }
 
 /// A blob plus how the source got to it.
@@ -59,6 +65,8 @@ pub(crate) struct Fetched {
     /// For a URL whose ref/path GitLab would have split differently: the ref GitLab would
     /// have used (and found no such file at).
     pub split_fallback_from: Option<String>,
+    /// The file's permalink at the commit read, as a full URL without a line anchor (GitLab).
+    pub web_url: Option<String>,
 }
 
 /// Why a source could not produce a blob. `response` words each variant.

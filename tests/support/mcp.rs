@@ -28,6 +28,24 @@ pub async fn spawn(args: &[&str], env: &[(&str, &str)]) -> Server {
     Server { client }
 }
 
+/// Like [`spawn`], but starting the session the 2026-07-28 way: `server/discover` instead of
+/// `initialize`.
+pub async fn spawn_discovering(args: &[&str], env: &[(&str, &str)]) -> Server {
+    use rmcp::ClientServiceExt;
+    use rmcp::model::ProtocolVersion;
+    let mut cmd = command(args, env);
+    cmd.stderr(std::process::Stdio::inherit());
+    let transport = TokioChildProcess::new(cmd).expect("spawn gitlab-file-mcp");
+    let lifecycle = rmcp::ClientLifecycleMode::Discover {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+    };
+    let client =
+        ().serve_with_lifecycle(transport, lifecycle)
+            .await
+            .expect("server/discover with gitlab-file-mcp");
+    Server { client }
+}
+
 /// Like [`spawn`], with the server's stderr piped back: read it to the end after
 /// [`Server::stop`] (which ends the process).
 pub async fn spawn_with_stderr(
@@ -90,6 +108,13 @@ impl Server {
     /// `tools/list`.
     pub async fn list_tools(&self) -> Vec<Tool> {
         self.client.list_all_tools().await.expect("tools/list")
+    }
+
+    /// The `instructions` the server sent when the session started.
+    pub fn instructions(&self) -> Option<String> {
+        self.client
+            .peer_info()
+            .and_then(|info| info.instructions.clone())
     }
 
     /// Ends the session and the child process.

@@ -23,6 +23,7 @@ pub(crate) mod exclusion;
 mod flights;
 pub(crate) mod graphql;
 pub(crate) mod json_text;
+mod permalink;
 mod probe;
 mod raw;
 pub(crate) mod scalars;
@@ -42,7 +43,7 @@ use transport::Transport;
 
 use crate::config::{ConfigError, Credential, GitlabConfig};
 use crate::resolve::{Lookup, ProjectFile, ProjectRef, RefType, Target, qualify_ref};
-use crate::source::blob::{Blob, Fetched, SourceError};
+use crate::source::blob::{Blob, BlobKind, Fetched, SourceError};
 use crate::source::split_choice::choose;
 use crate::window::LineRequest;
 
@@ -52,6 +53,8 @@ use crate::window::LineRequest;
 pub(crate) struct GitlabSource {
     client: Client,
     base: ::url::Url,
+    /// The base's origin, which GitLab's permalink paths are relative to ([`permalink`]).
+    origin: String,
     shared: Arc<Shared>,
 }
 
@@ -62,6 +65,15 @@ struct Shared {
     hints: Hints,
     /// First reads of one lookup take turns, so concurrent ones download its content once.
     first_reads: Flights<String>,
+}
+
+/// What a round asked of a blob: the window's lines, whether the request carried content, and
+/// whether the answer named the blob the caller holds (`if_none_match`).
+#[derive(Debug, Clone, Copy)]
+struct Asked {
+    lines: LineRequest,
+    content: bool,
+    unchanged: bool,
 }
 
 /// How a lookup is answered: the project, and the chosen blob of the lookup's file.
@@ -81,6 +93,7 @@ impl GitlabSource {
         Ok(Self {
             client: Client::new(transport),
             base: config.base_url.clone(),
+            origin: permalink::origin(&config.base_url),
             shared: Arc::new(Shared {
                 store,
                 hints: Hints::new(),
@@ -94,7 +107,10 @@ impl GitlabSource {
         &self.base
     }
 
-    /// Reads the file with the caller's credential, enough of it for the window `lines`.
+    /// Reads the file with the caller's credential, enough of it for the window `lines`. With
+    /// `if_none_match` (a blob id the caller holds) the first request goes without content,
+    /// and when it names that blob its content is only taken from the cache, never
+    /// downloaded: [`BlobKind::NotRead`] when the cache cannot give it.
     pub(crate) async fn fetch(
         &self,
         target: &Target<ProjectFile>,
@@ -108,7 +124,8 @@ impl GitlabSource {
         } else {
             Some(self.shared.first_reads.turn(key.clone()).await)
         };
-        let mut with_content = !self.cached_hint(&key);
+        let held = target.if_none_match.as_deref();
+        let mut with_content = !self.cached_hint(&key) && held.is_none();
         // At most two rounds: the second only when the first, asked without content, names
         // a blob that is not cached (the file changed).
         loop {
@@ -124,10 +141,13 @@ impl GitlabSource {
             {
                 check_project_id(*expect_project_id, &answered.project)?;
             }
-            match self
-                .blob(answered, target.lines, with_content, credential)
-                .await?
-            {
+            let unchanged = held.is_some_and(|id| id.eq_ignore_ascii_case(&answered.node.oid));
+            let asked = Asked {
+                lines: target.lines,
+                content: with_content,
+                unchanged,
+            };
+            match self.blob(answered, asked, credential).await? {
                 Some(fetched) => return Ok(fetched),
                 None => with_content = true,
             }
@@ -292,13 +312,13 @@ impl GitlabSource {
         })
     }
 
-    /// The blob of an answer, with its content from the cache, the answer or REST.
-    /// `Ok(None)`: asked without content, and the blob named is not cached.
+    /// The blob of an answer, with its content from the cache, the answer or REST (for a blob
+    /// the caller holds, from the cache alone). `Ok(None)`: asked without content, and the
+    /// blob named is not cached.
     async fn blob(
         &self,
         answered: Answered,
-        lines: LineRequest,
-        asked_content: bool,
+        asked: Asked,
         credential: Option<&Credential>,
     ) -> Result<Option<Fetched>, SourceError> {
         let Answered {
@@ -309,6 +329,13 @@ impl GitlabSource {
             split_fallback_from,
         } = answered;
         let (path, oid, size_bytes) = (node.path.clone(), node.oid.clone(), size_bytes(&node));
+        let cited = node
+            .permalink_path
+            .as_deref()
+            .and_then(|p| permalink::read(&self.origin, p));
+        if node.permalink_path.is_some() && cited.is_none() {
+            tracing::debug!(permalink_path = ?node.permalink_path, "a permalink that names no commit");
+        }
         let rest_ref = qualify_ref(&git_ref, ref_type);
         let at = FileAt {
             project_id: project.id,
@@ -316,22 +343,32 @@ impl GitlabSource {
             git_ref: &rest_ref,
         };
         let store = &self.shared.store;
-        let kind = match store.content(node, at, lines, credential).await? {
-            Content::Ready(kind) => kind,
-            Content::NotInAnswer if asked_content => store.binary(&oid),
-            Content::NotInAnswer => return Ok(None),
+        let kind = if asked.unchanged {
+            let key = content::cache_key(&node);
+            store
+                .at_hand(&key, asked.lines)
+                .unwrap_or(BlobKind::NotRead)
+        } else {
+            match store.content(node, at, asked.lines, credential).await? {
+                Content::Ready(kind) => kind,
+                Content::NotInAnswer if asked.content => store.binary(&oid),
+                Content::NotInAnswer => return Ok(None),
+            }
         };
+        let (commit_sha, web_url) = cited.map(|c| (c.commit_sha, c.web_url)).unzip();
         let blob = Blob {
             path,
             git_ref,
             size_bytes,
             kind,
             id: Some(oid),
+            commit_sha,
         };
         Ok(Some(Fetched {
             blob,
             project: Some(project.full_path),
             split_fallback_from,
+            web_url,
         }))
     }
 }

@@ -130,7 +130,7 @@ impl LocalRepo {
     fn read(&self, rev: &str, path: &str, on_miss: OnMiss) -> Result<Blob, SourceError> {
         check_rev(rev).map_err(|reason| invalid_ref(rev, LocalRefError::Syntax(reason)))?;
         let repo = self.repo.to_thread_local();
-        let tree_id = resolve_commit_tree(&repo, rev)?;
+        let (commit_id, tree_id) = resolve_commit_tree(&repo, rev)?;
         let not_found = || SourceError::FileNotFound {
             path: path.to_owned(),
             git_ref: rev.to_owned(),
@@ -163,6 +163,7 @@ impl LocalRepo {
             size_bytes,
             kind,
             id: Some(blob_id.to_string()),
+            commit_sha: Some(commit_id.to_string()),
         })
     }
 }
@@ -217,6 +218,7 @@ impl LocalRepo {
                 blob: self.read_as(git_ref, *ref_type, path, OnMiss::Suggest)?,
                 project: None,
                 split_fallback_from: None,
+                web_url: None,
             }),
             Lookup::Split {
                 candidates,
@@ -251,6 +253,7 @@ impl LocalRepo {
                     blob: reads.swap_remove(pick.used)?,
                     project: None,
                     split_fallback_from: pick.fallback_from.map(|g| candidates[g].git_ref.clone()),
+                    web_url: None,
                 })
             }
         }
@@ -312,8 +315,11 @@ fn ref_exists(repo: &gix::Repository, full_name: &str) -> bool {
     }
 }
 
-/// Resolve a checked `rev` to a commit and return that commit's root tree.
-fn resolve_commit_tree(repo: &gix::Repository, rev: &str) -> Result<ObjectId, SourceError> {
+/// Resolve a checked `rev` to a commit and return the commit and its root tree.
+fn resolve_commit_tree(
+    repo: &gix::Repository,
+    rev: &str,
+) -> Result<(ObjectId, ObjectId), SourceError> {
     let id = repo
         .rev_parse_single(rev)
         .map_err(|err| rev_parse_error(rev, &err))?
@@ -323,7 +329,7 @@ fn resolve_commit_tree(repo: &gix::Repository, rev: &str) -> Result<ObjectId, So
         .find_commit(commit_id)
         .map_err(|err| lookup_error(rev, &err))?;
     let tree_id = commit.tree_id().map_err(read_error)?;
-    Ok(tree_id.detach())
+    Ok((commit_id, tree_id.detach()))
 }
 
 /// Follow tag objects from `id` to a commit. Trees and blobs are refused: a file is read at a
@@ -722,6 +728,7 @@ mod tests {
                 size_bytes: fx::README_MAIN.len() as u64,
                 kind: text(fx::README_MAIN),
                 id: Some(fix.readme_blob_sha.clone()),
+                commit_sha: Some(fix.main_sha.clone()),
             }
         );
         assert_eq!(read_text(&repo, "main", "README.md"), fx::README_MAIN);
@@ -808,7 +815,7 @@ mod tests {
 
     #[test]
     fn binary_latin1_and_lfs() {
-        let (_fx, repo) = fixture();
+        let (fix, repo) = fixture();
         let png = repo
             .read("main", "files/images/logo.png", OnMiss::Suggest)
             .expect("read");
@@ -836,6 +843,7 @@ mod tests {
                     storage: "lfs".to_owned()
                 },
                 id: lfs.id.clone(),
+                commit_sha: Some(fix.main_sha.clone()),
             }
         );
         assert!(lfs.id.as_ref().is_some_and(|id| id.len() == 40));
