@@ -53,14 +53,22 @@ struct Gitlab {
     reader: Option<String>,
     /// REST answers to fail with, in order, before answering normally.
     rest_faults: Arc<Mutex<Vec<u16>>>,
+    /// How many times `main` moved (each [`Gitlab::put`] is a commit).
+    commits: Arc<Mutex<u64>>,
 }
 
 impl Gitlab {
     fn put(&self, path: &str, bytes: Vec<u8>, lfs: bool) {
+        *self.commits.lock().unwrap() += 1;
         self.files
             .lock()
             .unwrap()
             .insert(path.to_string(), File { bytes, lfs });
+    }
+
+    /// The commit `main` is at, as `permalinkPath` names it.
+    fn head(&self) -> String {
+        git_blob_id(format!("commit {}", self.commits.lock().unwrap()).as_bytes())
     }
 
     fn sent(&self) -> Sent {
@@ -104,6 +112,7 @@ impl Gitlab {
             "size": blob.len().to_string(), "rawSize": raw_size.to_string(),
             "storedExternally": file.lfs, "externalStorage": file.lfs.then_some("lfs"),
             "lfsOid": file.lfs.then(|| hex(&Sha256::digest(&file.bytes))),
+            "permalinkPath": format!("/grp/proj/-/blob/{}/{path}", self.head()),
         });
         if with_content {
             node["rawTextBlob"] = match std::str::from_utf8(&blob) {
@@ -298,6 +307,8 @@ async fn a_changed_blob_gives_the_new_content_and_says_so() {
     first["limit"] = json!(1);
     let out = ok(&server.call(first).await);
     assert_eq!(out["content"], "one\n");
+    let first_commit = out["metadata"]["commit_sha"].clone();
+    assert_eq!(first_commit, gitlab.head());
     assert!(
         !out["system_instruction"]
             .as_str()
@@ -320,6 +331,9 @@ async fn a_changed_blob_gives_the_new_content_and_says_so() {
         out["metadata"]["blob_id"],
         git_blob_id(b"ONE\nTWO\nTHREE\n")
     );
+    // The branch moved: the answer is cited at the new commit.
+    assert_eq!(out["metadata"]["commit_sha"], gitlab.head());
+    assert_ne!(out["metadata"]["commit_sha"], first_commit);
     // Asked without content, named a blob not cached: one more request, with content.
     let sent = gitlab.sent();
     assert_eq!((sent.graphql, sent.with_content), (3, 2));
@@ -579,4 +593,105 @@ async fn one_cache_many_users_and_no_content_without_access() {
     // Alice again: from the cache, her request without content.
     assert_eq!(ok(&call("alice-token").await)["content"], "the secret\n");
     assert_eq!(gitlab.sent().with_content, 1);
+}
+
+#[tokio::test]
+async fn a_cache_hit_is_citable_and_content_free() {
+    let gitlab = Gitlab::default();
+    gitlab.put("a.txt", text(30, 10).into_bytes(), false);
+    let mock = start(&gitlab).await;
+    let server = spawn(&[], &[("GITLAB_URL", &mock.uri())]).await;
+    let mut a = args("a.txt");
+    a["limit"] = json!(10);
+    let first = ok(&server.call(a.clone()).await);
+    a["offset"] = json!(10);
+    let second = ok(&server.call(a).await);
+    // The second window came from the cache, after a request without content...
+    assert_eq!((gitlab.sent().graphql, gitlab.sent().with_content), (2, 1));
+    // ...and is cited at the same commit, with its own lines' anchor.
+    let url = format!("{}/grp/proj/-/blob/{}/a.txt", mock.uri(), gitlab.head());
+    assert_eq!(first["metadata"]["commit_sha"], gitlab.head());
+    assert_eq!(second["metadata"]["commit_sha"], gitlab.head());
+    assert_eq!(first["metadata"]["web_url"], format!("{url}#L1-10"));
+    assert_eq!(second["metadata"]["web_url"], format!("{url}#L11-20"));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn if_none_match_costs_one_content_free_request_when_unchanged() {
+    let gitlab = Gitlab::default();
+    let file = text(30, 10);
+    gitlab.put("a.txt", file.clone().into_bytes(), false);
+    let held = git_blob_id(file.as_bytes());
+    let mock = start(&gitlab).await;
+    // A fresh server (nothing cached): one request, without content, and no window.
+    let server = spawn(&[], &[("GITLAB_URL", &mock.uri())]).await;
+    let mut a = args("a.txt");
+    a["if_none_match"] = json!(held);
+    let out = ok(&server.call(a.clone()).await);
+    assert_eq!((gitlab.sent().graphql, gitlab.sent().with_content), (1, 0));
+    assert_eq!(out.get("content"), None);
+    let url = format!("{}/grp/proj/-/blob/{}/a.txt", mock.uri(), gitlab.head());
+    assert_eq!(
+        out["metadata"],
+        json!({"size_bytes": file.len(), "blob_id": held, "commit_sha": gitlab.head(),
+               "web_url": url, "unchanged": true})
+    );
+    assert_eq!(
+        out["system_instruction"],
+        format!(
+            "The file at ref 'main' (commit {}) is unchanged since blob {}; the content you hold is current.",
+            &gitlab.head()[..12],
+            &held[..12]
+        )
+    );
+    // After a read has cached it, an unchanged answer has the window's metadata too, and
+    // still costs one request without content.
+    ok(&server.call(args("a.txt")).await);
+    let before = gitlab.sent();
+    a["limit"] = json!(5);
+    a["if_none_match"] = json!(held.to_uppercase());
+    let out = ok(&server.call(a.clone()).await);
+    let after = gitlab.sent();
+    assert_eq!(
+        (
+            after.graphql - before.graphql,
+            after.with_content - before.with_content,
+            after.rest
+        ),
+        (1, 0, 0)
+    );
+    assert_eq!(out.get("content"), None);
+    assert_eq!(out["metadata"]["unchanged"], true);
+    assert_eq!(
+        out["metadata"]["returned_lines"],
+        json!({"start": 1, "end": 5})
+    );
+    assert_eq!(out["metadata"]["total_lines"], 30);
+    assert_eq!(out["metadata"]["web_url"], format!("{url}#L1-5"));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn if_none_match_of_an_older_blob_gets_the_normal_answer() {
+    let gitlab = Gitlab::default();
+    let old = b"one\ntwo\n".to_vec();
+    gitlab.put("a.txt", old.clone(), false);
+    let mock = start(&gitlab).await;
+    let server = spawn(&[], &[("GITLAB_URL", &mock.uri())]).await;
+    let old_commit = gitlab.head();
+    // The branch moves before the caller re-reads with the blob it holds.
+    gitlab.put("a.txt", b"ONE\nTWO\n".to_vec(), false);
+    let mut a = args("a.txt");
+    a["if_none_match"] = json!(git_blob_id(&old));
+    let out = ok(&server.call(a).await);
+    assert_eq!(out["content"], "ONE\nTWO\n");
+    assert!(out["metadata"].get("unchanged").is_none(), "{out}");
+    assert_eq!(out["metadata"]["blob_id"], git_blob_id(b"ONE\nTWO\n"));
+    assert_eq!(out["metadata"]["commit_sha"], gitlab.head());
+    assert_ne!(out["metadata"]["commit_sha"], json!(old_commit));
+    // Asked without content first (the caller said what it holds), then with content.
+    let sent = gitlab.sent();
+    assert_eq!((sent.graphql, sent.with_content), (2, 1));
+    server.stop().await;
 }

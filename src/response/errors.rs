@@ -425,12 +425,22 @@ impl Display for SourceError {
                 git_ref,
                 near,
             } => did_you_mean(f, path, git_ref, near),
-            SourceError::IsDirectory { path, git_ref } => write!(
-                f,
-                "'{}' is a directory at ref '{}', not a file. Pass the path of a file inside it.",
-                shown(path),
-                shown(git_ref)
-            ),
+            SourceError::IsDirectory {
+                path,
+                git_ref,
+                entries,
+            } => {
+                let holds = match entries.named.is_empty() {
+                    true => String::new(),
+                    false => format!(" {entries}"),
+                };
+                write!(
+                    f,
+                    "'{}' is a directory at ref '{}', not a file.{holds} Pass the path of a file inside it.",
+                    shown(path),
+                    shown(git_ref)
+                )
+            }
             SourceError::Excluded { path } => write!(
                 f,
                 "File '{}' is excluded from AI context by this project's settings and cannot be read.",

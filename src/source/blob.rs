@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use super::gitlab::error::GitlabError;
+use super::listing::DirEntries;
 use super::local::error::{LocalError, LocalRefError};
 use super::suggest::Suggestion;
 
@@ -91,8 +92,13 @@ pub(crate) enum SourceError {
         git_ref: String,
         near: Vec<Suggestion>,
     },
-    /// The path names a directory (tree) at that ref.
-    IsDirectory { path: String, git_ref: String },
+    /// The path names a directory (tree) at that ref; `entries` are what it holds, as far as
+    /// the caller may see.
+    IsDirectory {
+        path: String,
+        git_ref: String,
+        entries: DirEntries,
+    },
     /// The project's Duo context exclusion rules exclude the file.
     Excluded { path: String },
     /// The ref string is not a valid ref.
@@ -154,7 +160,11 @@ impl SourceError {
                 git_ref,
                 near,
             },
-            SourceError::IsDirectory { path, .. } => SourceError::IsDirectory { path, git_ref },
+            SourceError::IsDirectory { path, entries, .. } => SourceError::IsDirectory {
+                path,
+                git_ref,
+                entries,
+            },
             SourceError::InvalidRef { reason, .. } => SourceError::InvalidRef { git_ref, reason },
             other => other,
         }

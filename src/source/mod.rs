@@ -6,6 +6,7 @@
 
 pub(crate) mod blob;
 pub(crate) mod gitlab;
+pub(crate) mod listing;
 pub(crate) mod local;
 pub(crate) mod split_choice;
 pub(crate) mod suggest;

@@ -147,9 +147,10 @@ pub fn ref_check_answer(ref_exists: bool, is_dir: bool) -> Value {
     } else {
         json!([])
     };
+    let page = json!({"hasNextPage": false});
     json!({"data": {"project": {"repository": {
         "root": {"lastCommit": last_commit, "trees": {"nodes": []}, "blobs": {"nodes": []}},
-        "dir": {"trees": {"nodes": entries}, "blobs": {"nodes": []}}
+        "dir": {"trees": {"nodes": entries, "pageInfo": page}, "blobs": {"nodes": [], "pageInfo": page}}
     }}}})
 }
 
@@ -188,14 +189,16 @@ impl TreeResponder {
                 None => blobs.insert(rest.to_string()),
             };
         }
-        let nodes = |names: std::collections::BTreeSet<String>| {
-            names
+        let page = |names: std::collections::BTreeSet<String>| {
+            let more = names.len() > 100;
+            let nodes: Vec<Value> = names
                 .into_iter()
                 .take(100)
                 .map(|n| json!({"name": n}))
-                .collect::<Vec<_>>()
+                .collect();
+            json!({"nodes": nodes, "pageInfo": {"hasNextPage": more}})
         };
-        json!({"trees": {"nodes": nodes(trees)}, "blobs": {"nodes": nodes(blobs)}})
+        json!({"trees": page(trees), "blobs": page(blobs)})
     }
 }
 

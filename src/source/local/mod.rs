@@ -31,6 +31,7 @@ pub(crate) mod error;
 pub(crate) use error::{LocalError, LocalRefError};
 
 use super::blob::{Blob, BlobKind, Fetched, RefProblem, SourceError, file_not_found, looks_binary};
+use super::listing::DirEntries;
 use super::suggest::{self, Entry, Listing};
 use crate::ref_name::{check_ref_name, check_rev};
 use crate::resolve::{Lookup, qualify_ref};
@@ -148,10 +149,13 @@ impl LocalRepo {
                 };
                 return Err(file_not_found(path, rev, near));
             }
-            TreeEntry::Tree => {
+            TreeEntry::Tree(id) => {
+                // Naming its entries is never worth failing the answer.
+                let entries = list(&repo, id, path).map(|l| l.entries).unwrap_or_default();
                 return Err(SourceError::IsDirectory {
                     path: path.to_owned(),
                     git_ref: rev.to_owned(),
+                    entries: DirEntries::of(&entries, false, |_| true),
                 });
             }
         };
@@ -369,8 +373,8 @@ fn peel_to_commit(
 enum TreeEntry {
     /// A file or a symlink (whose blob is the link target).
     Blob(ObjectId),
-    /// A directory.
-    Tree,
+    /// A directory, and its tree.
+    Tree(ObjectId),
     /// A gitlink (a commit of another repository), or a path inside one.
     Submodule,
     /// Nothing at that path (or a component before the last is not a directory).
@@ -396,7 +400,7 @@ fn find_path(
         return Ok(TreeEntry::Missing);
     };
     Ok(match entry.kind() {
-        EntryKind::Tree => TreeEntry::Tree,
+        EntryKind::Tree => TreeEntry::Tree(entry.object_id()),
         EntryKind::Commit => TreeEntry::Submodule,
         EntryKind::Blob | EntryKind::BlobExecutable | EntryKind::Link => {
             TreeEntry::Blob(entry.object_id())
@@ -905,12 +909,23 @@ mod tests {
             repo.read("nope", "../x", OnMiss::Suggest),
             Err(not_found_ref("nope"))
         );
-        for dir in ["docs", "files/images", "src"] {
+        let holds = |names: &[&str]| DirEntries {
+            named: names.iter().map(|n| n.to_string()).collect(),
+            more: 0,
+            paged: false,
+        };
+        for (dir, names) in [
+            ("docs", holds(&["guide.md"])),
+            ("files/images", holds(&["logo.png"])),
+            ("src", holds(&["lib.rs"])),
+            ("files", holds(&["images/", "lfs/"])),
+        ] {
             assert_eq!(
                 repo.read("main", dir, OnMiss::Suggest),
                 Err(SourceError::IsDirectory {
                     path: dir.to_owned(),
-                    git_ref: "main".to_owned()
+                    git_ref: "main".to_owned(),
+                    entries: names,
                 })
             );
         }
@@ -1043,11 +1058,13 @@ mod tests {
                 })
             );
         }
+        // A directory holding only a submodule names nothing (a submodule is no file).
         assert_eq!(
             repo.read("special-entries", "vendor", OnMiss::Suggest),
             Err(SourceError::IsDirectory {
                 path: "vendor".to_owned(),
-                git_ref: "special-entries".to_owned()
+                git_ref: "special-entries".to_owned(),
+                entries: DirEntries::default(),
             })
         );
     }
