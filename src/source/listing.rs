@@ -8,6 +8,7 @@
 use std::fmt;
 
 use super::suggest::{Entry, EntryKind};
+use crate::quote::shown;
 
 /// The most entries an error names.
 pub(crate) const MAX_NAMED: usize = 100;
@@ -42,17 +43,9 @@ impl DirEntries {
     }
 }
 
-/// `name` with control characters escaped (`\n`, `\u{1b}`), so a name cannot break the line.
-fn printable(name: &str) -> std::borrow::Cow<'_, str> {
-    if name.chars().any(char::is_control) {
-        name.escape_debug().to_string().into()
-    } else {
-        name.into()
-    }
-}
-
 /// `It holds 'src/', 'Cargo.toml' and 'README.md'.`, `… 'Cargo.toml' and 3 more.` (`and at
-/// least 3 more` / `and more` for a page); nothing when no entry may be named.
+/// least 3 more` / `and more` for a page); nothing when no entry may be named. Names are quoted
+/// as errors quote any name ([`shown`]).
 impl fmt::Display for DirEntries {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.named.is_empty() {
@@ -61,7 +54,7 @@ impl fmt::Display for DirEntries {
         let quoted: Vec<String> = self
             .named
             .iter()
-            .map(|n| format!("'{}'", printable(n)))
+            .map(|n| format!("'{}'", shown(n)))
             .collect();
         let rest = match (self.more, self.paged) {
             (0, false) => None,
