@@ -1032,7 +1032,7 @@ async fn keys_come_hint_first_in_the_text_block_and_structured_content() {
     a["limit"] = json!(10);
     let result = server.call(a).await;
     let out = ok(&result);
-    let order = ["path", "ref", "metadata", "system_instruction", "content"];
+    let order = mcp::OUTPUT_KEYS;
     // The text block as sent: the hint comes before the content.
     let block = text(&result);
     let at: Vec<usize> = order
@@ -1042,31 +1042,9 @@ async fn keys_come_hint_first_in_the_text_block_and_structured_content() {
     assert!(at.windows(2).all(|w| w[0] < w[1]), "{block}");
     assert!(block.starts_with("{\"path\":"), "{block}");
     // structuredContent as the client parsed it (in wire order).
-    let keys: Vec<&str> = out
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
-    assert_eq!(keys, order);
-    let meta: Vec<&str> = out["metadata"]
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
-    assert_eq!(
-        meta,
-        [
-            "total_lines",
-            "returned_lines",
-            "truncated",
-            "size_bytes",
-            "blob_id",
-            "commit_sha",
-            "web_url"
-        ]
-    );
+    assert_eq!(mcp::keys(&out), order);
+    // Every metadata key of this answer, in order (`unchanged` only on an unchanged answer).
+    assert_eq!(mcp::keys(&out["metadata"]), mcp::METADATA_KEYS[..7]);
     assert_eq!(
         out["metadata"]["web_url"],
         format!("{}/grp/sub/proj/-/blob/{COMMIT}/a.txt#L1-10", gitlab.uri())

@@ -107,34 +107,10 @@ async fn the_output_schema_lists_the_keys_in_the_order_they_are_sent() {
     let tools = server.list_tools().await;
     server.stop().await;
     let schema = serde_json::to_value(&tools[0]).unwrap()["outputSchema"].clone();
-    let keys: Vec<&str> = schema["properties"]
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    assert_eq!(mcp::keys(&schema["properties"]), mcp::OUTPUT_KEYS);
     assert_eq!(
-        keys,
-        ["path", "ref", "metadata", "system_instruction", "content"]
-    );
-    let metadata: Vec<&str> = schema["properties"]["metadata"]["properties"]
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
-    assert_eq!(
-        metadata,
-        [
-            "total_lines",
-            "returned_lines",
-            "truncated",
-            "size_bytes",
-            "blob_id",
-            "commit_sha",
-            "web_url",
-            "unchanged"
-        ]
+        mcp::keys(&schema["properties"]["metadata"]["properties"]),
+        mcp::METADATA_KEYS
     );
 }
 

@@ -156,6 +156,31 @@ pub fn err(result: &CallToolResult) -> String {
     text(result)
 }
 
+/// The keys of an answer, in the order the server sends them (issue 18: the hint before the
+/// content, so a client keeping only a result's head keeps it).
+pub const OUTPUT_KEYS: [&str; 5] = ["path", "ref", "metadata", "system_instruction", "content"];
+
+/// The keys of `metadata`, in the order the server sends them (each only when present).
+pub const METADATA_KEYS: [&str; 8] = [
+    "total_lines",
+    "returned_lines",
+    "truncated",
+    "size_bytes",
+    "blob_id",
+    "commit_sha",
+    "web_url",
+    "unchanged",
+];
+
+/// The keys of a JSON object in their order (the client parses with `preserve_order`, so that
+/// is the order on the wire); none for another value.
+pub fn keys(value: &Value) -> Vec<&str> {
+    value
+        .as_object()
+        .map(|o| o.keys().map(String::as_str).collect())
+        .unwrap_or_default()
+}
+
 /// A JSON value for an assertion message: at most 200 characters of it.
 pub fn shown(value: &Value) -> String {
     value.to_string().chars().take(200).collect()
