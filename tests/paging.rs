@@ -365,6 +365,16 @@ async fn a_file_past_the_read_limit_is_read_whole_over_rest() {
             .contains("larger than the read limit")
     );
     assert_eq!(gitlab.sent().rest, 0);
+    // A caller holding the file asks for the tail: unchanged, and nothing is downloaded for
+    // it (the cached part does not reach the tail, so the window's metadata is left out).
+    let mut held = args("huge.log");
+    held["offset"] = json!(lines - 10);
+    held["if_none_match"] = json!(git_blob_id(file.as_bytes()));
+    let out = ok(&server.call(held).await);
+    assert_eq!(out["metadata"]["unchanged"], true);
+    assert!(out.get("content").is_none() && out["metadata"].get("total_lines").is_none());
+    let sent = gitlab.sent();
+    assert_eq!((sent.graphql, sent.with_content, sent.rest), (2, 1, 0));
     // The tail: one REST download by oid, then exact.
     let mut tail = args("huge.log");
     tail["offset"] = json!(lines - 10);
@@ -388,7 +398,7 @@ async fn a_file_past_the_read_limit_is_read_whole_over_rest() {
     assert_eq!(out["metadata"]["total_lines"], lines);
     assert_eq!(out["metadata"]["returned_lines"]["end"], 106_000);
     let sent = gitlab.sent();
-    assert_eq!((sent.graphql, sent.with_content, sent.rest), (3, 1, 1));
+    assert_eq!((sent.graphql, sent.with_content, sent.rest), (4, 1, 1));
     assert!(
         sent.bytes < file.len() * 22 / 10,
         "{} bytes sent",
