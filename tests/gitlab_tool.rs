@@ -1106,3 +1106,38 @@ async fn a_project_named_by_its_id_is_cited_at_the_commit() {
     );
     server.stop().await;
 }
+
+#[tokio::test]
+async fn an_instance_without_permalink_path_is_asked_without_it_from_then_on() {
+    // An older GitLab whose RepositoryBlob has no permalinkPath: the first call learns it (one
+    // more request), later ones never ask, and answers have no commit_sha or web_url.
+    let gitlab = MockServer::start().await;
+    graphql()
+        .and(QueryContains("  permalinkPath"))
+        .respond_with(json_response(undefined_field(
+            "permalinkPath",
+            "RepositoryBlob",
+        )))
+        .expect(1)
+        .mount(&gitlab)
+        .await;
+    let mut node = text_node("a.txt", "x\n");
+    node["permalinkPath"] = Value::Null;
+    graphql()
+        .and(QueryLacks("  permalinkPath"))
+        .respond_with(json_response(project_answer(
+            "grp/sub/proj",
+            42,
+            vec![node],
+        )))
+        .expect(2)
+        .mount(&gitlab)
+        .await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    for _ in 0..2 {
+        let out = ok(&server.call(args("a.txt")).await);
+        assert_eq!(out["content"], "x\n");
+        assert!(out["metadata"].get("commit_sha").is_none(), "{out}");
+    }
+    server.stop().await;
+}

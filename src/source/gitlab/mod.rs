@@ -439,19 +439,27 @@ pub(crate) fn all_documents() -> Vec<(String, String)> {
         ),
         ("MissProbe".into(), miss_probe::QUERY.into()),
     ];
+    for (name, document) in [
+        ("Blob without permalink", blob::QUERY),
+        (
+            "Blob without exclusions or permalink",
+            variants::BLOB_WITHOUT_DUO_EXCLUSIONS_IF_SUPPORTED,
+        ),
+    ] {
+        documents.push((name.into(), graphql::without_permalink(document)));
+    }
     for count in 1..=splits::MAX_PER_REQUEST {
-        for rules in [false, true] {
-            for commit in [false, true] {
-                let extras = splits::Extras {
-                    rules,
-                    commit,
-                    content: true,
-                };
-                documents.push((
-                    format!("BlobBySplits {count} {extras:?}"),
-                    splits::document(count, 3, extras),
-                ));
-            }
+        for (rules, commit, permalink) in (0..8).map(|i| (i & 1 != 0, i & 2 != 0, i & 4 != 0)) {
+            let extras = splits::Extras {
+                rules,
+                commit,
+                content: true,
+                permalink,
+            };
+            documents.push((
+                format!("BlobBySplits {count} {extras:?}"),
+                splits::document(count, 3, extras),
+            ));
         }
     }
     documents
