@@ -15,7 +15,8 @@ use super::graphql::{
     Blob as BlobQuery, BlobFields, blob, global_id_number, project_global_id, without_permalink,
 };
 use crate::config::Credential;
-use crate::resolve::{ProjectRef, RefType};
+use crate::ref_name::RefType;
+use crate::resolve::ProjectRef;
 
 /// One file to ask for.
 #[derive(Debug, Clone, Copy)]

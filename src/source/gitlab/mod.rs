@@ -2,8 +2,8 @@
 //!
 //! Every call asks GitLab, with the caller's own credential, whether the caller may read the file
 //! at the ref now and which blob it is: the blob query ([`blob_query`]) for a file named by ref
-//! and path, or the URL-split query ([`splits`]) for a URL whose "ref/path" splits several
-//! ways. That one request carries the content only when the blob this lookup named last time
+//! and path, or the evidence query ([`evidence_query`]) for a URL whose "ref/path" splits
+//! several ways. That one request carries the content only when the blob this lookup named last time
 //! is not cached ([`cache`]): windows after the first cost a request without content. The
 //! content comes from the cache, the answer, or the REST raw endpoints past GitLab's 10 MiB
 //! read limit and for LFS objects ([`content`], [`raw`]). A second request happens only when
@@ -18,17 +18,23 @@ mod capabilities;
 mod client;
 mod content;
 mod envelope;
-pub(crate) mod error;
-pub(crate) mod exclusion;
+mod error;
+mod evidence_query;
+mod exclusion;
 mod flights;
-pub(crate) mod graphql;
-pub(crate) mod json_text;
+mod graphql;
+mod json_text;
 mod permalink;
 mod probe;
 mod raw;
-pub(crate) mod scalars;
-pub(crate) mod splits;
-pub(crate) mod transport;
+mod scalars;
+mod transport;
+
+/// The pure parts the fuzz targets check (through `crate::fuzzing`, nothing else).
+pub(crate) mod pure {
+    pub(crate) use super::exclusion::{fnmatch, is_excluded, normalize_path};
+    pub(crate) use super::json_text::decode as decode_json_text;
+}
 
 use std::sync::Arc;
 
@@ -36,16 +42,18 @@ use blob_query::{BlobRequest, ProjectAnswer};
 use cache::Hints;
 use client::Client;
 use content::{Content, ContentStore, FileAt, size_bytes};
-pub(crate) use error::GitlabError;
 use flights::Flights;
 use graphql::BlobFields;
 use transport::Transport;
 
+use crate::args::ToolArgs;
 use crate::config::{ConfigError, Credential, GitlabConfig};
-use crate::resolve::{Lookup, ProjectFile, ProjectRef, RefType, Target, qualify_ref};
+use crate::ref_name::{RefType, qualify_ref};
+use crate::resolve::choice::choose;
+use crate::resolve::{self, Lookup, ProjectFile, ProjectRef, ResolveError, Target};
+use crate::source::Source;
 use crate::source::blob::{Blob, BlobKind, Fetched, SourceError};
-use crate::source::split_choice::choose;
-use crate::window::LineRequest;
+use crate::window::Extent;
 
 /// The GitLab source; cheap to clone and share across calls (and callers: the blob cache and
 /// what was last seen are shared, every call still validates with its own credential).
@@ -67,11 +75,11 @@ struct Shared {
     first_reads: Flights<String>,
 }
 
-/// What a round asked of a blob: the window's lines, whether the request carried content, and
-/// whether the answer named the blob the caller holds (`if_none_match`).
+/// What a round asked of a blob: how much of it the call needs, whether the request carried
+/// content, and whether the answer named the blob the caller holds (`if_none_match`).
 #[derive(Debug, Clone, Copy)]
 struct Asked {
-    lines: LineRequest,
+    extent: Extent,
     content: bool,
     unchanged: bool,
 }
@@ -84,6 +92,24 @@ struct Answered {
     git_ref: String,
     ref_type: Option<RefType>,
     split_fallback_from: Option<String>,
+}
+
+impl Source for GitlabSource {
+    type Lookup = ProjectFile;
+
+    fn resolve(&self, args: &ToolArgs) -> Result<Target<ProjectFile>, ResolveError> {
+        resolve::for_gitlab(args, self.base())
+    }
+
+    async fn fetch(
+        &self,
+        lookup: &ProjectFile,
+        extent: Extent,
+        held: Option<&str>,
+        credential: Option<&Credential>,
+    ) -> Result<Fetched, SourceError> {
+        GitlabSource::fetch(self, lookup, extent, held, credential).await
+    }
 }
 
 impl GitlabSource {
@@ -107,16 +133,18 @@ impl GitlabSource {
         &self.base
     }
 
-    /// Reads the file with the caller's credential, enough of it for the window `lines`. With
-    /// `if_none_match` (a blob id the caller holds) the first request goes without content,
-    /// and when it names that blob its content is only taken from the cache, never
-    /// downloaded: [`BlobKind::NotRead`] when the cache cannot give it.
+    /// Reads the file `lookup` names with the caller's credential, enough of it for `extent`.
+    /// With `held` (the blob id the caller holds, `if_none_match`) the first request goes
+    /// without content, and when it names that blob its content is only taken from the cache,
+    /// never downloaded: [`BlobKind::NotRead`] when the cache cannot give it.
     pub(crate) async fn fetch(
         &self,
-        target: &Target<ProjectFile>,
+        lookup: &ProjectFile,
+        extent: Extent,
+        held: Option<&str>,
         credential: Option<&Credential>,
     ) -> Result<Fetched, SourceError> {
-        let key = hint_key(&target.lookup);
+        let key = hint_key(lookup);
         // A first read (nothing cached for this lookup) waits for any first read of it in
         // flight, then finds its blob cached.
         let _turn = if self.cached_hint(&key) {
@@ -124,26 +152,23 @@ impl GitlabSource {
         } else {
             Some(self.shared.first_reads.turn(key.clone()).await)
         };
-        let held = target.if_none_match.as_deref();
         let mut with_content = !self.cached_hint(&key) && held.is_none();
         // At most two rounds: the second only when the first, asked without content, names
         // a blob that is not cached (the file changed).
         loop {
-            let answered = self
-                .answer(&target.lookup, with_content, credential)
-                .await?;
+            let answered = self.answer(lookup, with_content, credential).await?;
             self.shared
                 .hints
                 .remember(&key, &content::cache_key(&answered.node));
             if let ProjectFile::Url {
                 expect_project_id, ..
-            } = &target.lookup
+            } = lookup
             {
                 check_project_id(*expect_project_id, &answered.project)?;
             }
             let unchanged = held.is_some_and(|id| id.eq_ignore_ascii_case(&answered.node.oid));
             let asked = Asked {
-                lines: target.lines,
+                extent,
                 content: with_content,
                 unchanged,
             };
@@ -206,13 +231,13 @@ impl GitlabSource {
             ProjectFile::Url {
                 project_path,
                 file:
-                    Lookup::Split {
+                    Lookup::Candidates {
                         candidates,
                         ref_type,
                     },
                 ..
             } => {
-                let asked = splits::Asked {
+                let asked = evidence_query::Asked {
                     project_path,
                     candidates,
                     ref_type: *ref_type,
@@ -263,19 +288,22 @@ impl GitlabSource {
     /// whether each candidate ref is a branch or tag); GitLab's precedence picks the answer.
     async fn answer_split(
         &self,
-        asked: splits::Asked<'_>,
+        asked: evidence_query::Asked<'_>,
         credential: Option<&Credential>,
     ) -> Result<Answered, SourceError> {
-        let Some(splits::SplitsAnswer {
+        let Some(evidence_query::CandidatesAnswer {
             project,
             mut answers,
-        }) = splits::ask(&self.client, asked, credential).await?
+        }) = evidence_query::ask(&self.client, asked, credential).await?
         else {
             return Err(SourceError::ProjectNotFound {
                 project: asked.project_path.to_string(),
             });
         };
-        let evidence: Vec<_> = answers.iter().map(splits::SplitAnswer::evidence).collect();
+        let evidence: Vec<_> = answers
+            .iter()
+            .map(evidence_query::CandidateAnswer::evidence)
+            .collect();
         let candidates = asked.candidates;
         // Indexes from `choose` are into `evidence`: one per candidate and per answer.
         let pick = match choose(&evidence).pick() {
@@ -346,10 +374,10 @@ impl GitlabSource {
         let kind = if asked.unchanged {
             let key = content::cache_key(&node);
             store
-                .at_hand(&key, asked.lines)
+                .at_hand(&key, asked.extent)
                 .unwrap_or(BlobKind::NotRead)
         } else {
-            match store.content(node, at, asked.lines, credential).await? {
+            match store.content(node, at, asked.extent, credential).await? {
                 Content::Ready(kind) => kind,
                 Content::NotInAnswer if asked.content => store.binary(&oid),
                 Content::NotInAnswer => return Ok(None),
@@ -390,7 +418,7 @@ fn hint_key(lookup: &ProjectFile) -> String {
                 path,
                 ref_type,
             } => format!("url\0{project_path}\0{git_ref}/{path}\0{ref_type:?}"),
-            Lookup::Split {
+            Lookup::Candidates {
                 candidates,
                 ref_type,
             } => {
@@ -448,9 +476,9 @@ pub(crate) fn all_documents() -> Vec<(String, String)> {
     ] {
         documents.push((name.into(), graphql::without_permalink(document)));
     }
-    for count in 1..=splits::MAX_PER_REQUEST {
+    for count in 1..=evidence_query::MAX_PER_REQUEST {
         for (rules, commit, permalink) in (0..8).map(|i| (i & 1 != 0, i & 2 != 0, i & 4 != 0)) {
-            let extras = splits::Extras {
+            let extras = evidence_query::Extras {
                 rules,
                 commit,
                 content: true,
@@ -458,7 +486,7 @@ pub(crate) fn all_documents() -> Vec<(String, String)> {
             };
             documents.push((
                 format!("BlobBySplits {count} {extras:?}"),
-                splits::document(count, 3, extras),
+                evidence_query::document(count, 3, extras),
             ));
         }
     }

@@ -25,17 +25,22 @@ use gix::hash::ObjectId;
 use gix::object::Kind;
 use gix::object::tree::EntryKind;
 
-use super::split_choice::{Evidence, choose};
+use crate::resolve::choice::{Evidence, choose};
 pub(crate) mod error;
 
 pub(crate) use error::{LocalError, LocalRefError};
 
-use super::blob::{Blob, BlobKind, Fetched, RefProblem, SourceError, file_not_found, looks_binary};
+use super::blob::{Blob, BlobKind, Fetched, SourceError, file_not_found, looks_binary};
 use super::listing::DirEntries;
 use super::suggest::{self, Entry, Listing};
+use crate::args::ToolArgs;
 use crate::cause::Shared;
+use crate::config::Credential;
+use crate::ref_name::qualify_ref;
 use crate::ref_name::{check_ref_name, check_rev};
-use crate::resolve::{Lookup, qualify_ref};
+use crate::resolve::{self, Lookup, ResolveError, Target};
+use crate::source::Source;
+use crate::window::Extent;
 
 /// A Git LFS pointer file is smaller than this (git-lfs spec).
 const LFS_POINTER_MAX_LEN: usize = 1024;
@@ -125,7 +130,7 @@ impl LocalRepo {
     /// Errors, in the order they are checked: [`SourceError::InvalidRef`] (bad ref syntax,
     /// ambiguous short SHA, not a commit), [`SourceError::RefNotFound`],
     /// [`SourceError::FileNotFound`] (also for an empty path or `.`, `..` or empty components),
-    /// [`SourceError::IsDirectory`], [`SourceError::Local`] (the repository could not be read).
+    /// [`SourceError::IsDirectory`], [`SourceError::Failed`] (the repository could not be read).
     ///
     /// A missing file's error names the paths most like it ("Did you mean") when `on_miss` is
     /// [`OnMiss::Suggest`]; a URL's other candidate splits do without.
@@ -189,6 +194,26 @@ pub(crate) struct LocalSource {
     repo: Arc<LocalRepo>,
 }
 
+impl Source for LocalSource {
+    type Lookup = Lookup;
+
+    fn resolve(&self, args: &ToolArgs) -> Result<Target<Lookup>, ResolveError> {
+        resolve::for_local(args)
+    }
+
+    /// The whole blob is read whatever the extent (a local read has no read limit), and also
+    /// when the caller holds it: reading it costs no network, and gives the window's metadata.
+    async fn fetch(
+        &self,
+        lookup: &Lookup,
+        _extent: Extent,
+        _held: Option<&str>,
+        _credential: Option<&Credential>,
+    ) -> Result<Fetched, SourceError> {
+        LocalSource::fetch(self, lookup).await
+    }
+}
+
 impl LocalSource {
     pub(crate) fn new(repo: LocalRepo) -> Self {
         Self {
@@ -203,7 +228,7 @@ impl LocalSource {
         tokio::task::spawn_blocking(move || repo.fetch(&lookup))
             .await
             .unwrap_or_else(|e| {
-                Err(SourceError::Local(LocalError::Task {
+                Err(SourceError::failed(LocalError::Task {
                     cause: Shared::new(e),
                 }))
             })
@@ -225,7 +250,7 @@ impl LocalRepo {
                 split_fallback_from: None,
                 web_url: None,
             }),
-            Lookup::Split {
+            Lookup::Candidates {
                 candidates,
                 ref_type,
             } => {
@@ -268,7 +293,7 @@ impl LocalRepo {
     fn read_as(
         &self,
         git_ref: &str,
-        ref_type: Option<crate::resolve::RefType>,
+        ref_type: Option<crate::ref_name::RefType>,
         path: &str,
         on_miss: OnMiss,
     ) -> Result<Blob, SourceError> {
@@ -501,12 +526,12 @@ fn not_found_ref(rev: &str) -> SourceError {
 fn invalid_ref(rev: &str, reason: LocalRefError) -> SourceError {
     SourceError::InvalidRef {
         git_ref: rev.to_owned(),
-        reason: RefProblem::Local(reason),
+        reason: Shared::any(reason),
     }
 }
 
 fn read_error(err: impl std::error::Error + Send + Sync + 'static) -> SourceError {
-    SourceError::Local(LocalError::Read {
+    SourceError::failed(LocalError::Read {
         cause: Shared::any(err),
     })
 }
