@@ -244,3 +244,18 @@ fn render_unchanged<L>(
     serde_json::to_value(response::unchanged_output(facts, fitted.as_ref()))
         .map_err(ReadError::Output)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::holds;
+
+    #[test]
+    fn a_held_blob_is_named_by_its_id_in_any_case() {
+        let id = "7795c8ccea29e07ee1af55595d1608ae7d9d2155";
+        assert!(holds(Some(id), Some(id)));
+        assert!(holds(Some(&id.to_uppercase()), Some(id)));
+        assert!(!holds(Some(&id[..12]), Some(id)), "an abbreviation is no match");
+        assert!(!holds(None, Some(id)));
+        assert!(!holds(Some(id), None));
+    }
+}
