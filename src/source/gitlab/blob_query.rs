@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 
 use super::capabilities::{EXCLUSIONS_FIELD, PERMALINK_FIELD};
 use super::client::Client;
-use super::error::{GitlabError, answer_data, answer_data_despite};
+use super::error::{GitlabError, answer_data, answer_data_ignoring};
 use super::graphql::variants::BLOB_WITHOUT_DUO_EXCLUSIONS_IF_SUPPORTED;
 use super::graphql::{
     Blob as BlobQuery, BlobFields, blob, global_id_number, project_global_id, without_permalink,
@@ -56,15 +56,18 @@ pub(crate) async fn ask(
     with_content: bool,
     credential: Option<&Credential>,
 ) -> Result<Option<ProjectAnswer>, GitlabError> {
-    // At most three rounds: each answer uses the optional fields asked or rules one out.
-    loop {
+    // Each round that learns of an absent field stops asking for it, so with two optional
+    // fields (the exclusion rules and the permalink) the third round at the latest answers.
+    const ROUNDS: usize = 3;
+    for _ in 0..ROUNDS {
         let caps = client.caps();
         let asked = Optional {
             rules: caps.exclusions.worth_asking(),
             permalink: caps.permalink.worth_asking(),
         };
-        let body = body(request, asked, with_content);
-        let answer = client.post(&body, credential).await?;
+        let answer = client
+            .post(&body(request, asked, with_content), credential)
+            .await?;
         let no_rules = asked.rules && answer.lacks_field(EXCLUSIONS_FIELD);
         let no_permalink = asked.permalink && answer.lacks_field(PERMALINK_FIELD);
         for (lacks, field, support) in [
@@ -79,15 +82,17 @@ pub(crate) async fn ask(
         if no_rules || no_permalink {
             continue;
         }
-        let with_rules = asked.rules;
-        let data: blob::ResponseData = if with_rules {
-            client.caps().exclusions.record(true);
-            answer_data_despite(answer, EXCLUSIONS_FIELD)?
+        let data: blob::ResponseData = if asked.rules {
+            caps.exclusions.record(true);
+            answer_data_ignoring(answer, EXCLUSIONS_FIELD)?
         } else {
             answer_data(answer)?
         };
         return Ok(project_of(data).map(ProjectAnswer::from));
     }
+    Err(GitlabError::Shape {
+        reason: format!("an optional field was still reported absent after {ROUNDS} rounds"),
+    })
 }
 
 /// Which optional fields a request asks for.
