@@ -31,6 +31,7 @@ pub(crate) enum ArgName {
     Pattern,
     IgnoreCase,
     ContextLines,
+    IfNoneMatch,
 }
 
 impl Display for ArgName {
@@ -41,7 +42,7 @@ impl Display for ArgName {
 
 impl ArgName {
     /// All of them, in schema order.
-    pub(crate) const ALL: [ArgName; 13] = [
+    pub(crate) const ALL: [ArgName; 14] = [
         ArgName::Url,
         ArgName::ProjectId,
         ArgName::FilePath,
@@ -55,6 +56,7 @@ impl ArgName {
         ArgName::Pattern,
         ArgName::IgnoreCase,
         ArgName::ContextLines,
+        ArgName::IfNoneMatch,
     ];
 
     /// The name on the wire.
@@ -73,6 +75,7 @@ impl ArgName {
             ArgName::Pattern => "pattern",
             ArgName::IgnoreCase => "ignore_case",
             ArgName::ContextLines => "context_lines",
+            ArgName::IfNoneMatch => "if_none_match",
         }
     }
 
@@ -90,6 +93,7 @@ impl ArgName {
             ArgName::FilePath => Some(MAX_FILE_PATH_BYTES),
             ArgName::Ref => Some(MAX_REF_BYTES),
             ArgName::Pattern => Some(MAX_PATTERN_BYTES),
+            ArgName::IfNoneMatch => Some(MAX_BLOB_ID_BYTES),
             ArgName::Offset
             | ArgName::Limit
             | ArgName::StartLine
@@ -114,6 +118,9 @@ pub(crate) const MAX_PROJECT_ID_BYTES: usize = 21 * 255 + 20;
 /// room for the scheme, host and fragment.
 pub(crate) const MAX_URL_BYTES: usize = 16 * 1024;
 
+/// Longest `if_none_match`: a blob id is 40 (SHA-1) or 64 (SHA-256) hex digits.
+pub(crate) const MAX_BLOB_ID_BYTES: usize = 64;
+
 /// Unknown argument names listed in an error; the rest are counted.
 const MAX_UNKNOWN_LISTED: usize = 10;
 
@@ -137,6 +144,9 @@ pub(crate) struct ToolArgs {
     pub ignore_case: Option<bool>,
     /// Lines shown around each match, `0..=MAX_CONTEXT_LINES`.
     pub context_lines: Option<u64>,
+    /// A blob id the caller holds (`blob_id` of an earlier answer): when the file is still that
+    /// blob, the answer carries no content. Any other string matches no blob.
+    pub if_none_match: Option<String>,
 }
 
 /// A bad argument.
@@ -340,6 +350,7 @@ pub(crate) fn parse(arguments: Option<&Map<String, Value>>) -> Result<ToolArgs, 
         pattern: string(map, ArgName::Pattern)?,
         ignore_case: boolean(map, ArgName::IgnoreCase)?,
         context_lines: integer(map, ArgName::ContextLines, 0, MAX_CONTEXT_LINES)?,
+        if_none_match: string(map, ArgName::IfNoneMatch)?,
     };
     // `start_line: 0, end_line: 0` is no line range, so it goes with offset/limit.
     let line_range = LineRequest::from_line_args(args.start_line, args.end_line).is_some();

@@ -117,6 +117,9 @@ struct ReadArgs {
     // Its help names the search constants.
     #[arg(long, value_name = "N", help = format!("With --pattern: lines shown before and after each match (0..{MAX_CONTEXT_LINES}, default {DEFAULT_CONTEXT_LINES})"))]
     context_lines: Option<u64>,
+    /// A blob id from an earlier answer: when the file is still that blob, print no content.
+    #[arg(long, value_name = "BLOB_ID")]
+    if_none_match: Option<String>,
     /// Print the whole tool result as JSON instead of the content.
     #[arg(long)]
     json: bool,
@@ -140,6 +143,7 @@ impl ReadArgs {
                 ArgName::Pattern => self.pattern.clone().map(Value::from),
                 ArgName::IgnoreCase => self.ignore_case.then_some(Value::Bool(true)),
                 ArgName::ContextLines => self.context_lines.map(Value::from),
+                ArgName::IfNoneMatch => self.if_none_match.clone().map(Value::from),
             }
         };
         ArgName::ALL

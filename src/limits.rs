@@ -12,14 +12,15 @@ pub const DEFAULT_MAX_CHARS: u64 = 100_000;
 /// A content charged at most `B` is at most `2 × B` characters as a JSON
 /// string, so a result is at most `2 × B + MAX_RESULT_ENVELOPE`.
 ///
-/// A window's envelope is at most about 26,000 (the longest path and ref,
-/// escaped); a search adds `metadata.matches.lines`, at most `MAX_LIMIT`
+/// A window's envelope is at most about 44,000 (the longest path, ref and
+/// project, escaped; `web_url` repeats the project and the percent-encoded
+/// path beside the commit); a search adds `metadata.matches.lines`, at most `MAX_LIMIT`
 /// numbers of at most 9 digits (a 100 MiB file has fewer than 10^9 lines)
 /// and their commas, 20,000, and one hint naming the pattern, at most
 /// 7 × `MAX_PATTERN_BYTES` escaped twice (a control character becomes
 /// `\u0001` in the hint, `\\u0001` in the text block), 7,168, with its
-/// sentences: about 54,000 in all.
-pub const MAX_RESULT_ENVELOPE: u64 = 60_000;
+/// sentences: about 72,000 in all.
+pub const MAX_RESULT_ENVELOPE: u64 = 80_000;
 
 /// The largest result a client is asked to take inline
 /// (`anthropic/maxResultSizeChars`; Claude Code's maximum), and what is

@@ -143,7 +143,12 @@ impl Reader {
             None => None,
         };
         let fetched = source
-            .fetch(&target.lookup, target.extent(), credential)
+            .fetch(
+                &target.lookup,
+                target.extent(),
+                target.if_none_match.as_deref(),
+                credential,
+            )
             .await
             .map_err(ReadError::Source)?;
         let changed_from = caller.and_then(|c| self.changed_since_last_window(c, &fetched));
@@ -193,6 +198,8 @@ impl Read<'_> {
                 storage: storage.clone(),
                 size_bytes: blob.size_bytes,
             }),
+            // Sources only leave a blob unread for a caller who holds it, answered before.
+            BlobKind::NotRead => Ok(("", false)),
         }
     }
 
@@ -209,6 +216,8 @@ impl Read<'_> {
             blob_id: blob.id.as_deref(),
             changed_from: self.changed_from,
             max_chars_arg: target.max_chars,
+            commit_sha: blob.commit_sha.as_deref(),
+            web_url: self.fetched.web_url.as_deref(),
         }
     }
 
@@ -216,28 +225,46 @@ impl Read<'_> {
     fn max_chars<L>(&self, target: &Target<L>) -> u64 {
         target.max_chars.unwrap_or(self.defaults.max_chars)
     }
+
+    /// The fit of a window: the call's budget and numbering.
+    fn fit<L>(&self, target: &Target<L>) -> Fit {
+        Fit {
+            max_chars: self.max_chars(target),
+            line_numbers: target.line_numbers,
+        }
+    }
+
+    /// Whether the caller holds the blob read (`if_none_match` names its id).
+    fn held<L>(&self, target: &Target<L>) -> bool {
+        holds(target.if_none_match.as_deref(), self.fetched.blob.id.as_deref())
+    }
 }
 
 /// Windows a fetched blob, fitted to the call's budget and numbered if asked, and serialises
-/// the output (or the binary/LFS/range error).
+/// the output (or the binary/LFS/range error). A blob the caller holds (`if_none_match`) is
+/// answered without content.
 fn render<L>(target: &Target<L>, read: &Read<'_>) -> Result<Value, ReadError> {
+    if read.held(target) {
+        return render_unchanged(target, read);
+    }
     let (content, cut_by_read_limit) = read.text()?;
-    let fit = Fit {
-        max_chars: read.max_chars(target),
-        line_numbers: target.line_numbers,
-    };
-    let fitted = window::fit_window(content, target.lines, fit).map_err(ReadError::Window)?;
+    let fitted =
+        window::fit_window(content, target.lines, read.fit(target)).map_err(ReadError::Window)?;
     let facts = read.facts(target, cut_by_read_limit);
     serde_json::to_value(response::file_output(facts, &fitted)).map_err(ReadError::Output)
 }
 
 /// Searches a fetched blob (the whole of it was fetched) and serialises the page of matches.
+/// A blob the caller holds is answered without content, as a read is.
 fn render_search<L>(
     target: &Target<L>,
     read: &Read<'_>,
     args: &SearchArgs,
     pattern: &Pattern,
 ) -> Result<Value, ReadError> {
+    if read.held(target) {
+        return render_unchanged(target, read);
+    }
     let (content, cut_by_read_limit) = read.text()?;
     let how = search::Search {
         pattern,
@@ -249,4 +276,47 @@ fn render_search<L>(
     let facts = read.facts(target, cut_by_read_limit);
     serde_json::to_value(response::search_output(facts, args, &found, how.max_chars))
         .map_err(ReadError::Output)
+}
+
+/// Whether the caller holds the blob read: `if_none_match` names its id (in any case).
+fn holds(if_none_match: Option<&str>, blob_id: Option<&str>) -> bool {
+    matches!((if_none_match, blob_id), (Some(held), Some(id)) if held.eq_ignore_ascii_case(id))
+}
+
+/// The answer for a blob the caller holds: no content, and the window's metadata when the
+/// text was at hand and the call asked for a window (an invalid window is refused as in any
+/// answer); a search's answer names no window.
+fn render_unchanged<L>(target: &Target<L>, read: &Read<'_>) -> Result<Value, ReadError> {
+    let (text, cut_by_read_limit) = match &read.fetched.blob.kind {
+        BlobKind::Text {
+            content,
+            cut_by_read_limit,
+        } if target.search.is_none() => (Some(content.as_str()), *cut_by_read_limit),
+        _ => (None, false),
+    };
+    let fitted = text
+        .map(|t| window::fit_window(t, target.lines, read.fit(target)))
+        .transpose()
+        .map_err(ReadError::Window)?;
+    let facts = read.facts(target, cut_by_read_limit);
+    serde_json::to_value(response::unchanged_output(facts, fitted.as_ref()))
+        .map_err(ReadError::Output)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::holds;
+
+    #[test]
+    fn a_held_blob_is_named_by_its_id_in_any_case() {
+        let id = "7795c8ccea29e07ee1af55595d1608ae7d9d2155";
+        assert!(holds(Some(id), Some(id)));
+        assert!(holds(Some(&id.to_uppercase()), Some(id)));
+        assert!(
+            !holds(Some(&id[..12]), Some(id)),
+            "an abbreviation is no match"
+        );
+        assert!(!holds(None, Some(id)));
+        assert!(!holds(Some(id), None));
+    }
 }

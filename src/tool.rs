@@ -67,7 +67,9 @@ or start_line/end_line, 1-indexed inclusive); when the window is not the whole f
 system_instruction names the exact arguments of the next call. Content is returned byte-for-byte \
 (unless line_numbers), at most max_chars characters per call (default {budget}), so consecutive \
 windows join back into the file. Use pattern to find the lines you need in a large file before \
-paging it."
+paging it. metadata.commit_sha (and on GitLab metadata.web_url, a permalink of the lines returned) \
+are what to cite; pass metadata.blob_id as if_none_match to re-read a file without its content \
+when it has not changed."
     )
 }
 
@@ -148,6 +150,11 @@ fn property(name: ArgName, defaults: ReadDefaults) -> Value {
             "maximum": MAX_CONTEXT_LINES,
             "description": format!("With pattern: lines shown before and after each match. Default {DEFAULT_CONTEXT_LINES}, maximum {MAX_CONTEXT_LINES}.")
         }),
+        ArgName::IfNoneMatch => json!({
+            "type": "string",
+            "maxLength": crate::args::MAX_BLOB_ID_BYTES,
+            "description": "metadata.blob_id of an earlier answer for this file, to re-read cheaply: if the file at the ref is still that blob, the answer has no content and metadata.unchanged is true (the content you hold is current); otherwise it is the normal answer."
+        }),
     }
 }
 
@@ -178,7 +185,10 @@ pub(crate) fn output_schema() -> Value {
                     },
                     "truncated": { "type": "boolean", "description": "True when content is not the whole file; with pattern, when not every match is in content." },
                     "size_bytes": { "type": "integer", "minimum": 0, "description": "Size of the whole file in bytes." },
-                    "blob_id": { "type": "string", "description": "Git blob id of the content read: the same id means the same bytes. When it differs from the previous window's, the file changed at the ref in between (system_instruction says so)." },
+                    "blob_id": { "type": "string", "description": "Git blob id of the content read: the same id means the same bytes (pass it as if_none_match to re-read cheaply). When it differs from the previous window's, the file changed at the ref in between (system_instruction says so)." },
+                    "commit_sha": { "type": "string", "pattern": "^([0-9a-f]{40}|[0-9a-f]{64})$", "description": "The commit the ref resolved to: cite it, the ref may move." },
+                    "web_url": { "type": "string", "description": "Permalink of the lines returned, at commit_sha (GitLab only): .../-/blob/<commit_sha>/<path>#L10-20. Cite it." },
+                    "unchanged": { "type": "boolean", "const": true, "description": "Present (true) when the file is still the blob if_none_match named: there is no content, the content you hold is current." },
                     "matches": {
                         "type": "object",
                         "description": "With pattern: the matching lines. total counts every match in the lines searched, returned those in content, lines their 1-indexed numbers.",
@@ -190,12 +200,23 @@ pub(crate) fn output_schema() -> Value {
                         "required": ["total", "returned", "lines"]
                     }
                 },
-                "required": ["total_lines", "returned_lines", "truncated", "size_bytes"]
+                "required": ["size_bytes"]
             },
-            "content": { "type": "string", "description": "The lines, byte-for-byte, with their line terminators (each prefixed with its number and a tab when line_numbers is true); with pattern, grep -n output." },
-            "system_instruction": { "type": "string", "description": "What to do next: the next window's arguments, or why the window was shortened. Absent when there is nothing to say." }
+            "system_instruction": { "type": "string", "description": "What to do next: the next window's arguments, or why the window was shortened. Absent when there is nothing to say. Sent before content." },
+            "content": { "type": "string", "description": "The lines, byte-for-byte, with their line terminators (each prefixed with its number and a tab when line_numbers is true); with pattern, grep -n output. Absent when metadata.unchanged." }
         },
-        "required": ["path", "ref", "metadata", "content"]
+        "required": ["path", "ref", "metadata"],
+        // Every answer but an unchanged one has the content and the window's metadata; an
+        // unchanged one has them when the server had the content at hand.
+        "if": {
+            "properties": { "metadata": { "required": ["unchanged"] } }
+        },
+        "else": {
+            "required": ["content"],
+            "properties": {
+                "metadata": { "required": ["total_lines", "returned_lines", "truncated", "size_bytes"] }
+            }
+        }
     })
 }
 
@@ -363,6 +384,16 @@ impl FileServer {
     }
 }
 
+/// What the server tells an agent at initialization (and in `server/discover`): how to use the
+/// tool well, in a few lines.
+pub(crate) const INSTRUCTIONS: &str = "\
+get_repository_file reads one file of a GitLab repository (or of a local git repository) at a branch, tag or commit, in line windows.
+- Name the file by its URL (.../-/blob/<ref>/<path>, a #L10-20 anchor selects lines) or by project_id + file_path + ref (HEAD = the default branch).
+- Follow system_instruction: it names the exact arguments of the next window, or says why a window was shortened.
+- In a large file, search with pattern (a regular expression) instead of paging through it.
+- To re-read a file you already hold, pass its metadata.blob_id as if_none_match: an unchanged file comes back without content.
+- Cite metadata.web_url (a permalink at metadata.commit_sha, with the lines' anchor) rather than a URL naming a branch, which may move.";
+
 fn server_info() -> &'static ServerConfig {
     static INFO: OnceLock<ServerConfig> = OnceLock::new();
     INFO.get_or_init(|| {
@@ -371,10 +402,7 @@ fn server_info() -> &'static ServerConfig {
                 "gitlab-file-mcp",
                 env!("CARGO_PKG_VERSION"),
             ))
-            .with_instructions(
-                "Reads files from GitLab repositories in line windows with get_repository_file. \
-                 Follow system_instruction to fetch the next window.",
-            )
+            .with_instructions(INSTRUCTIONS)
     })
 }
 

@@ -72,7 +72,9 @@ async fn text_file_byte_for_byte_in_one_request() {
             "path": "crlf.txt",
             "ref": "main",
             "metadata": {"total_lines": 4, "returned_lines": {"start": 1, "end": 4}, "truncated": false, "size_bytes": 17,
-                         "blob_id": "7795c8ccea29e07ee1af55595d1608ae7d9d2155"},
+                         "blob_id": "7795c8ccea29e07ee1af55595d1608ae7d9d2155",
+                         "commit_sha": COMMIT,
+                         "web_url": format!("{}/grp/sub/proj/-/blob/{COMMIT}/crlf.txt#L1-4", gitlab.uri())},
             "content": "alpha\r\nbeta\r\n\r\n\r\n"
         })
     );
@@ -148,7 +150,10 @@ async fn offset_past_end_and_empty_file() {
     assert_eq!(
         out["metadata"],
         json!({"total_lines": 0, "returned_lines": null, "truncated": false, "size_bytes": 0,
-               "blob_id": "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"})
+               "blob_id": "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391",
+               "commit_sha": COMMIT,
+               // An empty window: the permalink has no line anchor.
+               "web_url": format!("{}/grp/sub/proj/-/blob/{COMMIT}/empty.txt", gitlab.uri())})
     );
     assert!(out.get("system_instruction").is_none());
     server.stop().await;
@@ -961,5 +966,180 @@ async fn excluded_neighbours_are_never_suggested() {
     // The directory itself is not excluded, but what it leads to is.
     let e = err(&server.call(args("app/model/user.rb")).await);
     assert!(!e.contains("app/models"), "{e}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_directory_names_its_entries_without_excluded_ones_in_two_requests() {
+    let gitlab = gitlab_for_misses(Some(json!(["*.key", "app/models/admin/*"])), 2).await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    assert_eq!(
+        err(&server.call(args("config")).await),
+        "'config' is a directory at ref 'main', not a file. It holds 'settings.yml'. Pass the path of a file inside it."
+    );
+    // `admin/` is left out: everything directly in it is excluded.
+    assert_eq!(
+        err(&server.call(args("app/models")).await),
+        "'app/models' is a directory at ref 'main', not a file. It holds 'group.rb' and 'user.rb'. Pass the path of a file inside it."
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_large_directory_names_a_hundred_entries_and_counts_the_rest() {
+    let files: Vec<String> = (0..130)
+        .map(|i| format!("big/f{i:03}.txt"))
+        .chain((0..3).map(|i| format!("big/d{i}/x")))
+        .collect();
+    let files: Vec<&str> = files.iter().map(String::as_str).collect();
+    let gitlab = MockServer::start().await;
+    graphql()
+        .and(QueryContains("blobs(ref:"))
+        .respond_with(json_response(project_answer("grp/sub/proj", 42, vec![])))
+        .expect(1)
+        .mount(&gitlab)
+        .await;
+    graphql()
+        .and(QueryContains("query MissProbe"))
+        .respond_with(TreeResponder::new(&["main"], &files))
+        .expect(1)
+        .mount(&gitlab)
+        .await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    let e = err(&server.call(args("big")).await);
+    // GitLab lists a page of 100 files and 3 directories: 100 named, directories first, and
+    // 3 more on this page with more pages behind it.
+    assert!(
+        e.starts_with("'big' is a directory at ref 'main', not a file. It holds 'd0/', 'd1/', 'd2/', 'f000.txt', "),
+        "{e}"
+    );
+    assert!(
+        e.ends_with("'f096.txt' and at least 3 more. Pass the path of a file inside it."),
+        "{e}"
+    );
+    assert_eq!(e.matches(".txt'").count(), 97, "{e}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn keys_come_hint_first_in_the_text_block_and_structured_content() {
+    let content: String = (1..=50).map(|i| format!("line {i}\n")).collect();
+    let gitlab = gitlab_with(
+        project_answer("grp/sub/proj", 42, vec![text_node("a.txt", &content)]),
+        1,
+    )
+    .await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    let mut a = args("a.txt");
+    a["limit"] = json!(10);
+    let result = server.call(a).await;
+    let out = ok(&result);
+    let order = mcp::OUTPUT_KEYS;
+    // The text block as sent: the hint comes before the content.
+    let block = text(&result);
+    let at: Vec<usize> = order
+        .iter()
+        .map(|k| block.find(&format!("\"{k}\":")).unwrap())
+        .collect();
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "{block}");
+    assert!(block.starts_with("{\"path\":"), "{block}");
+    // structuredContent as the client parsed it (in wire order).
+    assert_eq!(mcp::keys(&out), order);
+    // Every metadata key of this answer, in order (`unchanged` only on an unchanged answer).
+    assert_eq!(mcp::keys(&out["metadata"]), mcp::METADATA_KEYS[..7]);
+    assert_eq!(
+        out["metadata"]["web_url"],
+        format!("{}/grp/sub/proj/-/blob/{COMMIT}/a.txt#L1-10", gitlab.uri())
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn an_answer_without_a_permalink_is_served_without_commit_or_url() {
+    // An answer whose node has `permalinkPath: null` (or one naming no commit): no commit_sha,
+    // no web_url, and the rest of the answer as usual.
+    let gitlab = MockServer::start().await;
+    for (path, permalink) in [
+        ("a.txt", Value::Null),
+        ("b.txt", json!("/grp/sub/proj/-/blob/main/b.txt")),
+    ] {
+        let mut node = text_node(path, "x\n");
+        node["permalinkPath"] = permalink;
+        graphql()
+            .and(Variables(json!({"paths": [path]})))
+            .respond_with(json_response(project_answer(
+                "grp/sub/proj",
+                42,
+                vec![node],
+            )))
+            .expect(1)
+            .mount(&gitlab)
+            .await;
+    }
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    for path in ["a.txt", "b.txt"] {
+        let out = ok(&server.call(args(path)).await);
+        assert_eq!(out["content"], "x\n");
+        let meta = out["metadata"].as_object().unwrap();
+        assert!(
+            !meta.contains_key("commit_sha") && !meta.contains_key("web_url"),
+            "{meta:?}"
+        );
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_project_named_by_its_id_is_cited_at_the_commit() {
+    let gitlab = MockServer::start().await;
+    graphql()
+        .respond_with(json_response(sample("by-numeric-id.json")))
+        .expect(1)
+        .mount(&gitlab)
+        .await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    let out = ok(&server
+        .call(json!({"project_id": 42, "file_path": "README.md", "ref": "main", "limit": 1}))
+        .await);
+    assert_eq!(out["metadata"]["commit_sha"], COMMIT);
+    assert_eq!(
+        out["metadata"]["web_url"],
+        format!("{}/grp/sub/proj/-/blob/{COMMIT}/README.md#L1", gitlab.uri())
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn an_instance_without_permalink_path_is_asked_without_it_from_then_on() {
+    // An older GitLab whose RepositoryBlob has no permalinkPath: the first call learns it (one
+    // more request), later ones never ask, and answers have no commit_sha or web_url.
+    let gitlab = MockServer::start().await;
+    graphql()
+        .and(QueryContains("  permalinkPath"))
+        .respond_with(json_response(undefined_field(
+            "permalinkPath",
+            "RepositoryBlob",
+        )))
+        .expect(1)
+        .mount(&gitlab)
+        .await;
+    let mut node = text_node("a.txt", "x\n");
+    node["permalinkPath"] = Value::Null;
+    graphql()
+        .and(QueryLacks("  permalinkPath"))
+        .respond_with(json_response(project_answer(
+            "grp/sub/proj",
+            42,
+            vec![node],
+        )))
+        .expect(2)
+        .mount(&gitlab)
+        .await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    for _ in 0..2 {
+        let out = ok(&server.call(args("a.txt")).await);
+        assert_eq!(out["content"], "x\n");
+        assert!(out["metadata"].get("commit_sha").is_none(), "{out}");
+    }
     server.stop().await;
 }

@@ -23,9 +23,19 @@ struct FakeRepo {
     files: BTreeMap<(String, String), String>,
     /// Refs GitLab answers "Ref is not valid" for (on that alias only, like GitLab).
     invalid: BTreeSet<String>,
+    /// The instance's relative URL root (`/gitlab`), which GitLab's permalink paths start with.
+    root: String,
 }
 
 impl FakeRepo {
+    fn at_root(mut self, root: &str) -> Self {
+        self.root = root.into();
+        self
+    }
+    /// The commit a fully qualified ref is at: one per ref, as a repository's branches differ.
+    fn commit(name: &str) -> String {
+        git_blob_id(format!("commit of {name}").as_bytes())
+    }
     fn refusing(mut self, name: &str) -> Self {
         self.invalid.insert(name.into());
         self
@@ -73,8 +83,14 @@ impl FakeRepo {
             _ => r.to_string(),
         };
         let name = self.resolve(&qualified)?;
-        let content = self.files.get(&(name, path.to_string()))?;
-        Some(text_node(path, content))
+        let content = self.files.get(&(name.clone(), path.to_string()))?;
+        let node = text_node(path, content);
+        Some(with_permalink(
+            node,
+            &self.root,
+            "grp/sub/proj",
+            &FakeRepo::commit(&name),
+        ))
     }
 }
 
@@ -381,8 +397,8 @@ async fn relative_url_roots() {
     let server_mock = MockServer::start().await;
     wiremock::Mock::given(wiremock::matchers::method("POST"))
         .and(wiremock::matchers::path("/gitlab/api/graphql"))
-        .respond_with(SplitResponder(repo()))
-        .expect(1)
+        .respond_with(SplitResponder(repo().at_root("/gitlab")))
+        .expect(2)
         .mount(&server_mock)
         .await;
     let base = format!("{}/gitlab", server_mock.uri());
@@ -391,6 +407,22 @@ async fn relative_url_roots() {
         .call(json!({"url": format!("{base}/grp/sub/proj/-/blob/main/README.md")}))
         .await);
     assert_eq!(out["content"], "main readme\n");
+    // GitLab's permalink path carries the root; it is joined to the origin once.
+    let commit = FakeRepo::commit("refs/heads/main");
+    assert_eq!(out["metadata"]["commit_sha"], commit);
+    assert_eq!(
+        out["metadata"]["web_url"],
+        format!("{base}/grp/sub/proj/-/blob/{commit}/README.md#L1")
+    );
+    // A URL split across a slash ref: cited at that ref's commit, with the URL's anchor.
+    let out = ok(&server
+        .call(json!({"url": format!("{base}/grp/sub/proj/-/blob/release/2026/q4/src/main.rs#L1")}))
+        .await);
+    let commit = FakeRepo::commit("refs/heads/release/2026/q4");
+    assert_eq!(
+        out["metadata"]["web_url"],
+        format!("{base}/grp/sub/proj/-/blob/{commit}/src/main.rs#L1")
+    );
     let e = err(&server
         .call(json!({"url": format!("{}/gitlab-org/p/-/blob/main/README.md", server_mock.uri())}))
         .await);

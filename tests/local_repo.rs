@@ -222,7 +222,8 @@ fn cli_json_prints_the_whole_result() {
                 "returned_lines": {"start": 1, "end": 2},
                 "truncated": true,
                 "size_bytes": fx::README_MAIN.len(),
-                "blob_id": blob_id(fx::README_MAIN.as_bytes())
+                "blob_id": blob_id(fx::README_MAIN.as_bytes()),
+                "commit_sha": fix.main_sha
             },
             "content": "# Fixture\n\n",
             "system_instruction": "File truncated. Remaining lines: 2. To view more, call again with {\"offset\": 2, \"limit\": 2}."
@@ -234,7 +235,7 @@ fn cli_json_prints_the_whole_result() {
             "path": "crlf.txt",
             "ref": "main",
             "metadata": {"total_lines": 4, "returned_lines": {"start": 1, "end": 4}, "truncated": false, "size_bytes": 17,
-                         "blob_id": blob_id(b"alpha\r\nbeta\r\n\r\n\r\n")},
+                         "blob_id": blob_id(b"alpha\r\nbeta\r\n\r\n\r\n"), "commit_sha": fix.main_sha},
             "content": fx::CRLF
         })
     );
@@ -244,7 +245,7 @@ fn cli_json_prints_the_whole_result() {
             "path": "empty.txt",
             "ref": "HEAD",
             "metadata": {"total_lines": 0, "returned_lines": null, "truncated": false, "size_bytes": 0,
-                         "blob_id": blob_id(b"")},
+                         "blob_id": blob_id(b""), "commit_sha": fix.main_sha},
             "content": ""
         })
     );
@@ -575,7 +576,7 @@ fn cli_tool_errors_exit_1_with_the_message_on_stderr() {
         ),
         (
             &["--path", "docs", "--ref", "main"],
-            "'docs' is a directory at ref 'main', not a file. Pass the path of a file inside it.",
+            "'docs' is a directory at ref 'main', not a file. It holds 'guide.md'. Pass the path of a file inside it.",
         ),
         (
             &["--path", "readme.md"],
@@ -886,7 +887,8 @@ fn cli_local_files_have_no_read_limit() {
             "returned_lines": {"start": lines, "end": lines},
             "truncated": true,
             "size_bytes": text.len(),
-            "blob_id": blob_id(text.as_bytes())
+            "blob_id": blob_id(text.as_bytes()),
+            "commit_sha": fix.git(&["rev-parse", "HEAD"])
         })
     );
     assert!(out.get("system_instruction").is_none(), "{out}");
@@ -965,7 +967,7 @@ async fn mcp_text_files_byte_for_byte() {
             "path": "crlf.txt",
             "ref": "HEAD",
             "metadata": {"total_lines": 4, "returned_lines": {"start": 1, "end": 4}, "truncated": false, "size_bytes": 17,
-                         "blob_id": blob_id(b"alpha\r\nbeta\r\n\r\n\r\n")},
+                         "blob_id": blob_id(b"alpha\r\nbeta\r\n\r\n\r\n"), "commit_sha": fix.main_sha},
             "content": "alpha\r\nbeta\r\n\r\n\r\n"
         })
     );
@@ -975,7 +977,7 @@ async fn mcp_text_files_byte_for_byte() {
             "path": "empty.txt",
             "ref": "main",
             "metadata": {"total_lines": 0, "returned_lines": null, "truncated": false, "size_bytes": 0,
-                         "blob_id": blob_id(b"")},
+                         "blob_id": blob_id(b""), "commit_sha": fix.main_sha},
             "content": ""
         })
     );
@@ -985,7 +987,7 @@ async fn mcp_text_files_byte_for_byte() {
             "path": "no-newline.txt",
             "ref": "HEAD",
             "metadata": {"total_lines": 2, "returned_lines": {"start": 1, "end": 2}, "truncated": false, "size_bytes": 3,
-                         "blob_id": blob_id(b"a\nb")},
+                         "blob_id": blob_id(b"a\nb"), "commit_sha": fix.main_sha},
             "content": "a\nb"
         })
     );
@@ -1178,7 +1180,7 @@ async fn mcp_every_error_case() {
     );
     assert_eq!(
         err(&server.call(file("files/images")).await),
-        "'files/images' is a directory at ref 'HEAD', not a file. Pass the path of a file inside it."
+        "'files/images' is a directory at ref 'HEAD', not a file. It holds 'logo.png'. Pass the path of a file inside it."
     );
     assert_eq!(
         err(&server.call(file("docs/")).await),
@@ -1372,5 +1374,111 @@ async fn mcp_a_miss_names_the_nearest_existing_paths() {
         ),
         "{e}"
     );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn mcp_answers_name_the_commit_read_and_no_web_url() {
+    let fix = fx::build();
+    let server = serve(&fix).await;
+    let out = ok(&server.call(file("README.md")).await);
+    assert_eq!(out["metadata"]["commit_sha"], fix.main_sha);
+    assert!(out["metadata"].get("web_url").is_none(), "{out}");
+    let out = ok(&server.call(at("README.md", "v1.0")).await);
+    assert_eq!(out["metadata"]["commit_sha"], fix.v1_sha);
+    // The branch moves: the same ref is now another commit.
+    std::fs::write(fix.path().join("README.md"), "moved\n").unwrap();
+    fix.git(&["commit", "--quiet", "-am", "move main"]);
+    let out = ok(&server.call(at("README.md", "main")).await);
+    assert_eq!(out["content"], "moved\n");
+    assert_eq!(
+        out["metadata"]["commit_sha"],
+        fix.git(&["rev-parse", "main"])
+    );
+    assert_ne!(out["metadata"]["commit_sha"], fix.main_sha);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn mcp_if_none_match_both_ways() {
+    let fix = fx::build();
+    let server = serve(&fix).await;
+    let held = blob_id(fx::README_MAIN.as_bytes());
+    let out = ok(&server
+        .call(json!({"file_path": "README.md", "limit": 2, "if_none_match": held}))
+        .await);
+    assert_eq!(out.get("content"), None);
+    assert_eq!(
+        out["metadata"],
+        json!({"total_lines": 4, "returned_lines": {"start": 1, "end": 2}, "truncated": true,
+               "size_bytes": fx::README_MAIN.len(), "blob_id": held,
+               "commit_sha": fix.main_sha, "unchanged": true})
+    );
+    assert_eq!(
+        out["system_instruction"],
+        format!(
+            "The file at ref 'HEAD' (commit {}) is unchanged since blob {}; the content you hold is current.",
+            &fix.main_sha[..12],
+            &held[..12]
+        )
+    );
+    // Another blob (v1.0's README): the normal answer.
+    let out = ok(&server
+        .call(json!({"file_path": "README.md", "ref": "v1.0", "if_none_match": held}))
+        .await);
+    assert_eq!(out["content"], fx::README_V1);
+    assert!(out["metadata"].get("unchanged").is_none(), "{out}");
+    // Not a blob id at all: matches nothing. Longer than one: refused.
+    let out = ok(&server
+        .call(json!({"file_path": "README.md", "if_none_match": "nope"}))
+        .await);
+    assert_eq!(out["content"], fx::README_MAIN);
+    let e = err(&server
+        .call(json!({"file_path": "README.md", "if_none_match": "a".repeat(65)}))
+        .await);
+    assert!(
+        e.contains("'if_none_match'") && e.contains("64 bytes"),
+        "{e}"
+    );
+    server.stop().await;
+}
+
+#[test]
+fn cli_if_none_match_prints_no_content() {
+    let fix = fx::build();
+    let held = blob_id(fx::README_MAIN.as_bytes());
+    let run = read(
+        fix.path(),
+        &["--path", "README.md", "--if-none-match", &held],
+    );
+    assert_eq!(run.success(), "");
+    assert!(
+        run.stderr.contains("the content you hold is current"),
+        "{run:?}"
+    );
+}
+
+#[tokio::test]
+async fn mcp_a_directory_names_its_entries() {
+    let fix = fx::build();
+    let server = serve(&fix).await;
+    assert_eq!(
+        err(&server.call(at("files", "main")).await),
+        "'files' is a directory at ref 'main', not a file. It holds 'images/' and 'lfs/'. Pass the path of a file inside it."
+    );
+    let many: String = (0..120).map(|i| format!("many/f{i:03}.txt ")).collect();
+    for name in many.split_whitespace() {
+        let path = fix.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, "x\n").unwrap();
+    }
+    fix.git(&["add", "many"]);
+    fix.git(&["commit", "--quiet", "-m", "many"]);
+    let e = err(&server.call(at("many", "main")).await);
+    assert!(
+        e.ends_with("'f099.txt' and 20 more. Pass the path of a file inside it."),
+        "{e}"
+    );
+    assert_eq!(e.matches(".txt'").count(), 100, "{e}");
     server.stop().await;
 }

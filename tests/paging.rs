@@ -88,6 +88,8 @@ struct Gitlab {
     raw_sizes: Arc<Mutex<HashMap<String, usize>>>,
     /// A token whose GraphQL answers come this late.
     slow: Option<(String, std::time::Duration)>,
+    /// How many times `main` moved (each [`Gitlab::put`] is a commit).
+    commits: Arc<Mutex<u64>>,
 }
 
 /// A REST body that is not the blob: what a proxy or a broken cache in between can do.
@@ -128,6 +130,7 @@ enum BentText {
 
 impl Gitlab {
     fn put(&self, path: &str, bytes: Vec<u8>, lfs: bool) {
+        *self.commits.lock().unwrap() += 1;
         let file = Arc::new(File::new(bytes, lfs));
         let mut objects = self.objects.lock().unwrap();
         objects.insert(file.oid.clone(), file.blob.clone());
@@ -135,6 +138,11 @@ impl Gitlab {
             objects.insert(format!("lfs:{sha}"), file.bytes.clone());
         }
         self.files.lock().unwrap().insert(path.to_string(), file);
+    }
+
+    /// The commit `main` is at, as `permalinkPath` names it.
+    fn head(&self) -> String {
+        git_blob_id(format!("commit {}", self.commits.lock().unwrap()).as_bytes())
     }
 
     fn sent(&self) -> Sent {
@@ -161,6 +169,7 @@ impl Gitlab {
             "rawSize": self.raw_sizes.lock().unwrap().get(path).unwrap_or(&file.bytes.len()).to_string(),
             "storedExternally": file.lfs, "externalStorage": file.lfs.then_some("lfs"),
             "lfsOid": file.sha,
+            "permalinkPath": format!("/grp/proj/-/blob/{}/{path}", self.head()),
         });
         if with_content {
             node["rawTextBlob"] = match (std::str::from_utf8(blob), self.next_text()) {
@@ -407,6 +416,8 @@ async fn a_changed_blob_gives_the_new_content_and_says_so() {
     first["limit"] = json!(1);
     let out = ok(&server.call(first).await);
     assert_eq!(out["content"], "one\n");
+    let first_commit = out["metadata"]["commit_sha"].clone();
+    assert_eq!(first_commit, gitlab.head());
     assert!(
         !out["system_instruction"]
             .as_str()
@@ -429,6 +440,9 @@ async fn a_changed_blob_gives_the_new_content_and_says_so() {
         out["metadata"]["blob_id"],
         git_blob_id(b"ONE\nTWO\nTHREE\n")
     );
+    // The branch moved: the answer is cited at the new commit.
+    assert_eq!(out["metadata"]["commit_sha"], gitlab.head());
+    assert_ne!(out["metadata"]["commit_sha"], first_commit);
     // Asked without content, named a blob not cached: one more request, with content.
     let sent = gitlab.sent();
     assert_eq!((sent.graphql, sent.with_content), (3, 2));
@@ -460,6 +474,16 @@ async fn a_file_past_the_read_limit_is_read_whole_over_rest() {
             .contains("larger than the read limit")
     );
     assert_eq!(gitlab.sent().rest, 0);
+    // A caller holding the file asks for the tail: unchanged, and nothing is downloaded for
+    // it (the cached part does not reach the tail, so the window's metadata is left out).
+    let mut held = args("huge.log");
+    held["offset"] = json!(lines - 10);
+    held["if_none_match"] = json!(git_blob_id(file.as_bytes()));
+    let out = ok(&server.call(held).await);
+    assert_eq!(out["metadata"]["unchanged"], true);
+    assert!(out.get("content").is_none() && out["metadata"].get("total_lines").is_none());
+    let sent = gitlab.sent();
+    assert_eq!((sent.graphql, sent.with_content, sent.rest), (2, 1, 0));
     // The tail: one REST download by oid, then exact.
     let mut tail = args("huge.log");
     tail["offset"] = json!(lines - 10);
@@ -483,7 +507,7 @@ async fn a_file_past_the_read_limit_is_read_whole_over_rest() {
     assert_eq!(out["metadata"]["total_lines"], lines);
     assert_eq!(out["metadata"]["returned_lines"]["end"], 106_000);
     let sent = gitlab.sent();
-    assert_eq!((sent.graphql, sent.with_content, sent.rest), (3, 1, 1));
+    assert_eq!((sent.graphql, sent.with_content, sent.rest), (4, 1, 1));
     assert!(
         sent.bytes < file.len() * 22 / 10,
         "{} bytes sent",
@@ -1066,6 +1090,83 @@ async fn a_search_reads_past_the_read_limit_and_then_costs_no_content() {
 }
 
 #[tokio::test]
+async fn a_cache_hit_is_citable_and_content_free() {
+    let gitlab = Gitlab::default();
+    gitlab.put("a.txt", text(30, 10).into_bytes(), false);
+    let mock = start(&gitlab).await;
+    let server = spawn(&[], &[("GITLAB_URL", &mock.uri())]).await;
+    let mut a = args("a.txt");
+    a["limit"] = json!(10);
+    let first = ok(&server.call(a.clone()).await);
+    a["offset"] = json!(10);
+    let second = ok(&server.call(a).await);
+    // The second window came from the cache, after a request without content...
+    assert_eq!((gitlab.sent().graphql, gitlab.sent().with_content), (2, 1));
+    // ...and is cited at the same commit, with its own lines' anchor.
+    let url = format!("{}/grp/proj/-/blob/{}/a.txt", mock.uri(), gitlab.head());
+    assert_eq!(first["metadata"]["commit_sha"], gitlab.head());
+    assert_eq!(second["metadata"]["commit_sha"], gitlab.head());
+    assert_eq!(first["metadata"]["web_url"], format!("{url}#L1-10"));
+    assert_eq!(second["metadata"]["web_url"], format!("{url}#L11-20"));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn if_none_match_costs_one_content_free_request_when_unchanged() {
+    let gitlab = Gitlab::default();
+    let file = text(30, 10);
+    gitlab.put("a.txt", file.clone().into_bytes(), false);
+    let held = git_blob_id(file.as_bytes());
+    let mock = start(&gitlab).await;
+    // A fresh server (nothing cached): one request, without content, and no window.
+    let server = spawn(&[], &[("GITLAB_URL", &mock.uri())]).await;
+    let mut a = args("a.txt");
+    a["if_none_match"] = json!(held);
+    let out = ok(&server.call(a.clone()).await);
+    assert_eq!((gitlab.sent().graphql, gitlab.sent().with_content), (1, 0));
+    assert_eq!(out.get("content"), None);
+    let url = format!("{}/grp/proj/-/blob/{}/a.txt", mock.uri(), gitlab.head());
+    assert_eq!(
+        out["metadata"],
+        json!({"size_bytes": file.len(), "blob_id": held, "commit_sha": gitlab.head(),
+               "web_url": url, "unchanged": true})
+    );
+    assert_eq!(
+        out["system_instruction"],
+        format!(
+            "The file at ref 'main' (commit {}) is unchanged since blob {}; the content you hold is current.",
+            &gitlab.head()[..12],
+            &held[..12]
+        )
+    );
+    // After a read has cached it, an unchanged answer has the window's metadata too, and
+    // still costs one request without content.
+    ok(&server.call(args("a.txt")).await);
+    let before = gitlab.sent();
+    a["limit"] = json!(5);
+    a["if_none_match"] = json!(held.to_uppercase());
+    let out = ok(&server.call(a.clone()).await);
+    let after = gitlab.sent();
+    assert_eq!(
+        (
+            after.graphql - before.graphql,
+            after.with_content - before.with_content,
+            after.rest
+        ),
+        (1, 0, 0)
+    );
+    assert_eq!(out.get("content"), None);
+    assert_eq!(out["metadata"]["unchanged"], true);
+    assert_eq!(
+        out["metadata"]["returned_lines"],
+        json!({"start": 1, "end": 5})
+    );
+    assert_eq!(out["metadata"]["total_lines"], 30);
+    assert_eq!(out["metadata"]["web_url"], format!("{url}#L1-5"));
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn a_search_after_a_read_of_the_same_file_is_one_content_free_request() {
     let gitlab = Gitlab::default();
     let file = text(2_400, 20);
@@ -1088,5 +1189,29 @@ async fn a_search_after_a_read_of_the_same_file_is_one_content_free_request() {
         "{} bytes",
         sent.bytes - after_read.bytes
     );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn if_none_match_of_an_older_blob_gets_the_normal_answer() {
+    let gitlab = Gitlab::default();
+    let old = b"one\ntwo\n".to_vec();
+    gitlab.put("a.txt", old.clone(), false);
+    let mock = start(&gitlab).await;
+    let server = spawn(&[], &[("GITLAB_URL", &mock.uri())]).await;
+    let old_commit = gitlab.head();
+    // The branch moves before the caller re-reads with the blob it holds.
+    gitlab.put("a.txt", b"ONE\nTWO\n".to_vec(), false);
+    let mut a = args("a.txt");
+    a["if_none_match"] = json!(git_blob_id(&old));
+    let out = ok(&server.call(a).await);
+    assert_eq!(out["content"], "ONE\nTWO\n");
+    assert!(out["metadata"].get("unchanged").is_none(), "{out}");
+    assert_eq!(out["metadata"]["blob_id"], git_blob_id(b"ONE\nTWO\n"));
+    assert_eq!(out["metadata"]["commit_sha"], gitlab.head());
+    assert_ne!(out["metadata"]["commit_sha"], json!(old_commit));
+    // Asked without content first (the caller said what it holds), then with content.
+    let sent = gitlab.sent();
+    assert_eq!((sent.graphql, sent.with_content), (2, 1));
     server.stop().await;
 }

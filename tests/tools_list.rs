@@ -89,7 +89,7 @@ async fn declared(args: &[&str], env: &[(&str, &str)]) -> (Value, String) {
 async fn the_declared_ceiling_follows_the_default_budget() {
     // 2 × the default budget + 60,000 of envelope, at most 500,000.
     let (n, d) = declared(&[], &[]).await;
-    assert_eq!(n, 260_000);
+    assert_eq!(n, 280_000);
     assert!(d.ends_with("Default 100000."), "{d}");
     let (n, d) = declared(&["serve", "--max-chars", "30000"], &[]).await;
     assert_eq!(n, 120_000);
@@ -99,4 +99,46 @@ async fn the_declared_ceiling_follows_the_default_budget() {
     let (n, d) = declared(&["--max-chars", "0"], &[]).await;
     assert_eq!(n, 500_000);
     assert!(d.ends_with("Default 0 (no budget)."), "{d}");
+}
+
+#[tokio::test]
+async fn the_output_schema_lists_the_keys_in_the_order_they_are_sent() {
+    let server = mcp::spawn(&[], &[("GITLAB_URL", "http://127.0.0.1:9")]).await;
+    let tools = server.list_tools().await;
+    server.stop().await;
+    let schema = serde_json::to_value(&tools[0]).unwrap()["outputSchema"].clone();
+    assert_eq!(mcp::keys(&schema["properties"]), mcp::OUTPUT_KEYS);
+    assert_eq!(
+        mcp::keys(&schema["properties"]["metadata"]["properties"]),
+        mcp::METADATA_KEYS
+    );
+}
+
+/// What the server's instructions must tell an agent (issue 18).
+fn assert_instructions(instructions: Option<String>) {
+    let text = instructions.expect("the server sends instructions");
+    for needle in [
+        "URL",
+        "project_id + file_path + ref",
+        "system_instruction",
+        "pattern",
+        "if_none_match",
+        "web_url",
+    ] {
+        assert!(text.contains(needle), "{needle} missing from {text}");
+    }
+    assert!(text.lines().count() <= 8, "a few lines: {text}");
+}
+
+#[tokio::test]
+async fn the_server_sends_instructions_at_initialization_and_in_discover() {
+    let env = [("GITLAB_URL", "http://127.0.0.1:9")];
+    let server = mcp::spawn(&[], &env).await;
+    assert_instructions(server.instructions());
+    server.stop().await;
+    let server = mcp::spawn_discovering(&[], &env).await;
+    assert_instructions(server.instructions());
+    // The discovered session works like any other.
+    assert_eq!(server.list_tools().await.len(), 1);
+    server.stop().await;
 }

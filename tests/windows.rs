@@ -191,7 +191,7 @@ async fn the_default_budget_fits_long_lines_and_the_hints_rebuild_the_file() {
     let file = format!("{}\n", "x".repeat(1023)).repeat(500);
     let gitlab = gitlab_serving(&[("data.json", &file)]).await;
     let tool = Tool::start(&gitlab).await;
-    assert_eq!(tool.ceiling, 260_000);
+    assert_eq!(tool.ceiling, 280_000);
     let out = tool.read("data.json", json!({})).await;
     assert_eq!(returned(&out), (1, 97));
     assert_eq!(out["content"].as_str().unwrap().len(), 97 * 1024);
@@ -277,11 +277,12 @@ async fn a_line_cut_by_the_budget_is_read_whole_with_max_chars_0() {
     let out = tool.read("app.min.js", json!({})).await;
     assert_eq!(returned(&out), (1, 1));
     assert_eq!(out["content"].as_str().unwrap(), &line[..100_000]);
-    let line_bytes = line.len() + 1;
+    // One unit per sentence: the line is weighed in characters, as the budget is.
+    let line_chars = line.chars().count() + 1;
     assert_eq!(
         hint(&out),
         format!(
-            "File truncated. Remaining lines: 2. To view more, call again with {{\"offset\": 1, \"limit\": 500}}. Line 1 ({line_bytes} bytes) is longer than the 100000 character budget (max_chars) and only its first 100000 characters are shown. To read the whole line, call again with {{\"offset\": 0, \"limit\": 1, \"max_chars\": 0}}."
+            "File truncated. Remaining lines: 2. To view more, call again with {{\"offset\": 1, \"limit\": 500}}. Line 1 ({line_chars} characters) is longer than the 100000 character budget (max_chars) and only its first 100000 characters are shown. To read the whole line, call again with {{\"offset\": 0, \"limit\": 1, \"max_chars\": 0}}."
         )
     );
     let again = calls_in(hint(&out))[1].clone();

@@ -97,6 +97,8 @@ pub(crate) struct Target<L> {
     pub line_numbers: bool,
     /// With a `pattern`: the call finds lines instead of returning a window.
     pub search: Option<SearchArgs>,
+    /// The blob id the caller holds, if sent: when the file is still that blob, no content.
+    pub if_none_match: Option<String>,
 }
 
 /// A search's arguments, as sent (hints repeat them).
@@ -325,6 +327,7 @@ fn target<L>(args: &ToolArgs, anchor: &Option<file_url::LineAnchor>, lookup: L) 
         max_chars: args.max_chars,
         line_numbers: args.line_numbers.unwrap_or(false),
         search,
+        if_none_match: trimmed(args.if_none_match.as_deref()).map(str::to_string),
     }
 }
 

@@ -20,33 +20,55 @@ pub(crate) struct LineRange {
     pub end: u64,
 }
 
-/// `metadata` of the output.
+/// The window's part of `metadata`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub(crate) struct Metadata<'a> {
+pub(crate) struct WindowMetadata {
     pub total_lines: u64,
     pub returned_lines: Option<LineRange>,
     /// The window is not the whole file, or a cap (bytes or the character budget) shortened
     /// it, or GitLab's read limit cut the file.
     pub truncated: bool,
+}
+
+/// `metadata` of the output, in the order it is sent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub(crate) struct Metadata<'a> {
+    /// Absent only from an unchanged answer whose content was not at hand without a request.
+    #[serde(flatten)]
+    pub window: Option<WindowMetadata>,
     pub size_bytes: u64,
     /// The git blob id of the file's content at the ref (the same id means the same bytes).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub blob_id: Option<&'a str>,
+    /// The commit the ref resolved to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit_sha: Option<&'a str>,
+    /// The permalink of the lines returned (GitLab): `…/-/blob/<sha>/<path>#L10-20`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub web_url: Option<String>,
+    /// True when the file is still the blob the caller holds (`if_none_match`); then there is
+    /// no content. Absent otherwise.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unchanged: bool,
     /// With a pattern: the matching lines.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matches: Option<search::Matches<'a>>,
 }
 
-/// The tool's output, borrowing the content from the blob (no copy until serialisation).
+/// The tool's output, borrowing the content from the blob (no copy until serialisation). The
+/// fields are sent in this order, the hint before the content: a client that keeps only the
+/// head of a long result (a preview, a cut) keeps the hint.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub(crate) struct FileOutput<'a> {
     pub path: &'a str,
     #[serde(rename = "ref")]
     pub git_ref: &'a str,
     pub metadata: Metadata<'a>,
-    pub content: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub system_instruction: Option<String>,
+    /// Absent from an unchanged answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<&'a str>,
 }
 
 /// Facts about the read that are not in the window itself.
@@ -66,26 +88,89 @@ pub(crate) struct ReadFacts<'a> {
     pub changed_from: Option<&'a str>,
     /// The caller's own `max_chars`, if sent: the next call repeats it.
     pub max_chars_arg: Option<u64>,
+    /// The commit the ref resolved to, when the source knows it.
+    pub commit_sha: Option<&'a str>,
+    /// The file's permalink without a line anchor (GitLab).
+    pub web_url: Option<&'a str>,
 }
 
 /// Builds the output for a fitted window of a text file; `content` borrows the window's.
 pub(crate) fn file_output<'a>(facts: ReadFacts<'a>, fitted: &'a Fitted<'_>) -> FileOutput<'a> {
-    let window = &fitted.window;
     FileOutput {
         path: facts.path,
         git_ref: facts.git_ref,
-        metadata: Metadata {
-            total_lines: window.total_lines,
-            returned_lines: window
-                .returned_lines()
-                .map(|(start, end)| LineRange { start, end }),
-            truncated: window.is_partial() || facts.cut_by_read_limit,
-            size_bytes: facts.size_bytes,
-            blob_id: facts.blob_id,
-            matches: None,
-        },
-        content: fitted.content.as_ref(),
+        metadata: metadata(&facts, Some(fitted), false),
         system_instruction: system_instruction(&facts, fitted),
+        content: Some(fitted.content.as_ref()),
+    }
+}
+
+/// Builds the output for a file that is still the blob the caller holds: no content, the
+/// window's metadata when its content was at hand (`fitted`), and one sentence.
+pub(crate) fn unchanged_output<'a>(
+    facts: ReadFacts<'a>,
+    fitted: Option<&Fitted<'_>>,
+) -> FileOutput<'a> {
+    let commit = facts
+        .commit_sha
+        .map(|sha| format!(" (commit {})", short_id(sha)))
+        .unwrap_or_default();
+    let blob = facts.blob_id.map(short_id).unwrap_or_default();
+    FileOutput {
+        path: facts.path,
+        git_ref: facts.git_ref,
+        metadata: metadata(&facts, fitted, true),
+        system_instruction: Some(format!(
+            "The file at ref '{}'{commit} is unchanged since blob {blob}; the content you hold is current.",
+            facts.git_ref
+        )),
+        content: None,
+    }
+}
+
+/// `metadata`: the window's part when there is a window, the permalink anchored to its lines.
+fn metadata<'a>(
+    facts: &ReadFacts<'a>,
+    fitted: Option<&Fitted<'_>>,
+    unchanged: bool,
+) -> Metadata<'a> {
+    let window = fitted.map(|f| WindowMetadata {
+        total_lines: f.window.total_lines,
+        returned_lines: f
+            .window
+            .returned_lines()
+            .map(|(start, end)| LineRange { start, end }),
+        truncated: f.window.is_partial() || facts.cut_by_read_limit,
+    });
+    metadata_of(facts, window, unchanged)
+}
+
+/// `metadata` with the window's part `window` (a window's or a search's): the permalink is
+/// anchored to the lines it returned.
+fn metadata_of<'a>(
+    facts: &ReadFacts<'a>,
+    window: Option<WindowMetadata>,
+    unchanged: bool,
+) -> Metadata<'a> {
+    let lines = window.as_ref().and_then(|w| w.returned_lines);
+    Metadata {
+        window,
+        size_bytes: facts.size_bytes,
+        blob_id: facts.blob_id,
+        commit_sha: facts.commit_sha,
+        web_url: facts.web_url.map(|url| anchored(url, lines)),
+        unchanged,
+        matches: None,
+    }
+}
+
+/// `url` with GitLab's line anchor for `lines`: `#L7` for one line, `#L10-20` for several,
+/// none for an empty window.
+fn anchored(url: &str, lines: Option<LineRange>) -> String {
+    match lines {
+        None => url.to_string(),
+        Some(LineRange { start, end }) if start == end => format!("{url}#L{start}"),
+        Some(LineRange { start, end }) => format!("{url}#L{start}-{end}"),
     }
 }
 
@@ -167,8 +252,11 @@ fn line_cut_note(facts: &ReadFacts<'_>, fitted: &Fitted<'_>, cut: &LineCut) -> S
             cut.returned_bytes
         );
     }
+    // The budget's sentence weighs the line in the budget's unit (issue 18: one unit per
+    // sentence); a budget cut always counts the line.
+    let line_chars = cut.line_chars.unwrap_or(line_bytes);
     let shown = format!(
-        "Line {n} ({line_bytes} bytes) is longer than the {} character budget (max_chars) and only its first {} characters are shown.",
+        "Line {n} ({line_chars} characters) is longer than the {} character budget (max_chars) and only its first {} characters are shown.",
         fitted.fit.max_chars,
         fitted.text_chars()
     );
@@ -272,6 +360,8 @@ mod tests {
             blob_id: None,
             changed_from: None,
             max_chars_arg: None,
+            commit_sha: None,
+            web_url: None,
         }
     }
 
@@ -437,6 +527,103 @@ mod tests {
     }
 
     #[test]
+    fn keys_go_hint_before_content_and_the_permalink_is_anchored() {
+        let text = "a\nb\nc\n";
+        let f = ReadFacts {
+            commit_sha: Some("9a1c8e2f0d8e7a6b5c4d3e2f1a0b9c8d7e6f5a4b"),
+            web_url: Some(
+                "https://h/gitlab/g/p/-/blob/9a1c8e2f0d8e7a6b5c4d3e2f1a0b9c8d7e6f5a4b/a.txt",
+            ),
+            blob_id: Some("1a2b3c4d5e6f7a8b9c0d1a2b3c4d5e6f7a8b9c0d"),
+            ..facts(HintStyle::OffsetLimit)
+        };
+        let w = fit_window(text, off(1, 1), Fit::RAW).unwrap();
+        let out = serde_json::to_string(&file_output(f, &w)).unwrap();
+        let keys = [
+            "\"path\"",
+            "\"ref\"",
+            "\"metadata\"",
+            "\"system_instruction\"",
+            "\"content\"",
+        ];
+        let at: Vec<usize> = keys.iter().map(|k| out.find(k).unwrap()).collect();
+        assert!(at.windows(2).all(|p| p[0] < p[1]), "{out}");
+        let meta = [
+            "total_lines",
+            "returned_lines",
+            "truncated",
+            "size_bytes",
+            "blob_id",
+            "commit_sha",
+            "web_url",
+        ];
+        let at: Vec<usize> = meta.iter().map(|k| out.find(k).unwrap()).collect();
+        assert!(at.windows(2).all(|p| p[0] < p[1]), "{out}");
+        assert!(out.contains("/a.txt#L2\""), "{out}");
+        assert!(!out.contains("unchanged"), "{out}");
+        let url = |w: &Fitted<'_>| {
+            serde_json::to_value(file_output(f, w)).unwrap()["metadata"]["web_url"].clone()
+        };
+        assert!(
+            url(&fit_window(text, off(0, 3), Fit::RAW).unwrap())
+                .as_str()
+                .unwrap()
+                .ends_with("/a.txt#L1-3")
+        );
+        // An empty window has no anchor.
+        assert!(
+            url(&fit_window(text, off(7, 3), Fit::RAW).unwrap())
+                .as_str()
+                .unwrap()
+                .ends_with("/a.txt")
+        );
+        // No permalink, no web_url.
+        let out = serde_json::to_value(file_output(facts(HintStyle::OffsetLimit), &w)).unwrap();
+        assert!(
+            out["metadata"].get("web_url").is_none() && out["metadata"].get("commit_sha").is_none()
+        );
+    }
+
+    #[test]
+    fn an_unchanged_answer_has_no_content_and_one_sentence() {
+        let text = "a\nb\nc\n";
+        let f = ReadFacts {
+            commit_sha: Some("9a1c8e2f0d8e7a6b5c4d3e2f1a0b9c8d7e6f5a4b"),
+            web_url: Some("https://h/g/p/-/blob/9a1c8e2f0d8e7a6b5c4d3e2f1a0b9c8d7e6f5a4b/a.txt"),
+            blob_id: Some("1a2b3c4d5e6f7a8b9c0d1a2b3c4d5e6f7a8b9c0d"),
+            changed_from: Some("ffffffffffffffffffffffffffffffffffffffff"),
+            ..facts(HintStyle::OffsetLimit)
+        };
+        let w = fit_window(text, off(0, 2), Fit::RAW).unwrap();
+        let out = serde_json::to_value(unchanged_output(f, Some(&w))).unwrap();
+        assert_eq!(out.get("content"), None);
+        assert_eq!(out["metadata"]["unchanged"], true);
+        assert_eq!(
+            out["metadata"]["returned_lines"],
+            serde_json::json!({"start": 1, "end": 2})
+        );
+        assert!(
+            out["metadata"]["web_url"]
+                .as_str()
+                .unwrap()
+                .ends_with("#L1-2")
+        );
+        assert_eq!(
+            out["system_instruction"],
+            "The file at ref 'main' (commit 9a1c8e2f0d8e) is unchanged since blob 1a2b3c4d5e6f; the content you hold is current."
+        );
+        // Without the content at hand: no window, no anchor.
+        let out = serde_json::to_value(unchanged_output(f, None)).unwrap();
+        assert_eq!(
+            out["metadata"],
+            serde_json::json!({"size_bytes": 0, "blob_id": "1a2b3c4d5e6f7a8b9c0d1a2b3c4d5e6f7a8b9c0d",
+                "commit_sha": "9a1c8e2f0d8e7a6b5c4d3e2f1a0b9c8d7e6f5a4b",
+                "web_url": "https://h/g/p/-/blob/9a1c8e2f0d8e7a6b5c4d3e2f1a0b9c8d7e6f5a4b/a.txt",
+                "unchanged": true})
+        );
+    }
+
+    #[test]
     fn split_fallback_is_named() {
         let w = fit_window("a\n", off(0, 5), Fit::RAW).unwrap();
         let f = ReadFacts {
@@ -519,14 +706,14 @@ mod tests {
         let s = fitted_hint(&text, off(1, 500), HintStyle::OffsetLimit, fit, None);
         assert_eq!(
             s,
-            "File truncated. Remaining lines: 1. To view more, call again with {\"offset\": 2, \"limit\": 500}. Line 2 (5001 bytes) is longer than the 1000 character budget (max_chars) and only its first 1000 characters are shown. To read the whole line, call again with {\"offset\": 1, \"limit\": 1, \"max_chars\": 0}."
+            "File truncated. Remaining lines: 1. To view more, call again with {\"offset\": 2, \"limit\": 500}. Line 2 (5001 characters) is longer than the 1000 character budget (max_chars) and only its first 1000 characters are shown. To read the whole line, call again with {\"offset\": 1, \"limit\": 1, \"max_chars\": 0}."
         );
         // The caller's budget is repeated in the next window, replaced by 0 for the line.
         let fit = budget(1_000, true);
         let s = fitted_hint(&text, lines(2, 3), HintStyle::StartEnd, fit, Some(1_000));
         assert_eq!(
             s,
-            "File truncated. Remaining lines: 1. To view more, call again with {\"start_line\": 3, \"end_line\": 3, \"max_chars\": 1000, \"line_numbers\": true}. Line 2 (5001 bytes) is longer than the 1000 character budget (max_chars) and only its first 993 characters are shown. To read the whole line, call again with {\"start_line\": 2, \"end_line\": 2, \"max_chars\": 0, \"line_numbers\": true}."
+            "File truncated. Remaining lines: 1. To view more, call again with {\"start_line\": 3, \"end_line\": 3, \"max_chars\": 1000, \"line_numbers\": true}. Line 2 (5001 characters) is longer than the 1000 character budget (max_chars) and only its first 993 characters are shown. To read the whole line, call again with {\"start_line\": 2, \"end_line\": 2, \"max_chars\": 0, \"line_numbers\": true}."
         );
         // The file's last line: no next window.
         let s = fitted_hint(
@@ -537,7 +724,7 @@ mod tests {
             None,
         );
         assert!(
-            s.starts_with("Line 2 (5001 bytes) is longer than the 10 character budget"),
+            s.starts_with("Line 2 (5001 characters) is longer than the 10 character budget"),
             "{s}"
         );
     }
@@ -549,7 +736,7 @@ mod tests {
         let s = fitted_hint(&text, off(0, 500), HintStyle::OffsetLimit, fit, None);
         assert_eq!(
             s,
-            "Line 1 (2097153 bytes) is longer than the 100000 character budget (max_chars) and only its first 100000 characters are shown. Calling again with {\"offset\": 0, \"limit\": 1, \"max_chars\": 0} shows its first 1048576 bytes (the 1048576 byte response limit); the rest of the line is not retrievable."
+            "Line 1 (2097153 characters) is longer than the 100000 character budget (max_chars) and only its first 100000 characters are shown. Calling again with {\"offset\": 0, \"limit\": 1, \"max_chars\": 0} shows its first 1048576 bytes (the 1048576 byte response limit); the rest of the line is not retrievable."
         );
         let s = fitted_hint(
             &text,
@@ -560,7 +747,7 @@ mod tests {
         );
         assert_eq!(
             s,
-            "Line 1 (2097153 bytes) is longer than the 5 character budget (max_chars) and only its first 5 characters are shown. Calling again with {\"start_line\": 1, \"end_line\": 1, \"max_chars\": 0} shows its first 1048576 bytes (the 1048576 byte response limit); the rest of the line is not retrievable."
+            "Line 1 (2097153 characters) is longer than the 5 character budget (max_chars) and only its first 5 characters are shown. Calling again with {\"start_line\": 1, \"end_line\": 1, \"max_chars\": 0} shows its first 1048576 bytes (the 1048576 byte response limit); the rest of the line is not retrievable."
         );
     }
 }

@@ -6,7 +6,9 @@ use std::fmt::{self, Display, Formatter};
 
 use serde::Serialize;
 
-use super::{FileOutput, LineRange, MAX_WINDOW_BYTES, Metadata, READ_LIMIT_NOTE, ReadFacts};
+use super::{
+    FileOutput, LineRange, MAX_WINDOW_BYTES, Metadata, READ_LIMIT_NOTE, ReadFacts, WindowMetadata,
+};
 use crate::resolve::SearchArgs;
 use crate::window::search::{Found, PageCap, PageShortened};
 use crate::window::{CapKind, LineCut, LineRequest, MAX_LIMIT};
@@ -30,25 +32,26 @@ pub(crate) fn search_output<'a>(
     found: &'a Found,
     budget: u64,
 ) -> FileOutput<'a> {
+    let window = WindowMetadata {
+        total_lines: found.total_lines,
+        returned_lines: found
+            .returned_lines
+            .map(|(start, end)| LineRange { start, end }),
+        truncated: found.is_partial() || facts.cut_by_read_limit,
+    };
     FileOutput {
         path: facts.path,
         git_ref: facts.git_ref,
         metadata: Metadata {
-            total_lines: found.total_lines,
-            returned_lines: found
-                .returned_lines
-                .map(|(start, end)| LineRange { start, end }),
-            truncated: found.is_partial() || facts.cut_by_read_limit,
-            size_bytes: facts.size_bytes,
-            blob_id: facts.blob_id,
             matches: Some(Matches {
                 total: found.total_matches,
                 returned: found.shown.len() as u64,
                 lines: &found.shown,
             }),
+            ..super::metadata_of(&facts, Some(window), false)
         },
-        content: &found.content,
         system_instruction: search_instruction(&facts, args, found, budget),
+        content: Some(&found.content),
     }
 }
 
@@ -152,8 +155,10 @@ fn line_cut_note(found: &Found, budget: u64, number: u64, cut: &LineCut) -> Stri
     // The page is the line's prefix, then the kept start of the line.
     let prefix_len = found.content.len().saturating_sub(cut.returned_bytes);
     let kept = found.content.get(prefix_len..).unwrap_or_default();
+    // One unit per sentence, as a window's: a budget cut always counts the line.
+    let line_chars = cut.line_chars.unwrap_or(line_bytes);
     let shown = format!(
-        "Line {number} ({line_bytes} bytes) is longer than {} and only its first {} characters are shown.",
+        "Line {number} ({line_chars} characters) is longer than {} and only its first {} characters are shown.",
         cap_words(PageCap::Chars, budget),
         kept.chars().count()
     );
@@ -217,6 +222,8 @@ mod tests {
             hint_style: HintStyle::OffsetLimit,
             split_fallback_from: None,
             blob_id: None,
+            commit_sha: None,
+            web_url: None,
             changed_from: None,
             max_chars_arg,
         }

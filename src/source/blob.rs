@@ -6,6 +6,7 @@ use crate::quote::shown;
 use std::fmt::{self, Display, Formatter};
 use std::sync::Arc;
 
+use super::listing::DirEntries;
 use super::suggest::{EntryKind, Suggestion};
 use crate::cause::Shared;
 
@@ -23,6 +24,9 @@ pub(crate) struct Blob {
     pub kind: BlobKind,
     /// The git blob id (the content address), when the source knows it.
     pub id: Option<String>,
+    /// The commit the ref resolved to (40 or 64 hex digits), when the source knows it: GitLab's
+    /// `permalinkPath` names it, the local source resolves it.
+    pub commit_sha: Option<String>,
 }
 
 /// The three kinds of file the tool tells apart.
@@ -40,6 +44,9 @@ pub(crate) enum BlobKind {
     /// Stored in LFS (`storage` is GitLab's `externalStorage`, e.g. `"lfs"`). The pointer text
     /// is never kept.
     Lfs { storage: String },
+    /// Not read: the caller holds this blob already (`if_none_match`) and its content is not
+    /// at hand without another request.
+    NotRead,
 }
 
 /// A blob plus how the source got to it.
@@ -51,6 +58,8 @@ pub(crate) struct Fetched {
     /// For a URL whose ref/path GitLab would have split differently: the ref GitLab would
     /// have used (and found no such file at).
     pub split_fallback_from: Option<String>,
+    /// The file's permalink at the commit read, as a full URL without a line anchor (GitLab).
+    pub web_url: Option<String>,
 }
 
 /// Why a source could not produce a blob.
@@ -75,8 +84,13 @@ pub(crate) enum SourceError {
         git_ref: String,
         near: Vec<Suggestion>,
     },
-    /// The path names a directory (tree) at that ref.
-    IsDirectory { path: String, git_ref: String },
+    /// The path names a directory (tree) at that ref; `entries` are what it holds, as far as
+    /// the caller may see.
+    IsDirectory {
+        path: String,
+        git_ref: String,
+        entries: DirEntries,
+    },
     /// The project's Duo context exclusion rules exclude the file.
     Excluded { path: String },
     /// The ref string is not a valid ref.
@@ -144,12 +158,22 @@ impl Display for SourceError {
                 git_ref,
                 near,
             } => did_you_mean(f, path, git_ref, near),
-            SourceError::IsDirectory { path, git_ref } => write!(
-                f,
-                "'{}' is a directory at ref '{}', not a file. Pass the path of a file inside it.",
-                shown(path),
-                shown(git_ref)
-            ),
+            SourceError::IsDirectory {
+                path,
+                git_ref,
+                entries,
+            } => {
+                let holds = match entries.named.is_empty() {
+                    true => String::new(),
+                    false => format!(" {entries}"),
+                };
+                write!(
+                    f,
+                    "'{}' is a directory at ref '{}', not a file.{holds} Pass the path of a file inside it.",
+                    shown(path),
+                    shown(git_ref)
+                )
+            }
             SourceError::Excluded { path } => write!(
                 f,
                 "File '{}' is excluded from AI context by this project's settings and cannot be read.",
@@ -235,7 +259,11 @@ impl SourceError {
                 git_ref,
                 near,
             },
-            SourceError::IsDirectory { path, .. } => SourceError::IsDirectory { path, git_ref },
+            SourceError::IsDirectory { path, entries, .. } => SourceError::IsDirectory {
+                path,
+                git_ref,
+                entries,
+            },
             SourceError::InvalidRef { reason, .. } => SourceError::InvalidRef { git_ref, reason },
             other => other,
         }

@@ -7,6 +7,7 @@
 pub(crate) mod blob;
 pub(crate) mod classify;
 pub(crate) mod gitlab;
+pub(crate) mod listing;
 pub(crate) mod local;
 pub(crate) mod suggest;
 
@@ -32,11 +33,14 @@ pub(crate) trait Source {
     fn resolve(&self, args: &ToolArgs) -> Result<Target<Self::Lookup>, ResolveError>;
 
     /// Reads the file `lookup` names, with the caller's credential where the source has
-    /// access control; `extent` says how much of a large file is needed.
+    /// access control; `extent` says how much of a large file is needed, and `held` the blob id
+    /// the caller already holds (`if_none_match`): when the file is that blob, a source may
+    /// leave its content unread ([`BlobKind::NotRead`]).
     async fn fetch(
         &self,
         lookup: &Self::Lookup,
         extent: Extent,
+        held: Option<&str>,
         credential: Option<&Credential>,
     ) -> Result<Fetched, SourceError>;
 }

@@ -69,6 +69,11 @@ fn assert_cut(
         line_bytes,
         returned_bytes: returned.0,
         bytes_without_budget: without,
+        // Checked by `a_cut_lines_characters_are_counted_for_the_budget_only`.
+        line_chars: match f.shortened {
+            Shortened::LineCut(c) => c.line_chars,
+            _ => None,
+        },
     });
     assert_fitted(f, content, 1, want);
     assert_eq!(f.text_chars(), returned.1, "{f:?}");
@@ -139,6 +144,23 @@ fn budget_smaller_than_the_first_line() {
     // An over-long line after a short one is dropped, not cut.
     let f = fit("ab\nabcdefgh\n", offset_limit(0, 500), budget(4));
     assert_fitted(&f, "ab\n", 1, dropped(Chars));
+}
+
+#[test]
+fn a_cut_lines_characters_are_counted_for_the_budget_only() {
+    let line_chars = |f: &Fitted<'_>| match f.shortened {
+        Shortened::LineCut(c) => c.line_chars,
+        _ => panic!("{f:?}"),
+    };
+    // 11 bytes: "é" is 2 bytes and 1 character, ESC 1 byte charged 6, "\n" 1.
+    let f = fit("\u{1b}éabcdefg\n", offset_limit(0, 500), budget(4));
+    assert_eq!(line_chars(&f), Some(6 + 1 + 7 + 1));
+    // Line numbers do not count: the line's own text is weighed.
+    let f = fit("abcdefghij\n", offset_limit(0, 1), numbered(9));
+    assert_eq!(line_chars(&f), Some(11));
+    // The byte cap's cut is named in bytes and not counted.
+    let f = fit_at("éééééé\n", offset_limit(0, 1), budget(4), 8);
+    assert_eq!(line_chars(&f), None);
 }
 
 #[test]

@@ -196,6 +196,11 @@ pub struct LineCut {
     /// [`MAX_WINDOW_BYTES`] minus the prefix, or `line_bytes` when the whole
     /// line fits. Beyond that the line cannot be retrieved.
     pub bytes_without_budget: usize,
+    /// The whole line's characters as the budget charges them (its text,
+    /// no prefix), counted only when `by` is [`CapKind::Chars`], so a hint
+    /// can weigh the line in the budget's own unit; `None` for a line the
+    /// byte cap cut (named in bytes, and not worth counting).
+    pub line_chars: Option<usize>,
 }
 
 impl LineCut {
@@ -424,6 +429,7 @@ fn shorten<'a>(
             line_bytes: lines.len(),
             returned_bytes: cut.kept,
             bytes_without_budget: cut.kept_by_bytes,
+            line_chars: (cut.by == CapKind::Chars).then(|| charged_chars(lines.as_bytes())),
         };
         return (kept, Shortened::LineCut(line_cut));
     }

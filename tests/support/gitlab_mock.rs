@@ -70,12 +70,35 @@ pub fn git_blob_id(bytes: &[u8]) -> String {
         .to_string()
 }
 
-/// `{"data":{"project":{...blobs: nodes}}}` for a project by full path.
+/// The commit the refs of the mock resolve to, as `permalinkPath` names it.
+pub const COMMIT: &str = "9a1c8e2f0d8e7a6b5c4d3e2f1a0b9c8d7e6f5a4b";
+
+/// `node` with GitLab's `permalinkPath` (`BlobPresenter#permalink_path`:
+/// `<root>/<full path>/-/blob/<commit>/<path>`, `root` being the instance's relative URL root,
+/// `""` for none), unless the node already says (a `null` stands for an answer without one).
+pub fn with_permalink(mut node: Value, root: &str, full_path: &str, commit: &str) -> Value {
+    if node.get("permalinkPath").is_none() {
+        let path = node["path"].as_str().unwrap_or_default().to_string();
+        node["permalinkPath"] = json!(format!("{root}/{full_path}/-/blob/{commit}/{path}"));
+    }
+    node
+}
+
+/// The nodes of a project's answer, each with its permalink at [`COMMIT`], as GitLab answers.
+fn permalinked(full_path: &str, nodes: Vec<Value>) -> Vec<Value> {
+    nodes
+        .into_iter()
+        .map(|n| with_permalink(n, "", full_path, COMMIT))
+        .collect()
+}
+
+/// `{"data":{"project":{...blobs: nodes}}}` for a project by full path; each node gets its
+/// `permalinkPath` at [`COMMIT`] unless it has one (or an explicit `null`).
 pub fn project_answer(full_path: &str, id: u64, nodes: Vec<Value>) -> Value {
     json!({"data": {"project": {
         "id": format!("gid://gitlab/Project/{id}"),
         "fullPath": full_path,
-        "repository": {"blobs": {"nodes": nodes}}
+        "repository": {"blobs": {"nodes": permalinked(full_path, nodes)}}
     }}})
 }
 
@@ -96,7 +119,7 @@ pub fn projects_answer(full_path: &str, id: u64, nodes: Vec<Value>) -> Value {
     json!({"data": {"projects": {"nodes": [{
         "id": format!("gid://gitlab/Project/{id}"),
         "fullPath": full_path,
-        "repository": {"blobs": {"nodes": nodes}}
+        "repository": {"blobs": {"nodes": permalinked(full_path, nodes)}}
     }]}}})
 }
 
@@ -115,7 +138,7 @@ pub fn undefined_field(field: &str, type_name: &str) -> Value {
 /// `Repository#tree` answers it) and whether the path is a directory (its tree has entries).
 pub fn ref_check_answer(ref_exists: bool, is_dir: bool) -> Value {
     let last_commit = if ref_exists {
-        json!({"sha": "9a1c8e2f0d8e7a6b5c4d3e2f1a0b9c8d7e6f5a4b"})
+        json!({"sha": COMMIT})
     } else {
         Value::Null
     };
@@ -124,9 +147,10 @@ pub fn ref_check_answer(ref_exists: bool, is_dir: bool) -> Value {
     } else {
         json!([])
     };
+    let page = json!({"hasNextPage": false});
     json!({"data": {"project": {"repository": {
         "root": {"lastCommit": last_commit, "trees": {"nodes": []}, "blobs": {"nodes": []}},
-        "dir": {"trees": {"nodes": entries}, "blobs": {"nodes": []}}
+        "dir": {"trees": {"nodes": entries, "pageInfo": page}, "blobs": {"nodes": [], "pageInfo": page}}
     }}}})
 }
 
@@ -165,14 +189,16 @@ impl TreeResponder {
                 None => blobs.insert(rest.to_string()),
             };
         }
-        let nodes = |names: std::collections::BTreeSet<String>| {
-            names
+        let page = |names: std::collections::BTreeSet<String>| {
+            let more = names.len() > 100;
+            let nodes: Vec<Value> = names
                 .into_iter()
                 .take(100)
                 .map(|n| json!({"name": n}))
-                .collect::<Vec<_>>()
+                .collect();
+            json!({"nodes": nodes, "pageInfo": {"hasNextPage": more}})
         };
-        json!({"trees": {"nodes": nodes(trees)}, "blobs": {"nodes": nodes(blobs)}})
+        json!({"trees": page(trees), "blobs": page(blobs)})
     }
 }
 

@@ -28,6 +28,24 @@ pub async fn spawn(args: &[&str], env: &[(&str, &str)]) -> Server {
     Server { client }
 }
 
+/// Like [`spawn`], but starting the session the 2026-07-28 way: `server/discover` instead of
+/// `initialize`.
+pub async fn spawn_discovering(args: &[&str], env: &[(&str, &str)]) -> Server {
+    use rmcp::ClientServiceExt;
+    use rmcp::model::ProtocolVersion;
+    let mut cmd = command(args, env);
+    cmd.stderr(std::process::Stdio::inherit());
+    let transport = TokioChildProcess::new(cmd).expect("spawn gitlab-file-mcp");
+    let lifecycle = rmcp::ClientLifecycleMode::Discover {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+    };
+    let client =
+        ().serve_with_lifecycle(transport, lifecycle)
+            .await
+            .expect("server/discover with gitlab-file-mcp");
+    Server { client }
+}
+
 /// Like [`spawn`], with the server's stderr piped back: read it to the end after
 /// [`Server::stop`] (which ends the process).
 pub async fn spawn_with_stderr(
@@ -92,6 +110,13 @@ impl Server {
         self.client.list_all_tools().await.expect("tools/list")
     }
 
+    /// The `instructions` the server sent when the session started.
+    pub fn instructions(&self) -> Option<String> {
+        self.client
+            .peer_info()
+            .and_then(|info| info.instructions.clone())
+    }
+
     /// Ends the session and the child process.
     pub async fn stop(self) {
         let _ = self.client.cancel().await;
@@ -129,6 +154,31 @@ pub fn err(result: &CallToolResult) -> String {
         result.structured_content
     );
     text(result)
+}
+
+/// The keys of an answer, in the order the server sends them (issue 18: the hint before the
+/// content, so a client keeping only a result's head keeps it).
+pub const OUTPUT_KEYS: [&str; 5] = ["path", "ref", "metadata", "system_instruction", "content"];
+
+/// The keys of `metadata`, in the order the server sends them (each only when present).
+pub const METADATA_KEYS: [&str; 8] = [
+    "total_lines",
+    "returned_lines",
+    "truncated",
+    "size_bytes",
+    "blob_id",
+    "commit_sha",
+    "web_url",
+    "unchanged",
+];
+
+/// The keys of a JSON object in their order (the client parses with `preserve_order`, so that
+/// is the order on the wire); none for another value.
+pub fn keys(value: &Value) -> Vec<&str> {
+    value
+        .as_object()
+        .map(|o| o.keys().map(String::as_str).collect())
+        .unwrap_or_default()
 }
 
 /// A JSON value for an assertion message: at most 200 characters of it.

@@ -5,11 +5,15 @@
 
 use graphql_client::{GraphQLQuery, QueryBody};
 
-use super::capabilities::EXCLUSIONS_FIELD;
+use std::sync::LazyLock;
+
+use super::capabilities::{EXCLUSIONS_FIELD, PERMALINK_FIELD};
 use super::client::Client;
 use super::error::{GitlabError, answer_data, answer_data_ignoring};
 use super::graphql::variants::BLOB_WITHOUT_DUO_EXCLUSIONS_IF_SUPPORTED;
-use super::graphql::{Blob as BlobQuery, BlobFields, blob, global_id_number, project_global_id};
+use super::graphql::{
+    Blob as BlobQuery, BlobFields, blob, global_id_number, project_global_id, without_permalink,
+};
 use crate::config::Credential;
 use crate::ref_name::RefType;
 use crate::resolve::ProjectRef;
@@ -35,39 +39,73 @@ pub(crate) struct ProjectAnswer {
     pub nodes: Vec<BlobFields>,
 }
 
-/// Asks for one file. `Ok(None)`: the project is missing or unreadable. The exclusion rules are
-/// asked for until the instance is seen to lack the field; then, from this call on, never.
+/// The blob documents without `permalinkPath`, with and without the exclusion rules.
+static WITHOUT_PERMALINK: LazyLock<[String; 2]> = LazyLock::new(|| {
+    [
+        without_permalink(blob::QUERY),
+        without_permalink(BLOB_WITHOUT_DUO_EXCLUSIONS_IF_SUPPORTED),
+    ]
+});
+
+/// Asks for one file. `Ok(None)`: the project is missing or unreadable. The exclusion rules and
+/// the permalink are asked for until the instance is seen to lack the field; then, from this
+/// call on, never.
 pub(crate) async fn ask(
     client: &Client,
     request: BlobRequest<'_>,
     with_content: bool,
     credential: Option<&Credential>,
 ) -> Result<Option<ProjectAnswer>, GitlabError> {
-    let with_rules = client.caps().exclusions.worth_asking();
-    let answer = client
-        .post(&body(request, with_rules, with_content), credential)
-        .await?;
-    let data: blob::ResponseData = if !with_rules {
-        answer_data(answer)?
-    } else if answer.lacks_field(EXCLUSIONS_FIELD) {
-        tracing::info!("this GitLab has no {EXCLUSIONS_FIELD}; not asking again");
-        client.caps().exclusions.record(false);
-        // The second and last round: the first answer ruled the rules field out.
+    // Each round that learns of an absent field stops asking for it, so with two optional
+    // fields (the exclusion rules and the permalink) the third round at the latest answers.
+    const ROUNDS: usize = 3;
+    for _ in 0..ROUNDS {
+        let caps = client.caps();
+        let asked = Optional {
+            rules: caps.exclusions.worth_asking(),
+            permalink: caps.permalink.worth_asking(),
+        };
         let answer = client
-            .post(&body(request, false, with_content), credential)
+            .post(&body(request, asked, with_content), credential)
             .await?;
-        answer_data(answer)?
-    } else {
-        client.caps().exclusions.record(true);
-        answer_data_ignoring(answer, EXCLUSIONS_FIELD)?
-    };
-    Ok(project_of(data).map(ProjectAnswer::from))
+        let no_rules = asked.rules && answer.lacks_field(EXCLUSIONS_FIELD);
+        let no_permalink = asked.permalink && answer.lacks_field(PERMALINK_FIELD);
+        for (lacks, field, support) in [
+            (no_rules, EXCLUSIONS_FIELD, &caps.exclusions),
+            (no_permalink, PERMALINK_FIELD, &caps.permalink),
+        ] {
+            if lacks {
+                tracing::info!("this GitLab has no {field}; not asking again");
+                support.record(false);
+            }
+        }
+        if no_rules || no_permalink {
+            continue;
+        }
+        let data: blob::ResponseData = if asked.rules {
+            caps.exclusions.record(true);
+            answer_data_ignoring(answer, EXCLUSIONS_FIELD)?
+        } else {
+            answer_data(answer)?
+        };
+        return Ok(project_of(data).map(ProjectAnswer::from));
+    }
+    Err(GitlabError::Shape {
+        reason: format!("an optional field was still reported absent after {ROUNDS} rounds"),
+    })
 }
 
-/// The request body; without the rules field for instances that lack it.
+/// Which optional fields a request asks for.
+#[derive(Debug, Clone, Copy)]
+struct Optional {
+    rules: bool,
+    permalink: bool,
+}
+
+/// The request body; without the optional fields the instance lacks.
 fn body(
     request: BlobRequest<'_>,
-    with_rules: bool,
+    asked: Optional,
     with_content: bool,
 ) -> QueryBody<blob::Variables> {
     let (by_id, project_path, ids) = match request.project {
@@ -83,9 +121,12 @@ fn body(
         ref_type: request.ref_type,
         with_content,
     });
-    if !with_rules {
-        body.query = BLOB_WITHOUT_DUO_EXCLUSIONS_IF_SUPPORTED;
-    }
+    body.query = match (asked.rules, asked.permalink) {
+        (true, true) => blob::QUERY,
+        (false, true) => BLOB_WITHOUT_DUO_EXCLUSIONS_IF_SUPPORTED,
+        (true, false) => &WITHOUT_PERMALINK[0],
+        (false, false) => &WITHOUT_PERMALINK[1],
+    };
     body
 }
 
@@ -142,7 +183,11 @@ mod tests {
             path: "a.txt",
             ref_type: Some(RefType::Tags),
         };
-        let v = serde_json::to_value(body(request, true, true)).unwrap();
+        let all = Optional {
+            rules: true,
+            permalink: true,
+        };
+        let v = serde_json::to_value(body(request, all, true)).unwrap();
         assert_eq!(v["variables"]["withContent"], true);
         assert_eq!(v["variables"]["projectPath"], "g/p");
         assert_eq!(v["variables"]["byId"], false);
@@ -154,7 +199,10 @@ mod tests {
                 project: &id,
                 ..request
             },
-            false,
+            Optional {
+                rules: false,
+                permalink: false,
+            },
             false,
         ))
         .unwrap();
@@ -165,5 +213,6 @@ mod tests {
         );
         assert_eq!(v["variables"]["byId"], true);
         assert!(!v["query"].as_str().unwrap().contains(EXCLUSIONS_FIELD));
+        assert!(!v["query"].as_str().unwrap().contains("  permalinkPath"));
     }
 }

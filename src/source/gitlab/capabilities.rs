@@ -31,11 +31,15 @@ pub(crate) struct Capabilities {
     pub exclusions: FieldSupport,
     /// `Repository.commit(ref:)`.
     pub commit: FieldSupport,
+    /// `RepositoryBlob.permalinkPath` (the commit an answer was read at); an instance without
+    /// it answers without `commit_sha` and `web_url`.
+    pub permalink: FieldSupport,
 }
 
 /// The field names, as GitLab's "doesn't exist" errors name them.
 pub(crate) const EXCLUSIONS_FIELD: &str = "duoContextExclusionSettings";
 pub(crate) const COMMIT_FIELD: &str = "commit";
+pub(crate) const PERMALINK_FIELD: &str = "permalinkPath";
 
 #[cfg(test)]
 mod tests {

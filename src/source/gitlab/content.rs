@@ -178,6 +178,17 @@ impl ContentStore {
         self.read_answer(text, &want).await.map(Content::Ready)
     }
 
+    /// The content under `key` ([`cache_key`]) from the cache alone, when that needs no
+    /// request: a whole text, or the first part of a long file that covers `extent`. `None`
+    /// otherwise (not cached, a verdict, or a part the window reaches past).
+    pub(crate) fn at_hand(&self, key: &str, extent: Extent) -> Option<BlobKind> {
+        match self.cache.get(key)? {
+            Cached::Full(text) => Some(text_kind(text, false)),
+            Cached::Partial(text) if extent.covered_by(&text) => Some(text_kind(text, true)),
+            Cached::Partial(_) | Cached::Binary => None,
+        }
+    }
+
     /// The answer asked with content had none: GitLab's word for a binary blob, to this
     /// caller. Not cached: one answer proves nothing about the blob's bytes (and asking again
     /// with content costs no more than without, for a binary blob).
@@ -443,7 +454,8 @@ fn text_kind(content: Arc<String>, cut_by_read_limit: bool) -> BlobKind {
 fn cached_as(kind: &BlobKind) -> Cached {
     match kind {
         BlobKind::Text { content, .. } => Cached::Full(Arc::clone(content)),
-        BlobKind::Binary | BlobKind::Lfs { .. } => Cached::Binary,
+        // `NotRead` is never downloaded, so never cached; a verdict is the safe reading.
+        BlobKind::Binary | BlobKind::Lfs { .. } | BlobKind::NotRead => Cached::Binary,
     }
 }
 
@@ -474,6 +486,7 @@ mod tests {
         BlobFields {
             oid: oid.into(),
             path: "a.txt".into(),
+            permalink_path: None,
             size: size.map(BigInt),
             raw_size: size.map(BigInt),
             raw_text_blob: text.map(literal),

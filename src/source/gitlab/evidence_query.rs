@@ -10,12 +10,12 @@
 use serde_json::{Map, Value, json};
 
 use super::blob_query::ProjectAnswer;
-use super::capabilities::{COMMIT_FIELD, EXCLUSIONS_FIELD};
+use super::capabilities::{COMMIT_FIELD, EXCLUSIONS_FIELD, PERMALINK_FIELD};
 use super::client::Client;
 use super::envelope::{GraphqlError, GraphqlResponse};
 use super::error::{GitlabError, answer_data, answer_data_ignoring};
 use super::graphql::fragments::{BLOB_FIELDS, DUO_EXCLUSIONS_IF_SUPPORTED};
-use super::graphql::{BlobFields, global_id_number};
+use super::graphql::{BlobFields, global_id_number, without_permalink};
 use crate::config::Credential;
 use crate::ref_name::RefType;
 use crate::resolve::Candidate;
@@ -64,6 +64,8 @@ pub(crate) struct Extras {
     pub commit: bool,
     /// The blobs' content (not when the blob last named is cached).
     pub content: bool,
+    /// The blobs' `permalinkPath` (unless the instance lacks the field).
+    pub permalink: bool,
 }
 
 /// Asks about every candidate, [`MAX_PER_REQUEST`] per request. `Ok(None)`: the project is
@@ -74,9 +76,10 @@ pub(crate) async fn ask(
     asked: Asked<'_>,
     credential: Option<&Credential>,
 ) -> Result<Option<CandidatesAnswer>, GitlabError> {
-    // Each round that learns of an absent field stops asking for it, so with two optional
-    // fields (the ref lookups and the exclusion rules) the third round at the latest answers.
-    const ROUNDS: usize = 3;
+    // Each round that learns of an absent field stops asking for it, so with three optional
+    // fields (the ref lookups, the exclusion rules, the permalink) the fourth round at the
+    // latest answers.
+    const ROUNDS: usize = 4;
     for _ in 0..ROUNDS {
         if let Batches::Answered(answer) = ask_batches(client, asked, credential).await? {
             return Ok(answer);
@@ -116,6 +119,7 @@ async fn ask_batches(
             rules: caps.exclusions.worth_asking() && project.is_none(),
             commit: caps.commit.worth_asking(),
             content: asked.content,
+            permalink: caps.permalink.worth_asking(),
         };
         let offset = answers.len();
         let body = request(asked.project_path, batch, offset, asked.ref_type, extras);
@@ -144,13 +148,17 @@ async fn ask_batches(
 fn learned_absent_fields(client: &Client, r: &GraphqlResponse<Value>, extras: Extras) -> bool {
     let no_rules = extras.rules && r.lacks_field(EXCLUSIONS_FIELD);
     let no_commit = extras.commit && r.lacks_field(COMMIT_FIELD);
+    let no_permalink = extras.permalink && r.lacks_field(PERMALINK_FIELD);
     if no_rules {
         client.caps().exclusions.record(false);
     }
     if no_commit {
         client.caps().commit.record(false);
     }
-    no_rules || no_commit
+    if no_permalink {
+        client.caps().permalink.record(false);
+    }
+    no_rules || no_commit || no_permalink
 }
 
 /// The GraphQL document for `count` candidates numbered from `offset`.
@@ -177,8 +185,12 @@ pub(crate) fn document(count: usize, offset: usize, extras: Extras) -> String {
     } else {
         ("", String::new())
     };
+    let blob_fields = match extras.permalink {
+        true => BLOB_FIELDS.to_string(),
+        false => without_permalink(BLOB_FIELDS),
+    };
     format!(
-        "query BlobBySplits({vars}) {{ project(fullPath: $projectPath) {{ id fullPath{spread} repository {{{fields} }} }} }} {BLOB_FIELDS}{fragment}"
+        "query BlobBySplits({vars}) {{ project(fullPath: $projectPath) {{ id fullPath{spread} repository {{{fields} }} }} }} {blob_fields}{fragment}"
     )
 }
 
@@ -382,11 +394,13 @@ mod tests {
         rules: true,
         commit: true,
         content: true,
+        permalink: true,
     };
     const NONE: Extras = Extras {
         rules: false,
         commit: false,
         content: false,
+        permalink: false,
     };
 
     #[test]
@@ -396,8 +410,10 @@ mod tests {
         assert!(d.contains("b4: blobs(ref: $r4, paths: $p4, refType: $refType, first: 1)"));
         assert!(d.contains("duoContextExclusionSettings"));
         assert!(d.contains("fragment BlobFields on RepositoryBlob"));
+        assert!(d.contains("permalinkPath"), "{d}");
         let d = document(1, 0, NONE);
         assert!(!d.contains("commit") && !d.contains("duoContext"), "{d}");
+        assert!(!d.contains("permalinkPath") && d.contains("lfsOid"), "{d}");
     }
 
     #[test]
@@ -420,6 +436,7 @@ mod tests {
                 rules: false,
                 commit: true,
                 content: false,
+                permalink: true,
             },
         );
         assert_eq!(body["variables"]["r1"], "release/2026");

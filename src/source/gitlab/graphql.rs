@@ -23,6 +23,13 @@ pub(crate) use generated::{Blob, MissProbe, blob, fragments, miss_probe, variant
 /// The one blob type every blob answer is read into (the `BlobFields` fragment).
 pub(crate) type BlobFields = blob::BlobFields;
 
+/// `document` without the `permalinkPath` line of its `BlobFields` fragment, for an instance
+/// that lacks the field (its typed answer then reads `permalink_path: None`). The field is on a
+/// line of its own in the checked-in file and in the fragment text build.rs emits.
+pub(crate) fn without_permalink(document: &str) -> String {
+    document.replace("\n  permalinkPath\n", "\n")
+}
+
 /// `gid://gitlab/Project/42` → 42.
 pub(crate) fn global_id_number(gid: &str) -> Option<u64> {
     gid.rsplit('/').next()?.parse().ok()
@@ -54,5 +61,20 @@ mod tests {
         );
         assert!(reduced.contains("...BlobFields") && reduced.contains("rawTextBlob"));
         assert!(fragments::BLOB_FIELDS.starts_with("fragment BlobFields on RepositoryBlob"));
+    }
+
+    #[test]
+    fn the_permalink_field_can_be_left_out_of_every_blob_document() {
+        for document in [
+            blob::QUERY,
+            variants::BLOB_WITHOUT_DUO_EXCLUSIONS_IF_SUPPORTED,
+            fragments::BLOB_FIELDS,
+        ] {
+            let asked = |d: &str| d.lines().any(|l| l.trim() == "permalinkPath");
+            assert!(asked(document), "{document}");
+            let without = without_permalink(document);
+            assert!(!asked(&without), "{without}");
+            assert!(without.contains("\n  oid\n  path\n  size\n"), "{without}");
+        }
     }
 }

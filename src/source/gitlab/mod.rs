@@ -24,6 +24,7 @@ mod exclusion;
 mod flights;
 mod graphql;
 mod json_text;
+mod permalink;
 mod probe;
 mod raw;
 mod scalars;
@@ -52,7 +53,7 @@ use crate::ref_name::{RefType, qualify_ref};
 use crate::resolve::choice::choose;
 use crate::resolve::{self, Lookup, ProjectFile, ProjectRef, ResolveError, Target};
 use crate::source::Source;
-use crate::source::blob::{Blob, Fetched, SourceError};
+use crate::source::blob::{Blob, BlobKind, Fetched, SourceError};
 use crate::window::Extent;
 
 /// The GitLab source; cheap to clone and share across calls (and callers: the blob cache and
@@ -61,6 +62,8 @@ use crate::window::Extent;
 pub(crate) struct GitlabSource {
     client: Client,
     base: ::url::Url,
+    /// The base's origin, which GitLab's permalink paths are relative to ([`permalink`]).
+    origin: String,
     shared: Arc<Shared>,
 }
 
@@ -80,6 +83,25 @@ enum Start {
     Cached,
     First,
     AfterFlight(Follow<Landed>),
+}
+
+/// One call's request of [`GitlabSource::fetch`], handed to its rounds.
+#[derive(Clone, Copy)]
+struct Call<'a> {
+    lookup: &'a ProjectFile,
+    extent: Extent,
+    /// The blob id the caller holds (`if_none_match`).
+    held: Option<&'a str>,
+    credential: Option<&'a Credential>,
+}
+
+/// What a round asked of a blob: how much of it the call needs, whether the request carried
+/// content, and whether the answer named the blob the caller holds (`if_none_match`).
+#[derive(Debug, Clone, Copy)]
+struct Asked {
+    extent: Extent,
+    content: bool,
+    unchanged: bool,
 }
 
 /// How a lookup is answered: the project, and the chosen blob of the lookup's file.
@@ -103,9 +125,10 @@ impl Source for GitlabSource {
         &self,
         lookup: &ProjectFile,
         extent: Extent,
+        held: Option<&str>,
         credential: Option<&Credential>,
     ) -> Result<Fetched, SourceError> {
-        GitlabSource::fetch(self, lookup, extent, credential).await
+        GitlabSource::fetch(self, lookup, extent, held, credential).await
     }
 }
 
@@ -116,6 +139,7 @@ impl GitlabSource {
         Ok(Self {
             client: Client::new(transport),
             base: config.base_url.clone(),
+            origin: permalink::origin(&config.base_url),
             shared: Arc::new(Shared {
                 store,
                 last_blobs: LastBlobs::new(),
@@ -133,17 +157,27 @@ impl GitlabSource {
     /// A first read of a lookup (nothing cached for it) leads a flight; a concurrent first
     /// read of the same lookup validates with its own request first, without content, and
     /// only then waits for that flight to land ([`Self::read`]).
+    /// With `held` (the blob id the caller holds, `if_none_match`) the first request goes
+    /// without content and joins no flight, and when it names that blob its content is only
+    /// taken from the cache, never downloaded: [`BlobKind::NotRead`] when the cache cannot
+    /// give it.
     pub(crate) async fn fetch(
         &self,
         lookup: &ProjectFile,
         extent: Extent,
+        held: Option<&str>,
         credential: Option<&Credential>,
     ) -> Result<Fetched, SourceError> {
         let key = hint_key(lookup);
-        let call = (lookup, extent, credential);
+        let call = Call {
+            lookup,
+            extent,
+            held,
+            credential,
+        };
         // Boxed: the rounds' future is large (answers, content, downloads), too large for a
         // worker thread's stack in a debug build once the HTTP transport's own frames are on it.
-        if self.cached_hint(&key) {
+        if held.is_some() || self.cached_hint(&key) {
             return Box::pin(self.read(call, Start::Cached, &mut String::new())).await;
         }
         match self.shared.first_reads.join(key) {
@@ -166,10 +200,16 @@ impl GitlabSource {
     /// did not bring it). `named` is left naming the content and path the last answer named.
     async fn read(
         &self,
-        (lookup, extent, credential): (&ProjectFile, Extent, Option<&Credential>),
+        call: Call<'_>,
         start: Start,
         named: &mut String,
     ) -> Result<Fetched, SourceError> {
+        let Call {
+            lookup,
+            extent,
+            held,
+            credential,
+        } = call;
         let key = hint_key(lookup);
         let (mut with_content, mut flight) = match start {
             Start::Cached => (false, None),
@@ -193,10 +233,13 @@ impl GitlabSource {
             {
                 return Err(failure);
             }
-            match self
-                .blob(answered, extent, with_content, credential)
-                .await?
-            {
+            let unchanged = held.is_some_and(|id| id.eq_ignore_ascii_case(&answered.node.oid));
+            let asked = Asked {
+                extent,
+                content: with_content,
+                unchanged,
+            };
+            match self.blob(answered, asked, credential).await? {
                 Some(fetched) => return Ok(fetched),
                 None => with_content = true,
             }
@@ -362,13 +405,13 @@ impl GitlabSource {
         })
     }
 
-    /// The blob of an answer, with its content from the cache, the answer or REST.
-    /// `Ok(None)`: asked without content, and the blob named is not cached.
+    /// The blob of an answer, with its content from the cache, the answer or REST (for a blob
+    /// the caller holds, from the cache alone). `Ok(None)`: asked without content, and the
+    /// blob named is not cached.
     async fn blob(
         &self,
         answered: Answered,
-        extent: Extent,
-        asked_content: bool,
+        asked: Asked,
         credential: Option<&Credential>,
     ) -> Result<Option<Fetched>, SourceError> {
         let Answered {
@@ -379,6 +422,13 @@ impl GitlabSource {
             split_fallback_from,
         } = answered;
         let (path, oid, size_bytes) = (node.path.clone(), node.oid.clone(), size_bytes(&node));
+        let cited = node
+            .permalink_path
+            .as_deref()
+            .and_then(|p| permalink::read(&self.origin, p));
+        if node.permalink_path.is_some() && cited.is_none() {
+            tracing::debug!(permalink_path = ?node.permalink_path, "a permalink that names no commit");
+        }
         let rest_ref = qualify_ref(&git_ref, ref_type);
         let at = FileAt {
             project_id: project.id,
@@ -386,22 +436,32 @@ impl GitlabSource {
             git_ref: &rest_ref,
         };
         let store = &self.shared.store;
-        let kind = match store.content(node, at, extent, credential).await? {
-            Content::Ready(kind) => kind,
-            Content::NotInAnswer if asked_content => store.binary(&oid),
-            Content::NotInAnswer => return Ok(None),
+        let kind = if asked.unchanged {
+            let key = content::cache_key(&node);
+            store
+                .at_hand(&key, asked.extent)
+                .unwrap_or(BlobKind::NotRead)
+        } else {
+            match store.content(node, at, asked.extent, credential).await? {
+                Content::Ready(kind) => kind,
+                Content::NotInAnswer if asked.content => store.binary(&oid),
+                Content::NotInAnswer => return Ok(None),
+            }
         };
+        let (commit_sha, web_url) = cited.map(|c| (c.commit_sha, c.web_url)).unzip();
         let blob = Blob {
             path,
             git_ref,
             size_bytes: content::proven_size(&kind, size_bytes),
             kind,
             id: Some(oid),
+            commit_sha,
         };
         Ok(Some(Fetched {
             blob,
             project: Some(project.full_path),
             split_fallback_from,
+            web_url,
         }))
     }
 }
@@ -472,19 +532,27 @@ pub(crate) fn all_documents() -> Vec<(String, String)> {
         ),
         ("MissProbe".into(), miss_probe::QUERY.into()),
     ];
+    for (name, document) in [
+        ("Blob without permalink", blob::QUERY),
+        (
+            "Blob without exclusions or permalink",
+            variants::BLOB_WITHOUT_DUO_EXCLUSIONS_IF_SUPPORTED,
+        ),
+    ] {
+        documents.push((name.into(), graphql::without_permalink(document)));
+    }
     for count in 1..=evidence_query::MAX_PER_REQUEST {
-        for rules in [false, true] {
-            for commit in [false, true] {
-                let extras = evidence_query::Extras {
-                    rules,
-                    commit,
-                    content: true,
-                };
-                documents.push((
-                    format!("BlobBySplits {count} {extras:?}"),
-                    evidence_query::document(count, 3, extras),
-                ));
-            }
+        for (rules, commit, permalink) in (0..8).map(|i| (i & 1 != 0, i & 2 != 0, i & 4 != 0)) {
+            let extras = evidence_query::Extras {
+                rules,
+                commit,
+                content: true,
+                permalink,
+            };
+            documents.push((
+                format!("BlobBySplits {count} {extras:?}"),
+                evidence_query::document(count, 3, extras),
+            ));
         }
     }
     documents

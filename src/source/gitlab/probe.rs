@@ -17,12 +17,17 @@ use super::graphql::{MissProbe, miss_probe};
 use crate::config::Credential;
 use crate::ref_name::{RefType, qualify_ref};
 use crate::source::blob::{SourceError, file_not_found};
+use crate::source::listing::DirEntries;
 use crate::source::suggest::{self, Entry, EntryKind, Listing, Suggestion};
 
 /// Entries listed per directory and kind: `trees(first:)`, `blobs(first:)` in the document
 /// (GitLab's largest page); a test keeps the two equal.
 #[cfg(test)]
 const PAGE: usize = 100;
+
+/// A file name that only a wildcard matches in practice (no rule names a file `~`), standing
+/// for "any file" of a directory when the rules are asked whether its contents are excluded.
+const WILDCARD_ONLY: &str = "~";
 
 /// The aliases whose errors only mean "nothing listed there" (a level that is a file, say).
 const LISTING_ALIASES: [&str; 4] = ["dir", "up0", "up1", "up2"];
@@ -32,6 +37,8 @@ const LISTING_ALIASES: [&str; 4] = ["dir", "up0", "up1", "up2"];
 struct Probe {
     ref_exists: bool,
     is_dir: bool,
+    /// The path's own entries (a page of each kind), and whether either page has more.
+    dir_entries: (Vec<Entry>, bool),
     /// The existing directories of [`suggest::ancestors_to_list`], nearest first.
     listings: Vec<Listing>,
 }
@@ -68,9 +75,14 @@ pub(crate) async fn why_missing(
         }) => SourceError::RefNotFound {
             git_ref: git_ref.to_string(),
         },
-        Ok(Probe { is_dir: true, .. }) => SourceError::IsDirectory {
+        Ok(Probe {
+            is_dir: true,
+            dir_entries: (entries, paged),
+            ..
+        }) => SourceError::IsDirectory {
             path: path.to_string(),
             git_ref: git_ref.to_string(),
+            entries: DirEntries::of(&entries, paged, |e| entry_allowed(rules, path, e)),
         },
         Ok(Probe { listings, .. }) => {
             let near = suggest::rank(path, &listings, |s| allowed(rules, s, path));
@@ -92,6 +104,23 @@ fn allowed(rules: Option<&[String]>, suggestion: &Suggestion, asked: &str) -> bo
         EntryKind::Directory => {
             !excluded(&suggestion.path) && !excluded(&suggest::through(suggestion, asked))
         }
+    }
+}
+
+/// Whether `rules` let the entry `entry` of the directory `dir` be named: a file that is not
+/// excluded, or a directory that is not, and whose contents are not as far as a wildcard rule
+/// says (`secrets/` under `secrets/*` or `secrets/**`: a file named only by a wildcard,
+/// [`WILDCARD_ONLY`], directly inside it is excluded). A rule naming some files in it
+/// (`secrets/*.pem`) leaves the directory named.
+fn entry_allowed(rules: Option<&[String]>, dir: &str, entry: &Entry) -> bool {
+    let Some(rules) = rules else {
+        return true;
+    };
+    let path = format!("{dir}/{}", entry.name);
+    let excluded = |p: &str| exclusion::is_excluded(rules, p);
+    match entry.kind {
+        EntryKind::File => !excluded(&path),
+        EntryKind::Directory => !excluded(&path) && !excluded(&format!("{path}/{WILDCARD_ONLY}")),
     }
 }
 
@@ -156,6 +185,7 @@ fn read(data: miss_probe::ResponseData, path: &str) -> Probe {
         return Probe {
             ref_exists: false,
             is_dir: false,
+            dir_entries: (Vec::new(), false),
             listings: Vec::new(),
         };
     };
@@ -163,6 +193,7 @@ fn read(data: miss_probe::ResponseData, path: &str) -> Probe {
         .dir
         .as_ref()
         .is_some_and(|d| any_entry(&d.trees.nodes) || any_entry(&d.blobs.nodes));
+    let dir_entries = repo.dir.map(own_entries).unwrap_or_default();
     let has_last_commit = repo.root.as_ref().is_some_and(|r| r.last_commit.is_some());
     let ups = [repo.up0, repo.up1, repo.up2];
     let mut listings: Vec<Listing> = levels(path)
@@ -176,8 +207,22 @@ fn read(data: miss_probe::ResponseData, path: &str) -> Probe {
     Probe {
         ref_exists: has_last_commit || is_dir || !listings.is_empty(),
         is_dir,
+        dir_entries,
         listings,
     }
+}
+
+/// The path's own page of entries, and whether either page has more.
+fn own_entries(dir: miss_probe::MissProbeProjectRepositoryDir) -> (Vec<Entry>, bool) {
+    let paged = dir.trees.page_info.has_next_page || dir.blobs.page_info.has_next_page;
+    let entry = |name, kind| Entry { name, kind };
+    let trees = dir.trees.nodes.into_iter().flatten().flatten();
+    let blobs = dir.blobs.nodes.into_iter().flatten().flatten();
+    let entries = trees
+        .map(|t| entry(t.name, EntryKind::Directory))
+        .chain(blobs.map(|b| entry(b.name, EntryKind::File)))
+        .collect();
+    (entries, paged)
 }
 
 /// A directory's listing, or `None` when it has no entries (it does not exist).
@@ -204,15 +249,16 @@ fn any_entry<T>(nodes: &Option<Vec<Option<T>>>) -> bool {
 /// GitLab's complexity score of the document, by the rules `evidence_query` documents, counted high:
 /// each `trees`/`blobs` connection as if it were a resolver connection (1% more per item it may
 /// load): `(name + nodes + field + Gitaly) × (1 + first/100)` = 4 × 2 = 8 with a full page, 4
-/// with `first: 1`; a `tree` adds 1 + 1 (Gitaly) to its children, `lastCommit { sha }` costs 3,
+/// with `first: 1`, and `pageInfo { hasNextPage }` adds 2 inside the factor (the path's own
+/// listing, `dir`); a `tree` adds 1 + 1 (Gitaly) to its children, `lastCommit { sha }` costs 3,
 /// `repository` 1 and `project` 2.
 #[cfg(test)]
 fn estimated_complexity(levels: usize, page: usize) -> usize {
     // GitLab truncates (`complexity.to_i`).
-    let connection = |first: usize| 4 * (100 + first) / 100;
-    let listing_tree = 2 * connection(page) + 2;
+    let connection = |own: usize, first: usize| own * (100 + first) / 100;
+    let listing_tree = 2 * connection(4, page) + 2;
     let root = listing_tree + 3;
-    let dir = 2 * connection(1) + 2;
+    let dir = 2 * connection(6, page) + 2;
     2 + 1 + root + dir + levels * listing_tree
 }
 
@@ -232,11 +278,12 @@ mod tests {
     #[test]
     fn the_query_stays_inside_gitlabs_complexity_limits() {
         let worst = estimated_complexity(suggest::LEVELS_ABOVE_PARENT + 1, PAGE);
-        assert_eq!(worst, 88);
+        assert_eq!(worst, 104);
         assert!(worst <= 200, "anonymous limit");
-        // The document pages what PAGE says, and lists three levels besides the root.
+        // The document pages what PAGE says (the fragment and the path's own listing), and
+        // lists three levels besides the root.
         let doc = miss_probe::QUERY;
-        assert_eq!(doc.matches(&format!("(first: {PAGE})")).count(), 2, "{doc}");
+        assert_eq!(doc.matches(&format!("(first: {PAGE})")).count(), 4, "{doc}");
         assert!(doc.contains("up2: tree(") && !doc.contains("up3"));
     }
 
@@ -269,7 +316,9 @@ mod tests {
     fn entries(trees: &[&str], blobs: &[&str]) -> Value {
         let nodes =
             |names: &[&str]| json!(names.iter().map(|n| json!({"name": n})).collect::<Vec<_>>());
-        json!({"trees": {"nodes": nodes(trees)}, "blobs": {"nodes": nodes(blobs)}})
+        let page = json!({"hasNextPage": false});
+        json!({"trees": {"nodes": nodes(trees), "pageInfo": page},
+               "blobs": {"nodes": nodes(blobs), "pageInfo": page}})
     }
 
     #[test]
@@ -301,6 +350,29 @@ mod tests {
         assert!(read(answer_data(a).unwrap(), "src").is_dir);
         let a = answer(json!({"data": {"project": null}}));
         assert!(!read(answer_data(a).unwrap(), "x").ref_exists);
+    }
+
+    #[test]
+    fn a_directory_names_its_entries_but_not_excluded_ones() {
+        let mut root = entries(&["app"], &[]);
+        root["lastCommit"] = json!({"sha": "abc"});
+        let mut dir = entries(&["models", "secrets"], &["app.rb", "prod.env"]);
+        dir["blobs"]["pageInfo"]["hasNextPage"] = json!(true);
+        let a = answer(json!({"data": {"project": {"repository": {"root": root, "dir": dir}}}}));
+        let p = read(answer_data(a).unwrap(), "app");
+        assert!(p.is_dir && p.dir_entries.1, "{p:?}");
+        let rules = vec![
+            "app/secrets/*".to_string(),
+            "*.env".to_string(),
+            "app/models/*.pem".to_string(),
+        ];
+        let named = DirEntries::of(&p.dir_entries.0, p.dir_entries.1, |e| {
+            entry_allowed(Some(&rules), "app", e)
+        });
+        assert_eq!(named.named, ["models/", "app.rb"]);
+        assert_eq!(named.to_string(), "It holds 'models/', 'app.rb' and more.");
+        let all = DirEntries::of(&p.dir_entries.0, false, |e| entry_allowed(None, "app", e));
+        assert_eq!(all.named, ["models/", "secrets/", "app.rb", "prod.env"]);
     }
 
     #[test]

@@ -35,11 +35,13 @@ impl Source for LocalSource {
         resolve::for_local(args)
     }
 
-    /// The whole blob is read whatever the extent: a local read has no read limit.
+    /// The whole blob is read whatever the extent (a local read has no read limit), and also
+    /// when the caller holds it: reading it costs no network, and gives the window's metadata.
     async fn fetch(
         &self,
         lookup: &Lookup,
         _extent: Extent,
+        _held: Option<&str>,
         _credential: Option<&Credential>,
     ) -> Result<Fetched, SourceError> {
         LocalSource::fetch(self, lookup).await
@@ -80,6 +82,7 @@ impl LocalRepo {
                 blob: self.read_as(git_ref, *ref_type, path, OnMiss::Suggest)?,
                 project: None,
                 split_fallback_from: None,
+                web_url: None,
             }),
             Lookup::Candidates {
                 candidates,
@@ -114,6 +117,7 @@ impl LocalRepo {
                     blob: reads.swap_remove(pick.used)?,
                     project: None,
                     split_fallback_from: pick.fallback_from.map(|g| candidates[g].git_ref.clone()),
+                    web_url: None,
                 })
             }
         }

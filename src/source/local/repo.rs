@@ -18,6 +18,7 @@ use crate::cause::Shared;
 use crate::ref_name::{check_ref_name, check_rev, qualify_ref};
 use crate::source::blob::{Blob, SourceError, file_not_found};
 use crate::source::classify::classify;
+use crate::source::listing::DirEntries;
 use crate::source::suggest::{self, Entry, Listing};
 
 /// Tag objects followed before giving up (a tag of a tag of … a commit).
@@ -108,7 +109,7 @@ impl LocalRepo {
     fn read(&self, rev: &str, path: &str, on_miss: OnMiss) -> Result<Blob, SourceError> {
         check_rev(rev).map_err(|reason| invalid_ref(rev, LocalRefError::Syntax(reason)))?;
         let repo = self.repo.to_thread_local();
-        let tree_id = resolve_commit_tree(&repo, rev)?;
+        let (commit_id, tree_id) = resolve_commit_tree(&repo, rev)?;
         let not_found = || SourceError::FileNotFound {
             path: path.to_owned(),
             git_ref: rev.to_owned(),
@@ -126,10 +127,13 @@ impl LocalRepo {
                 };
                 return Err(file_not_found(path, rev, near));
             }
-            TreeEntry::Tree => {
+            TreeEntry::Tree(id) => {
+                // Naming its entries is never worth failing the answer.
+                let entries = list(&repo, id, path).map(|l| l.entries).unwrap_or_default();
                 return Err(SourceError::IsDirectory {
                     path: path.to_owned(),
                     git_ref: rev.to_owned(),
+                    entries: DirEntries::of(&entries, false, |_| true),
                 });
             }
         };
@@ -141,6 +145,7 @@ impl LocalRepo {
             size_bytes,
             kind,
             id: Some(blob_id.to_string()),
+            commit_sha: Some(commit_id.to_string()),
         })
     }
 }
@@ -200,8 +205,11 @@ fn ref_exists(repo: &gix::Repository, full_name: &str) -> bool {
     }
 }
 
-/// Resolve a checked `rev` to a commit and return that commit's root tree.
-fn resolve_commit_tree(repo: &gix::Repository, rev: &str) -> Result<ObjectId, SourceError> {
+/// Resolve a checked `rev` to a commit and return the commit and its root tree.
+fn resolve_commit_tree(
+    repo: &gix::Repository,
+    rev: &str,
+) -> Result<(ObjectId, ObjectId), SourceError> {
     let id = repo
         .rev_parse_single(rev)
         .map_err(|err| rev_parse_error(rev, err))?
@@ -211,7 +219,7 @@ fn resolve_commit_tree(repo: &gix::Repository, rev: &str) -> Result<ObjectId, So
         .find_commit(commit_id)
         .map_err(|err| lookup_error(rev, err))?;
     let tree_id = commit.tree_id().map_err(read_error)?;
-    Ok(tree_id.detach())
+    Ok((commit_id, tree_id.detach()))
 }
 
 /// Follow tag objects from `id` to a commit. Trees and blobs are refused: a file is read at a
@@ -249,8 +257,8 @@ fn peel_to_commit(
 enum TreeEntry {
     /// A file or a symlink (whose blob is the link target).
     Blob(ObjectId),
-    /// A directory.
-    Tree,
+    /// A directory, and its tree.
+    Tree(ObjectId),
     /// A gitlink (a commit of another repository), or a path inside one.
     Submodule,
     /// Nothing at that path (or a component before the last is not a directory).
@@ -276,7 +284,7 @@ fn find_path(
         return Ok(TreeEntry::Missing);
     };
     Ok(match entry.kind() {
-        EntryKind::Tree => TreeEntry::Tree,
+        EntryKind::Tree => TreeEntry::Tree(entry.object_id()),
         EntryKind::Commit => TreeEntry::Submodule,
         EntryKind::Blob | EntryKind::BlobExecutable | EntryKind::Link => {
             TreeEntry::Blob(entry.object_id())
@@ -469,6 +477,7 @@ mod tests {
                 size_bytes: fx::README_MAIN.len() as u64,
                 kind: text(fx::README_MAIN),
                 id: Some(fix.readme_blob_sha.clone()),
+                commit_sha: Some(fix.main_sha.clone()),
             }
         );
         assert_eq!(read_text(&repo, "main", "README.md"), fx::README_MAIN);
@@ -555,7 +564,7 @@ mod tests {
 
     #[test]
     fn binary_latin1_and_lfs() {
-        let (_fx, repo) = fixture();
+        let (fix, repo) = fixture();
         let png = repo
             .read("main", "files/images/logo.png", OnMiss::Suggest)
             .expect("read");
@@ -583,6 +592,7 @@ mod tests {
                     storage: "lfs".to_owned()
                 },
                 id: lfs.id.clone(),
+                commit_sha: Some(fix.main_sha.clone()),
             }
         );
         assert!(lfs.id.as_ref().is_some_and(|id| id.len() == 40));
@@ -644,12 +654,23 @@ mod tests {
             repo.read("nope", "../x", OnMiss::Suggest),
             Err(not_found_ref("nope"))
         );
-        for dir in ["docs", "files/images", "src"] {
+        let holds = |names: &[&str]| DirEntries {
+            named: names.iter().map(|n| n.to_string()).collect(),
+            more: 0,
+            paged: false,
+        };
+        for (dir, names) in [
+            ("docs", holds(&["guide.md"])),
+            ("files/images", holds(&["logo.png"])),
+            ("src", holds(&["lib.rs"])),
+            ("files", holds(&["images/", "lfs/"])),
+        ] {
             assert_eq!(
                 repo.read("main", dir, OnMiss::Suggest),
                 Err(SourceError::IsDirectory {
                     path: dir.to_owned(),
-                    git_ref: "main".to_owned()
+                    git_ref: "main".to_owned(),
+                    entries: names,
                 })
             );
         }
@@ -782,11 +803,13 @@ mod tests {
                 })
             );
         }
+        // A directory holding only a submodule names nothing (a submodule is no file).
         assert_eq!(
             repo.read("special-entries", "vendor", OnMiss::Suggest),
             Err(SourceError::IsDirectory {
                 path: "vendor".to_owned(),
-                git_ref: "special-entries".to_owned()
+                git_ref: "special-entries".to_owned(),
+                entries: DirEntries::default(),
             })
         );
     }

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::super::LineCut;
+use super::super::{CapKind, LineCut};
 use super::super::budget::{self, cut_line};
 use super::super::chars::charged_chars;
 use super::groups::{Group, line_end};
@@ -203,6 +203,7 @@ impl<'a> Builder<'a> {
                 line_bytes: shown.line.len(),
                 returned_bytes: cut.kept,
                 bytes_without_budget: cut.kept_by_bytes,
+                line_chars: (cut.by == CapKind::Chars).then(|| charged_chars(shown.line.as_bytes())),
             },
         };
     }
