@@ -20,6 +20,8 @@ mod history;
 mod http;
 mod jsonrpc;
 mod lru;
+mod metrics;
+mod outcome;
 mod reader;
 mod redact;
 mod ref_name;

@@ -19,6 +19,7 @@ use tokio_util::sync::CancellationToken;
 use crate::args::ArgName;
 use crate::config::Credential;
 use crate::cutoff::Cutoffs;
+use crate::metrics::ErrorKind;
 use crate::reader::{ReadDefaults, Reader};
 use crate::window::{
     CONTROL_CHARGE, DEFAULT_LIMIT, MAX_LIMIT, MAX_RESULT_CHARS, MAX_RESULT_ENVELOPE,
@@ -269,13 +270,13 @@ impl FileServer {
             arguments = %crate::redact::arguments(arguments),
             "get_repository_file arguments"
         );
-        let (result, timing) = crate::timing::measure(async {
-            match self.reader.read(arguments, credential).await {
-                Ok(value) => CallToolResult::structured(value),
-                Err(e) => CallToolResult::error(vec![ContentBlock::text(e.to_string())]),
-            }
-        })
-        .await;
+        let (read, timing) = crate::timing::measure(self.reader.read(arguments, credential)).await;
+        let kind = read.as_ref().err().map(crate::outcome::error_kind);
+        crate::metrics::tool_call(kind, timing.total, timing.upstream);
+        let result = match read {
+            Ok(value) => CallToolResult::structured(value),
+            Err(e) => CallToolResult::error(vec![ContentBlock::text(e.to_string())]),
+        };
         tracing::info!(
             target: "gitlab_file_mcp::calls",
             is_error = result.is_error == Some(true),
@@ -325,6 +326,7 @@ impl ServerHandler for FileServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
+        let _running = crate::metrics::call_running();
         if request.name != TOOL_NAME {
             let refusal = CallRefusal::UnknownTool {
                 name: request.name.to_string(),
@@ -341,6 +343,7 @@ impl ServerHandler for FileServer {
                 .cloned(),
         };
         if matches!(self.tokens, Tokens::FromRequest) && credential.is_none() {
+            crate::metrics::tool_call_not_run(ErrorKind::NoToken);
             let refusal = CallRefusal::NoCallerToken.to_string();
             return Ok(CallToolResult::error(vec![ContentBlock::text(refusal)]).into());
         }

@@ -15,6 +15,7 @@ use http_body_util::BodyExt;
 use super::admission::Admission;
 use super::reply;
 use crate::jsonrpc;
+use crate::metrics::{self, Guard};
 use crate::response::http as wording;
 
 /// Why a body could not be received.
@@ -38,6 +39,7 @@ pub(crate) async fn receive(
     let bytes = match tokio::time::timeout(a.body_timeout, collect(body, a.max_body)).await {
         Ok(Ok(bytes)) => bytes,
         Ok(Err(Unreceived::TooLarge)) => {
+            metrics::refused(Guard::BodySize);
             return reply::closing(
                 StatusCode::PAYLOAD_TOO_LARGE,
                 wording::too_large(a.max_body),
@@ -45,6 +47,7 @@ pub(crate) async fn receive(
         }
         Ok(Err(Unreceived::Unreadable)) => {
             tracing::debug!("{}", wording::LOG_BODY_UNREADABLE);
+            metrics::refused(Guard::BodyFraming);
             return reply::closing(StatusCode::BAD_REQUEST, wording::BODY_UNREADABLE);
         }
         Err(_) => {
@@ -53,6 +56,7 @@ pub(crate) async fn receive(
                 "{}",
                 wording::LOG_BODY_TIMED_OUT
             );
+            metrics::refused(Guard::BodyTimeout);
             return reply::closing(
                 StatusCode::REQUEST_TIMEOUT,
                 wording::body_timed_out(a.body_timeout),
@@ -64,6 +68,7 @@ pub(crate) async fn receive(
         && let Err(rejection) = jsonrpc::parse_message(&bytes)
     {
         tracing::debug!(?rejection, "{}", wording::LOG_NOT_JSON_RPC);
+        metrics::refused(Guard::JsonRpc);
         return reply::rejected(rejection);
     }
     next.run(Request::from_parts(parts, Body::from(bytes)))

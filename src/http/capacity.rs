@@ -14,6 +14,7 @@ use tokio::sync::OwnedSemaphorePermit;
 
 use super::admission::Admission;
 use super::reply;
+use crate::metrics::{self, Guard};
 use crate::response::http as wording;
 
 /// Check 4: a free slot or 503 with `Retry-After`. The slot travels with the response body so
@@ -29,6 +30,7 @@ pub(crate) async fn limit_concurrency(
     }
     let Ok(slot) = Arc::clone(&a.slots).try_acquire_owned() else {
         tracing::info!("{}", wording::LOG_BUSY);
+        metrics::refused(Guard::Capacity);
         return reply::busy(wording::BUSY);
     };
     next.run(request)
@@ -55,6 +57,7 @@ pub(crate) async fn deadline(
                 "{}",
                 wording::LOG_GATEWAY_TIMEOUT
             );
+            metrics::refused(Guard::RequestTimeout);
             reply::plain(
                 StatusCode::GATEWAY_TIMEOUT,
                 wording::gateway_timeout(a.request_timeout),

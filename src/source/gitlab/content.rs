@@ -92,7 +92,9 @@ impl ContentStore {
             return self.lfs(&node, &want).await.map(Content::Ready);
         }
         self.refuse_too_large(at.path, want.size)?;
-        if let Some(cached) = self.cache.get(want.oid) {
+        let cached = self.cache.get(want.oid);
+        crate::metrics::cache_lookup(cached.is_some());
+        if let Some(cached) = cached {
             return self.read_cached(cached, &want).await.map(Content::Ready);
         }
         let Some(raw) = raw else {
@@ -170,7 +172,9 @@ impl ContentStore {
         };
         let key = lfs_key(sha256);
         let _turn = self.downloads.turn(key.clone()).await;
-        match self.cache.get(&key) {
+        let cached = self.cache.get(&key);
+        crate::metrics::cache_lookup(cached.is_some());
+        match cached {
             Some(Cached::Full(text)) => return Ok(text_kind(text, false)),
             Some(_) => return Ok(BlobKind::Lfs { storage }),
             None => {}
