@@ -25,6 +25,20 @@ const TOKEN: &str = "glpat-METRICS-tttttttttttttttt";
 const CONTENT: &str = "line one\nline two\nline three\n";
 /// A path built to break an exposition if it ever became a label value: quotes, braces, a
 /// label of its own, a `le`, and words that must not appear in the scrape.
+/// The kinds of tool error the server may count.
+const KINDS: [&str; 11] = [
+    "not_found",
+    "binary",
+    "lfs",
+    "excluded",
+    "too_large",
+    "bad_argument",
+    "upstream",
+    "timeout",
+    "shutdown",
+    "no_token",
+    "internal",
+];
 const HOSTILE: &str = r#"secret-x/"} 9 {outcome="ok",le="+Inf",kind="SMUGGLED"#;
 
 /// The fixed bodies GitLab answers with: the blob with content, without it, no blob (the
@@ -153,23 +167,11 @@ fn allowed_labels() -> HashMap<&'static str, Vec<&'static str>> {
     HashMap::from([
         ("tool", vec!["get_repository_file"]),
         ("outcome", vec!["ok", "tool_error"]),
-        (
-            "kind",
-            vec![
-                "",
-                "not_found",
-                "binary",
-                "lfs",
-                "excluded",
-                "too_large",
-                "bad_argument",
-                "upstream",
-                "timeout",
-                "shutdown",
-                "no_token",
-                "internal",
-            ],
-        ),
+        ("kind", {
+            let mut kinds = vec![""];
+            kinds.extend(KINDS);
+            kinds
+        }),
         ("part", vec!["total", "gitlab", "own"]),
         ("endpoint", vec!["graphql", "rest_raw", "lfs"]),
         (
@@ -252,14 +254,7 @@ async fn a_scripted_session_is_counted_by_value() {
         ),
         1.0
     );
-    for kind in [
-        "binary",
-        "lfs",
-        "excluded",
-        "too_large",
-        "bad_argument",
-        "upstream",
-    ] {
+    for kind in KINDS.into_iter().filter(|k| *k != "not_found") {
         assert_eq!(value(&s, calls, &[("kind", kind)]), 0.0, "{kind}");
     }
     let durations = "gitlab_file_mcp_tool_call_duration_seconds";

@@ -110,7 +110,11 @@ pub(crate) async fn serve(
 }
 
 async fn bind(args: &HttpArgs) -> Result<(tokio::net::TcpListener, SocketAddr), String> {
-    let addr = args.http.as_deref().unwrap_or(DEFAULT_ADDR);
+    bind_at(args.http.as_deref().unwrap_or(DEFAULT_ADDR)).await
+}
+
+/// A listener on `addr`, and the address it is bound to (port 0 picks one).
+async fn bind_at(addr: &str) -> Result<(tokio::net::TcpListener, SocketAddr), String> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| wording::cannot_listen(addr, &e))?;

@@ -44,12 +44,7 @@ pub(crate) async fn serve_apart(args: &HttpArgs, stop: CancellationToken) -> Res
     let Some(addr) = args.metrics_addr.as_deref() else {
         return Ok(());
     };
-    let listener = tokio::net::TcpListener::bind(addr)
-        .await
-        .map_err(|e| wording::cannot_listen(addr, &e))?;
-    let local = listener
-        .local_addr()
-        .map_err(|e| wording::cannot_read_bound_address(addr, &e))?;
+    let (listener, local) = super::bind_at(addr).await?;
     let origins = Arc::new(OriginPolicy::new(&args.allowed_origins, local.port()));
     let app = Router::new()
         .route(PATH, get(exposition))
