@@ -39,7 +39,7 @@ fn source_kind(e: &SourceError) -> ErrorKind {
 mod tests {
     use super::*;
     use crate::args::ArgError;
-    use crate::source::RefProblem;
+    use crate::source::blob::RefProblem;
     use crate::source::gitlab::GitlabError;
 
     fn source(e: SourceError) -> ErrorKind {

@@ -18,7 +18,7 @@
 //!    mode the tool's own time limit answers with a tool error.
 //!
 //! rmcp then checks `Host` again, `Accept` (406) and `Content-Type` (415). Headers have a read
-//! deadline and idle connections are closed ([`listen`]). Every sentence is in `response::http`.
+//! deadline and idle connections are closed ([`listen`]). Every sentence is in [`wording`].
 //!
 //! `GET /metrics` ([`scrape`]) passes check 1 and nothing else (no token); with
 //! `--metrics-addr` it is served on a listener of its own instead. Each refusal above is
@@ -44,6 +44,7 @@ mod origin;
 mod reply;
 mod scrape;
 mod token;
+mod wording;
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -55,7 +56,6 @@ use self::app::Controls;
 pub(crate) use self::flags::{DEFAULT_ADDR, HttpArgs};
 use crate::config::Credential;
 use crate::reader::Reader;
-use crate::response::http as wording;
 
 /// How long calls cut off at the drain deadline have to send their answer.
 const ANSWER_GRACE: Duration = Duration::from_secs(5);

@@ -8,7 +8,6 @@
 //! `--allowed-host` can name in advance. What it shows carries no caller input: every label
 //! value is one of a fixed set.
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
@@ -23,13 +22,11 @@ use tokio_util::sync::CancellationToken;
 use super::admission::Admission;
 use super::flags::HttpArgs;
 use super::origin::OriginPolicy;
+use super::wording;
 use super::{gate, listen, reply};
 use crate::metrics::{self, Guard};
-use crate::response::http as wording;
 
 const PATH: &str = "/metrics";
-/// The answer when the metrics are off (never expected: the route is then not served).
-const METRICS_OFF: &str = "Not Found: metrics are off (--no-metrics)\n";
 
 /// `/metrics` for the `--http` listener, behind the checks `/mcp` starts with.
 pub(crate) fn route(admission: Arc<Admission>) -> Router {
@@ -49,7 +46,7 @@ pub(crate) async fn serve_apart(args: &HttpArgs, stop: CancellationToken) -> Res
     let app = Router::new()
         .route(PATH, get(exposition))
         .route_layer(from_fn_with_state(origins, admit_origin));
-    eprintln!("{}", serving_apart(local));
+    eprintln!("{}", wording::metrics_apart(local));
     tokio::spawn(listen::accept_until(
         listener,
         app,
@@ -57,11 +54,6 @@ pub(crate) async fn serve_apart(args: &HttpArgs, stop: CancellationToken) -> Res
         stop,
     ));
     Ok(())
-}
-
-/// The line printed when the metrics listener is up.
-fn serving_apart(local: SocketAddr) -> String {
-    format!("metrics at http://{local}{PATH}")
 }
 
 /// The apart listener's one check: an allowed `Origin` or none, as for `/mcp`.
@@ -80,6 +72,6 @@ async fn admit_origin(
 async fn exposition() -> Response {
     match metrics::render() {
         Some(text) => ([(header::CONTENT_TYPE, CONTENT_TYPE)], text).into_response(),
-        None => reply::plain(StatusCode::NOT_FOUND, METRICS_OFF),
+        None => reply::plain(StatusCode::NOT_FOUND, wording::METRICS_OFF),
     }
 }
