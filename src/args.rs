@@ -4,7 +4,7 @@
 //! Parsing is by hand rather than by serde so that every mistake gets an [`ArgError`] that
 //! names the argument. `null` counts as absent. Numbers sent as strings
 //! (`"10"`) and booleans sent as strings (`"true"`) are accepted, as agents often send them;
-//! `project_id` may be a string or an integer. `start_line`/`end_line` are signed, as the seeds'
+//! `project_id` may be a string or an integer. `start_line`/`end_line` are signed, as forgejo-mcp's
 //! line-range rules clamp them ([`LineRequest::from_line_args`]). Ranges and lengths are
 //! checked here, before anything is sent anywhere; cross-argument rules live in `resolve`.
 

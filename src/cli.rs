@@ -7,16 +7,18 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::args::ArgName;
 use crate::config::{GitlabArgs, GitlabConfig};
 use crate::http::HttpArgs;
+use crate::limits::DEFAULT_MAX_CHARS;
 use crate::reader::{Backend, ReadDefaults, Reader};
 use crate::source::gitlab::GitlabSource;
 use crate::source::local::{LocalRepo, LocalSource};
 use crate::tool::{FileServer, Tokens};
-use crate::window::{CONTROL_CHARGE, DEFAULT_LIMIT, DEFAULT_MAX_CHARS, MAX_LIMIT};
+use crate::window::{CONTROL_CHARGE, DEFAULT_LIMIT, MAX_LIMIT};
 
 /// The variable that sets the character budget (`--max-chars`).
 const MAX_CHARS_ENV: &str = "GITLAB_FILE_MCP_MAX_CHARS";
@@ -195,6 +197,15 @@ async fn serve(args: ServeArgs, config: GitlabConfig, max_chars: Option<u64>) ->
     }
 }
 
+/// What `read` prints of the tool's output (`response::FileOutput`): the content on stdout, the
+/// hint on stderr.
+#[derive(Debug, Default, serde::Deserialize)]
+struct Printed {
+    #[serde(default)]
+    content: String,
+    system_instruction: Option<String>,
+}
+
 async fn read(args: ReadArgs, config: GitlabConfig, max_chars: Option<u64>) -> ExitCode {
     // A budget given by flag or variable is sent as the call's own; else the default applies.
     let defaults = ReadDefaults {
@@ -224,14 +235,11 @@ async fn read(args: ReadArgs, config: GitlabConfig, max_chars: Option<u64>) -> E
     let written = if args.json {
         writeln!(stdout, "{value}")
     } else {
-        if let Some(hint) = value.get("system_instruction").and_then(Value::as_str) {
+        let printed = Printed::deserialize(&value).unwrap_or_default();
+        if let Some(hint) = &printed.system_instruction {
             eprintln!("{hint}");
         }
-        let content = value
-            .get("content")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
-        stdout.write_all(content.as_bytes())
+        stdout.write_all(printed.content.as_bytes())
     };
     match written.and_then(|()| stdout.flush()) {
         Ok(()) => ExitCode::SUCCESS,

@@ -29,9 +29,7 @@ fn source_kind(e: &SourceError) -> ErrorKind {
         }
         SourceError::Excluded { .. } => ErrorKind::Excluded,
         SourceError::FileTooLarge { .. } => ErrorKind::TooLarge,
-        SourceError::ChangedWhileReading { .. }
-        | SourceError::Gitlab(_)
-        | SourceError::Local(_) => ErrorKind::Upstream,
+        SourceError::ChangedWhileReading { .. } | SourceError::Failed(_) => ErrorKind::Upstream,
     }
 }
 
@@ -39,8 +37,7 @@ fn source_kind(e: &SourceError) -> ErrorKind {
 mod tests {
     use super::*;
     use crate::args::ArgError;
-    use crate::source::blob::RefProblem;
-    use crate::source::gitlab::GitlabError;
+    use crate::cause::Shared;
 
     fn source(e: SourceError) -> ErrorKind {
         error_kind(&ReadError::Source(e))
@@ -79,9 +76,7 @@ mod tests {
             (
                 source(SourceError::InvalidRef {
                     git_ref: git_ref.clone(),
-                    reason: RefProblem::Gitlab {
-                        messages: "Ref is not valid".into(),
-                    },
+                    reason: Shared::any(std::io::Error::other("Ref is not valid")),
                 }),
                 ErrorKind::BadArgument,
             ),
@@ -98,7 +93,9 @@ mod tests {
                 ErrorKind::TooLarge,
             ),
             (
-                source(SourceError::Gitlab(GitlabError::NoData)),
+                source(SourceError::Failed(Shared::any(std::io::Error::other(
+                    "reset",
+                )))),
                 ErrorKind::Upstream,
             ),
             (

@@ -16,7 +16,7 @@ use crate::response::{self, ReadFacts};
 use crate::source::gitlab::GitlabSource;
 use crate::source::local::LocalSource;
 use crate::source::{BlobKind, Fetched, Source, SourceError};
-use crate::window::{self, Fit, WindowError};
+use crate::window::{self, Extent, Fit, WindowError};
 
 /// Where files come from.
 #[derive(Debug, Clone)]
@@ -128,7 +128,7 @@ impl Reader {
     ) -> Result<Value, ReadError> {
         let target = source.resolve(args).map_err(ReadError::Resolve)?;
         let fetched = source
-            .fetch(&target, credential)
+            .fetch(&target.lookup, Extent::Lines(target.lines), credential)
             .await
             .map_err(ReadError::Source)?;
         let changed_from = self.changed_since_last_window(credential, &fetched);

@@ -21,12 +21,10 @@ use tokio_util::sync::CancellationToken;
 use crate::args::ArgName;
 use crate::config::Credential;
 use crate::cutoff::Cutoffs;
+use crate::limits::{MAX_RESULT_CHARS, MAX_RESULT_ENVELOPE};
 use crate::metrics::ErrorKind;
 use crate::reader::{ReadDefaults, Reader};
-use crate::window::{
-    CONTROL_CHARGE, DEFAULT_LIMIT, MAX_LIMIT, MAX_RESULT_CHARS, MAX_RESULT_ENVELOPE,
-    MAX_WINDOW_BYTES,
-};
+use crate::window::{CONTROL_CHARGE, DEFAULT_LIMIT, MAX_LIMIT, MAX_WINDOW_BYTES};
 
 /// The tool's name, as GitLab's own tool calls it.
 pub(crate) const TOOL_NAME: &str = "get_repository_file";

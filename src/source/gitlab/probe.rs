@@ -15,7 +15,7 @@ use super::error::{GitlabError, answer_data};
 use super::exclusion;
 use super::graphql::{MissProbe, miss_probe};
 use crate::config::Credential;
-use crate::resolve::{RefType, qualify_ref};
+use crate::ref_name::{RefType, qualify_ref};
 use crate::source::blob::{SourceError, file_not_found};
 use crate::source::suggest::{self, Entry, EntryKind, Listing, Suggestion};
 
@@ -36,18 +36,31 @@ struct Probe {
     listings: Vec<Listing>,
 }
 
-/// The error for a file GitLab did not find at `git_ref`: ref not found, a directory, or file
-/// not found with what is near it (or why the question could not be answered). `rules` are the
-/// project's Duo exclusion rules, when the instance has them.
+/// A file GitLab did not find: where it was looked for.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Missing<'a> {
+    pub project_path: &'a str,
+    pub git_ref: &'a str,
+    pub path: &'a str,
+    pub ref_type: Option<RefType>,
+    /// The project's Duo exclusion rules, when the instance has them.
+    pub rules: Option<&'a [String]>,
+}
+
+/// The error for a file GitLab did not find at its ref: ref not found, a directory, or file
+/// not found with what is near it (or why the question could not be answered).
 pub(crate) async fn why_missing(
     client: &Client,
-    project_path: &str,
-    git_ref: &str,
-    path: &str,
-    ref_type: Option<RefType>,
-    rules: Option<&[String]>,
+    missing: Missing<'_>,
     credential: Option<&Credential>,
 ) -> SourceError {
+    let Missing {
+        project_path,
+        git_ref,
+        path,
+        ref_type,
+        rules,
+    } = missing;
     let qualified = qualify_ref(git_ref, ref_type);
     match probe(client, project_path, &qualified, path, credential).await {
         Ok(Probe {
@@ -188,7 +201,7 @@ fn any_entry<T>(nodes: &Option<Vec<Option<T>>>) -> bool {
     nodes.iter().flatten().flatten().next().is_some()
 }
 
-/// GitLab's complexity score of the document, by the rules `splits` documents, counted high:
+/// GitLab's complexity score of the document, by the rules `evidence_query` documents, counted high:
 /// each `trees`/`blobs` connection as if it were a resolver connection (1% more per item it may
 /// load): `(name + nodes + field + Gitaly) × (1 + first/100)` = 4 × 2 = 8 with a full page, 4
 /// with `first: 1`; a `tree` adds 1 + 1 (Gitaly) to its children, `lastCommit { sha }` costs 3,
