@@ -20,7 +20,7 @@ use crate::window::{self, Extent, Fit, WindowError};
 
 /// Where files come from.
 #[derive(Debug, Clone)]
-pub(crate) enum Backend {
+pub(crate) enum AnySource {
     Gitlab(GitlabSource),
     Local(LocalSource),
 }
@@ -86,13 +86,13 @@ pub(crate) struct ReadDefaults {
 /// Reads files for the tool; cheap to clone and share across calls.
 #[derive(Debug, Clone)]
 pub(crate) struct Reader {
-    backend: Backend,
+    backend: AnySource,
     defaults: ReadDefaults,
     history: Arc<History>,
 }
 
 impl Reader {
-    pub(crate) fn new(backend: Backend, defaults: ReadDefaults) -> Self {
+    pub(crate) fn new(backend: AnySource, defaults: ReadDefaults) -> Self {
         Self {
             backend,
             defaults,
@@ -113,8 +113,8 @@ impl Reader {
     ) -> Result<Value, ReadError> {
         let args = args::parse(arguments).map_err(ReadError::Args)?;
         match &self.backend {
-            Backend::Gitlab(source) => self.read_from(source, &args, credential).await,
-            Backend::Local(source) => self.read_from(source, &args, credential).await,
+            AnySource::Gitlab(source) => self.read_from(source, &args, credential).await,
+            AnySource::Local(source) => self.read_from(source, &args, credential).await,
         }
     }
 

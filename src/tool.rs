@@ -200,7 +200,7 @@ pub(crate) fn tool(defaults: ReadDefaults) -> Tool {
 
 /// Whose token a call uses.
 #[derive(Debug, Clone)]
-pub(crate) enum Tokens {
+pub(crate) enum TokenSource {
     /// The server's configured token (or none) for every call.
     Configured(Option<Credential>),
     /// The token of the HTTP request carrying the call: the HTTP layer reads it from the
@@ -237,14 +237,14 @@ impl Display for CallRefusal {
 #[derive(Debug, Clone)]
 pub(crate) struct FileServer {
     reader: Reader,
-    tokens: Tokens,
+    tokens: TokenSource,
     cutoffs: Cutoffs,
     /// The published definition, built once: rmcp asks for it on every `tools/call` too.
     tool: Arc<Tool>,
 }
 
 impl FileServer {
-    pub(crate) fn new(reader: Reader, tokens: Tokens) -> Self {
+    pub(crate) fn new(reader: Reader, tokens: TokenSource) -> Self {
         let tool = Arc::new(tool(reader.defaults()));
         Self {
             reader,
@@ -350,14 +350,14 @@ impl ServerHandler for FileServer {
             return Err(McpError::invalid_params(refusal.to_string(), None));
         }
         let credential = match &self.tokens {
-            Tokens::Configured(c) => c.clone(),
-            Tokens::FromRequest => context
+            TokenSource::Configured(c) => c.clone(),
+            TokenSource::FromRequest => context
                 .extensions
                 .get::<http::request::Parts>()
                 .and_then(|parts| parts.extensions.get::<Credential>())
                 .cloned(),
         };
-        if matches!(self.tokens, Tokens::FromRequest) && credential.is_none() {
+        if matches!(self.tokens, TokenSource::FromRequest) && credential.is_none() {
             crate::metrics::tool_call_not_run(ErrorKind::NoToken);
             let refusal = CallRefusal::NoCallerToken.to_string();
             return Ok(CallToolResult::error(vec![ContentBlock::text(refusal)]).into());

@@ -81,11 +81,12 @@ pub(crate) fn lfs_pointer_size(data: &[u8]) -> Option<u64> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::source::git_fixture as fx;
 
-    fn text(s: &str) -> BlobKind {
+    /// A text blob's kind, whole.
+    pub(crate) fn text(s: &str) -> BlobKind {
         BlobKind::Text {
             content: Arc::new(s.to_owned()),
             cut_by_read_limit: false,

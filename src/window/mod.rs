@@ -14,8 +14,9 @@
 //! `fit_window(t, r, Fit::RAW)`'s [`Fitted::window`].
 //!
 //! It does not parse arguments, validate `limit` (the caller keeps it in
-//! `1..=MAX_LIMIT`), write the hint, or know about the read limit on the blob
-//! itself; a caller that read only part of a blob ORs its own flag into
+//! `1..=MAX_LIMIT`) or write the hint. A source told how much of a file a call
+//! needs ([`Extent`]) asks it whether the first part of a large blob is enough;
+//! a caller that read only part of a blob ORs its own flag into
 //! [`Window::is_partial`].
 //!
 //! # Lines

@@ -7,7 +7,7 @@ use graphql_client::{GraphQLQuery, QueryBody};
 
 use super::capabilities::EXCLUSIONS_FIELD;
 use super::client::Client;
-use super::error::{GitlabError, answer_data, answer_data_despite};
+use super::error::{GitlabError, answer_data, answer_data_ignoring};
 use super::graphql::variants::BLOB_WITHOUT_DUO_EXCLUSIONS_IF_SUPPORTED;
 use super::graphql::{Blob as BlobQuery, BlobFields, blob, global_id_number, project_global_id};
 use crate::config::Credential;
@@ -59,7 +59,7 @@ pub(crate) async fn ask(
         answer_data(answer)?
     } else {
         client.caps().exclusions.record(true);
-        answer_data_despite(answer, EXCLUSIONS_FIELD)?
+        answer_data_ignoring(answer, EXCLUSIONS_FIELD)?
     };
     Ok(project_of(data).map(ProjectAnswer::from))
 }

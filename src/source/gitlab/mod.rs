@@ -38,7 +38,7 @@ pub(crate) mod pure {
 use std::sync::Arc;
 
 use blob_query::{BlobRequest, ProjectAnswer};
-use cache::Hints;
+use cache::LastBlobs;
 use client::Client;
 use content::{Content, ContentStore, FileAt, size_bytes};
 use flights::Flights;
@@ -67,7 +67,7 @@ pub(crate) struct GitlabSource {
 #[derive(Debug)]
 struct Shared {
     store: ContentStore,
-    hints: Hints,
+    last_blobs: LastBlobs,
     /// First reads of one lookup take turns, so concurrent ones download its content once.
     first_reads: Flights<String>,
 }
@@ -108,7 +108,7 @@ impl GitlabSource {
             base: config.base_url.clone(),
             shared: Arc::new(Shared {
                 store,
-                hints: Hints::new(),
+                last_blobs: LastBlobs::new(),
                 first_reads: Flights::default(),
             }),
         })
@@ -140,7 +140,7 @@ impl GitlabSource {
         loop {
             let answered = self.answer(lookup, with_content, credential).await?;
             self.shared
-                .hints
+                .last_blobs
                 .remember(&key, &content::cache_key(&answered.node));
             if let ProjectFile::Url {
                 expect_project_id, ..
@@ -161,7 +161,7 @@ impl GitlabSource {
     /// Whether the content the lookup named last time is cached.
     fn cached_hint(&self, key: &str) -> bool {
         self.shared
-            .hints
+            .last_blobs
             .get(key)
             .is_some_and(|oid| self.shared.store.holds(&oid))
     }
@@ -361,7 +361,7 @@ impl GitlabSource {
     }
 }
 
-/// The key under which [`Hints`] remembers which blob a lookup named: the project as named,
+/// The key under which [`LastBlobs`] remembers which blob a lookup named: the project as named,
 /// and the ref and path (or the URL's ref/path and ref type).
 fn hint_key(lookup: &ProjectFile) -> String {
     match lookup {

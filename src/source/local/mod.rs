@@ -1,7 +1,7 @@
 //! The local-repository source: the source contract for a git repository on disk
 //! ([`LocalSource`]: a lookup, a URL's candidate splits chosen like GitLab chooses them, a
 //! blob), over the gix I/O of [`repo`]. Its own failures are [`LocalError`]s and
-//! [`LocalRefError`]s ([`error`]).
+//! [`error::LocalRefError`]s.
 
 mod error;
 mod repo;
@@ -87,7 +87,7 @@ impl LocalRepo {
             } => {
                 let mut reads: Vec<Result<Blob, SourceError>> = candidates
                     .iter()
-                    .map(|c| self.read_as(&c.git_ref, *ref_type, &c.path, OnMiss::JustSay))
+                    .map(|c| self.read_as(&c.git_ref, *ref_type, &c.path, OnMiss::NoSuggestions))
                     .collect();
                 let evidence: Vec<Evidence> = candidates
                     .iter()

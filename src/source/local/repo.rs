@@ -122,7 +122,7 @@ impl LocalRepo {
                     OnMiss::Suggest => {
                         suggest::rank(path, &listings(&repo, tree_id, path), |_| true)
                     }
-                    OnMiss::JustSay => Vec::new(),
+                    OnMiss::NoSuggestions => Vec::new(),
                 };
                 return Err(file_not_found(path, rev, near));
             }
@@ -151,7 +151,7 @@ pub(super) enum OnMiss {
     /// The paths most like it ("Did you mean"), from the directories near it.
     Suggest,
     /// Only that it does not exist.
-    JustSay,
+    NoSuggestions,
 }
 
 impl LocalRepo {
@@ -411,18 +411,10 @@ pub(crate) fn path_components(path: &str) -> Option<Vec<&str>> {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use super::*;
     use crate::source::blob::BlobKind;
+    use crate::source::classify::tests::text;
     use crate::source::git_fixture::{self as fx, Fixture};
-
-    fn text(s: &str) -> BlobKind {
-        BlobKind::Text {
-            content: Arc::new(s.to_owned()),
-            cut_by_read_limit: false,
-        }
-    }
 
     #[test]
     fn path_components_refuse_empty_dot_and_dotdot() {
