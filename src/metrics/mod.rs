@@ -93,7 +93,7 @@ pub(crate) fn cache_state(bytes: u64, entries: usize, evictions: u64) {
 
 /// Content from `endpoint` that failed the cache's verification (not the blob it claimed to
 /// be) and was refused.
-#[allow(dead_code)] // Called by the cache's verification (issue 20) once it lands.
+#[allow(dead_code)] // For the cache's verification of content against its address, to come.
 pub(crate) fn cache_verification_failed(endpoint: Endpoint) {
     if let Some(m) = installed() {
         m.cache.verification_failed(endpoint);
