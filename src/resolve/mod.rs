@@ -1,13 +1,11 @@
 //! Arguments become a [`Target`]: which project, which ref and path (or which candidate splits
 //! of a URL's "ref/path"), which lines. Pure: no I/O, so every rule has a table test.
 //!
-//! The rules follow GitLab's own tool: `url`, or `project_id` + `file_path` + `ref`; paths are
-//! stripped of surrounding whitespace and one leading `/`, must not be empty, end in `/`, hold a
-//! `..` component or control characters (a trailing newline included); with a `url`, any
-//! `project_id`, `file_path` or `ref` must agree with it, its path must hold no `.` or `..`
-//! segment (raw or percent-encoded), and a candidate split whose ref cannot be a git ref name is
-//! no candidate. [`for_gitlab`] needs a project and a ref; [`for_local`] (the local
-//! repository) needs neither: the ref defaults to `HEAD` and a project is checked, then ignored.
+//! The rules follow GitLab's own tool: `url`, or `project_id` + `file_path` + `ref`, and with a
+//! `url` any of the three must agree with it; a path is cleaned as [`clean_file_path`] says.
+//! [`for_gitlab`] needs a project and a ref; [`for_local`] (the local repository) needs
+//! neither: the ref defaults to `HEAD` and a project is checked, then ignored.
+//!
 //! The steps of a URL's "ref/path", in order: [`file_url`] parses the URL, [`candidates`]
 //! enumerates its ref/path cuts and narrows them by `file_path`, `ref` and valid ref names, a
 //! source gathers evidence about each (a repository question), and [`choice`] picks one.
