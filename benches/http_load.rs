@@ -8,6 +8,12 @@
 //! HTTP connection and sends raw JSON-RPC `tools/call` POSTs, as an MCP client would after its
 //! (stateless) handshake. Client, server and mock share the machine, so the numbers are an
 //! upper bound on server overhead, not GitLab's. The bench reports; it does not assert.
+//!
+//! Then the cost of the Prometheus instrumentation: a second server with `--no-metrics` (no
+//! registry, every hook a no-op) beside the first, and `AB_ROUNDS` rounds of 64 clients on
+//! each, alternating so that drift in the machine's load falls on both alike; it prints each
+//! round's calls/s, the medians and their difference, and what the instrumented server's
+//! `/metrics` counted (so the "on" side is known to have been on).
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -26,13 +32,16 @@ const MAX_CALLS: usize = 20_000;
 const MAX_TIME: Duration = Duration::from_secs(8);
 const WARM_UP_CALLS: usize = 200;
 const FILE_LINES: usize = 200;
+/// Rounds per side of the instrumentation comparison.
+const AB_ROUNDS: usize = 5;
+const AB_CLIENTS: usize = 64;
 
 #[tokio::main]
 async fn main() {
     // reqwest is built without a default TLS provider (none is used here, but one must exist).
     let _ = rustls::crypto::ring::default_provider().install_default();
     let gitlab = start_mock_gitlab().await;
-    let mut server = start_server(&gitlab);
+    let mut server = start_server(&gitlab, &[]);
     let url = format!("{}/mcp", server.1);
 
     run_level(&url, 4, WARM_UP_CALLS, MAX_TIME).await;
@@ -49,8 +58,63 @@ async fn main() {
             r.errors
         );
     }
-    let _ = server.0.kill();
-    let _ = server.0.wait();
+    let mut bare = start_server(&gitlab, &["--no-metrics"]);
+    compare_instrumentation(&server.1, &bare.1).await;
+    for child in [&mut server.0, &mut bare.0] {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+}
+
+/// Alternating rounds on the instrumented server (`on`) and the `--no-metrics` one (`off`).
+async fn compare_instrumentation(on: &str, off: &str) {
+    let (on_url, off_url) = (format!("{on}/mcp"), format!("{off}/mcp"));
+    run_level(&off_url, 4, WARM_UP_CALLS, MAX_TIME).await;
+    let mut rates = [Vec::new(), Vec::new()];
+    for _ in 0..AB_ROUNDS {
+        for (side, url) in [&on_url, &off_url].into_iter().enumerate() {
+            let r = run_level(url, AB_CLIENTS, MAX_CALLS, MAX_TIME).await;
+            assert_eq!(r.errors, 0, "errors in a comparison round");
+            rates[side].push(r.calls as f64 / r.elapsed.as_secs_f64());
+        }
+    }
+    println!();
+    println!("| {AB_CLIENTS} clients | calls/s, each round | median |");
+    println!("|---|---|---:|");
+    let mut medians = [0.0; 2];
+    for (side, name) in ["metrics on", "`--no-metrics`"].into_iter().enumerate() {
+        let each: Vec<String> = rates[side].iter().map(|r| format!("{r:.0}")).collect();
+        medians[side] = median(&mut rates[side]);
+        println!("| {name} | {} | {:.0} |", each.join(" / "), medians[side]);
+    }
+    let cost = (medians[1] - medians[0]) / medians[1] * 100.0;
+    println!("\ninstrumentation cost: {cost:.1} % of calls/s (median against median)");
+    println!(
+        "the instrumented server counted: {}",
+        counted_calls(on).await
+    );
+}
+
+/// The middle value (of an odd count, as `AB_ROUNDS` is; the upper middle otherwise).
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values.get(values.len() / 2).copied().unwrap_or(0.0)
+}
+
+/// The instrumented server's `ok` call counter, as its `/metrics` shows it.
+async fn counted_calls(base: &str) -> String {
+    let http = reqwest::Client::builder()
+        .no_proxy()
+        .build()
+        .expect("reqwest client");
+    let text = match http.get(format!("{base}/metrics")).send().await {
+        Ok(r) => r.text().await.unwrap_or_default(),
+        Err(e) => return format!("no scrape ({e})"),
+    };
+    text.lines()
+        .find(|l| l.starts_with("gitlab_file_mcp_tool_calls_total") && l.contains("outcome=\"ok\""))
+        .unwrap_or("no ok counter")
+        .to_string()
 }
 
 /// A GitLab that answers every GraphQL request with the same 200-line file.
@@ -97,7 +161,7 @@ async fn start_mock_gitlab() -> String {
 }
 
 /// The server process and its base URL.
-fn start_server(gitlab: &str) -> (Child, String) {
+fn start_server(gitlab: &str, extra: &[&str]) -> (Child, String) {
     let mut cmd = Command::new(BIN);
     cmd.args([
         "serve",
@@ -108,6 +172,7 @@ fn start_server(gitlab: &str) -> (Child, String) {
         "--max-concurrent",
         "256",
     ])
+    .args(extra)
     .env("GITLAB_URL", gitlab)
     .env("GITLAB_FILE_MCP_LOG", "warn")
     .env_remove("GITLAB_TOKEN")

@@ -9,6 +9,8 @@ use std::time::Duration;
 use rmcp::model::{CallToolResult, ContentBlock};
 use tokio_util::sync::CancellationToken;
 
+use crate::metrics::ErrorKind;
+
 /// The cutoffs of every call a [`crate::tool::FileServer`] runs; none by default.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Cutoffs {
@@ -35,6 +37,16 @@ pub(crate) enum Cut {
     TimeLimit,
     #[error("the server is shutting down")]
     Shutdown,
+}
+
+impl Cut {
+    /// The kind of tool error the call it ends counts as.
+    fn error_kind(self) -> ErrorKind {
+        match self {
+            Cut::TimeLimit => ErrorKind::Timeout,
+            Cut::Shutdown => ErrorKind::Shutdown,
+        }
+    }
 }
 
 impl Cutoffs {
@@ -66,6 +78,7 @@ impl Cutoffs {
             Ok(result) => result,
             Err(cut) => {
                 tracing::warn!(?cut, "tool call cut off");
+                crate::metrics::tool_call_not_run(cut.error_kind());
                 CallToolResult::error(vec![ContentBlock::text(self.message(cut).to_string())])
             }
         }

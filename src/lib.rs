@@ -22,6 +22,8 @@ mod history;
 mod http;
 mod jsonrpc;
 mod lru;
+mod metrics;
+mod outcome;
 mod quote;
 mod reader;
 mod redact;

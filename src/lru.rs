@@ -17,6 +17,8 @@ pub(crate) struct Lru<K, V> {
     clock: u64,
     weight: u64,
     budget: u64,
+    /// Entries evicted over the budget since the map was made.
+    evicted: u64,
 }
 
 #[derive(Debug)]
@@ -34,6 +36,7 @@ impl<K: Hash + Eq + Clone, V> Lru<K, V> {
             clock: 0,
             weight: 0,
             budget,
+            evicted: 0,
         }
     }
 
@@ -94,6 +97,17 @@ impl<K: Hash + Eq + Clone, V> Lru<K, V> {
         self.weight
     }
 
+    /// How many entries are held.
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// How many entries were evicted over the budget since the map was made (a removal or a
+    /// replacement is no eviction).
+    pub(crate) fn evictions(&self) -> u64 {
+        self.evicted
+    }
+
     fn evict_over_budget(&mut self) {
         while self.weight > self.budget {
             let Some((_, oldest)) = self.order.pop_first() else {
@@ -101,6 +115,7 @@ impl<K: Hash + Eq + Clone, V> Lru<K, V> {
             };
             if let Some(slot) = self.entries.remove(&oldest) {
                 self.weight -= slot.weight;
+                self.evicted += 1;
             }
         }
     }
@@ -174,7 +189,12 @@ mod tests {
         assert_eq!(lru.weight(), 10);
         assert!((0..7).all(|k| !lru.contains(&k)));
         assert!((7..10).all(|k| lru.contains(&k)));
+        assert_eq!((lru.len(), lru.evictions()), (4, 7));
         assert_eq!(lru.remove(&99), Some(()));
         assert_eq!(lru.weight(), 3);
+        // A removal, a replacement and a refused heavy value evict nothing.
+        lru.insert(7, (), 2);
+        lru.insert(50, (), 11);
+        assert_eq!((lru.len(), lru.evictions()), (3, 7));
     }
 }

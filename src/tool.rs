@@ -23,6 +23,7 @@ use crate::config::Credential;
 use crate::cutoff::Cutoffs;
 use crate::history::Caller;
 use crate::limits::{MAX_RESULT_CHARS, MAX_RESULT_ENVELOPE};
+use crate::metrics::ErrorKind;
 use crate::reader::{ReadDefaults, Reader};
 use crate::window::search::{DEFAULT_CONTEXT_LINES, MAX_CONTEXT_LINES, MAX_PATTERN_BYTES};
 use crate::window::{CONTROL_CHARGE, DEFAULT_LIMIT, MAX_LIMIT, MAX_WINDOW_BYTES};
@@ -344,13 +345,14 @@ impl FileServer {
             arguments = %crate::redact::arguments(arguments),
             "get_repository_file arguments"
         );
-        let (result, timing) = crate::timing::measure(async {
-            match self.reader.read(arguments, credential, caller).await {
-                Ok(value) => CallToolResult::structured(value),
-                Err(e) => CallToolResult::error(vec![ContentBlock::text(e.to_string())]),
-            }
-        })
-        .await;
+        let (read, timing) =
+            crate::timing::measure(self.reader.read(arguments, credential, caller)).await;
+        let kind = read.as_ref().err().map(crate::outcome::error_kind);
+        crate::metrics::tool_call(kind, timing.total, timing.upstream);
+        let result = match read {
+            Ok(value) => CallToolResult::structured(value),
+            Err(e) => CallToolResult::error(vec![ContentBlock::text(e.to_string())]),
+        };
         tracing::info!(
             target: "gitlab_file_mcp::calls",
             is_error = result.is_error == Some(true),
@@ -428,6 +430,7 @@ impl ServerHandler for FileServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
+        let _running = crate::metrics::call_running();
         if request.name != TOOL_NAME {
             let refusal = CallRefusal::UnknownTool {
                 name: request.name.to_string(),
@@ -444,6 +447,7 @@ impl ServerHandler for FileServer {
                 .cloned(),
         };
         if matches!(self.tokens, TokenSource::FromRequest) && credential.is_none() {
+            crate::metrics::tool_call_not_run(ErrorKind::NoToken);
             let refusal = CallRefusal::NoCallerToken.to_string();
             return Ok(CallToolResult::error(vec![ContentBlock::text(refusal)]).into());
         }

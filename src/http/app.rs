@@ -1,5 +1,6 @@
 //! The app: `/mcp` (rmcp's streamable-HTTP service behind the checks of [`super::gate`],
-//! [`super::body`] and [`super::capacity`]) and `/healthz` (open, for probes).
+//! [`super::body`] and [`super::capacity`]), `/healthz` (open, for probes) and, unless it is
+//! served apart or off, `/metrics` ([`super::scrape`]).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -17,7 +18,7 @@ use super::admission::Admission;
 use super::flags::HttpArgs;
 use super::origin::OriginPolicy;
 use super::wording;
-use super::{body, capacity, gate};
+use super::{body, capacity, gate, scrape};
 use crate::config::Credential;
 use crate::reader::Reader;
 use crate::tool::{FileServer, TokenSource};
@@ -84,11 +85,19 @@ pub(crate) fn router(
             Arc::clone(&admission),
             capacity::limit_concurrency,
         ))
-        .layer(from_fn_with_state(admission, capacity::deadline));
-    Router::new()
+        .layer(from_fn_with_state(
+            Arc::clone(&admission),
+            capacity::deadline,
+        ));
+    let router = Router::new()
         .route_service("/mcp", mcp)
         .route_layer(checks)
-        .merge(Router::new().route("/healthz", get(healthz)))
+        .merge(Router::new().route("/healthz", get(healthz)));
+    if args.metrics_on_main_listener() {
+        router.merge(scrape::route(admission))
+    } else {
+        router
+    }
 }
 
 /// The tool server: cut off at the drain deadline; in session mode also at the request

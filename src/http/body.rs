@@ -16,6 +16,7 @@ use super::admission::Admission;
 use super::reply;
 use super::wording;
 use crate::jsonrpc;
+use crate::metrics::{self, Guard};
 
 /// Why a body could not be received.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -40,6 +41,7 @@ pub(crate) async fn receive(
     let bytes = match tokio::time::timeout(a.body_timeout, collect(body, a.max_body)).await {
         Ok(Ok(bytes)) => bytes,
         Ok(Err(Unreceived::TooLarge)) => {
+            metrics::refused(Guard::BodySize);
             return reply::closing(
                 StatusCode::PAYLOAD_TOO_LARGE,
                 wording::too_large(a.max_body),
@@ -47,6 +49,7 @@ pub(crate) async fn receive(
         }
         Ok(Err(Unreceived::Unreadable)) => {
             tracing::debug!("{}", wording::LOG_BODY_UNREADABLE);
+            metrics::refused(Guard::BodyFraming);
             return reply::closing(StatusCode::BAD_REQUEST, wording::BODY_UNREADABLE);
         }
         Err(_) => {
@@ -55,6 +58,7 @@ pub(crate) async fn receive(
                 "{}",
                 wording::LOG_BODY_TIMED_OUT
             );
+            metrics::refused(Guard::BodyTimeout);
             return reply::closing(
                 StatusCode::REQUEST_TIMEOUT,
                 wording::body_timed_out(a.body_timeout),
@@ -66,6 +70,7 @@ pub(crate) async fn receive(
         && let Err(rejection) = jsonrpc::parse_message(&bytes)
     {
         tracing::debug!(?rejection, "{}", wording::LOG_NOT_JSON_RPC);
+        metrics::refused(Guard::JsonRpc);
         return reply::rejected(rejection);
     }
     next.run(Request::from_parts(parts, Body::from(bytes)))

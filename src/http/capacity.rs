@@ -15,6 +15,7 @@ use tokio::sync::OwnedSemaphorePermit;
 use super::admission::Admission;
 use super::reply;
 use super::wording;
+use crate::metrics::{self, Guard};
 
 /// Check 4: a free slot or 503 with `Retry-After`. The slot travels with the response body so
 /// it is held until the answer has been sent (SSE answers stream after the handler returns).
@@ -29,6 +30,7 @@ pub(crate) async fn limit_concurrency(
     }
     let Ok(slot) = Arc::clone(&a.slots).try_acquire_owned() else {
         tracing::info!("{}", wording::LOG_BUSY);
+        metrics::refused(Guard::Capacity);
         return reply::busy(wording::BUSY);
     };
     next.run(request)
@@ -55,6 +57,7 @@ pub(crate) async fn deadline(
                 "{}",
                 wording::LOG_GATEWAY_TIMEOUT
             );
+            metrics::refused(Guard::RequestTimeout);
             reply::plain(
                 StatusCode::GATEWAY_TIMEOUT,
                 wording::gateway_timeout(a.request_timeout),

@@ -91,6 +91,21 @@ pub(crate) struct HttpArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_DRAIN_TIMEOUT_SECS, requires = "http",
           value_parser = clap::value_parser!(u64).range(1..))]
     pub drain_timeout_secs: u64,
+
+    /// Serve Prometheus metrics at /metrics on this address (e.g. a pod-internal port)
+    /// instead of on the --http listener. It checks Origin but not Host, so a scraper may
+    /// address it by IP.
+    #[arg(
+        long,
+        value_name = "ADDR",
+        requires = "http",
+        conflicts_with = "no_metrics"
+    )]
+    pub metrics_addr: Option<String>,
+
+    /// No /metrics and no instrumentation at all.
+    #[arg(long, requires = "http")]
+    pub no_metrics: bool,
 }
 
 impl Default for HttpArgs {
@@ -108,6 +123,8 @@ impl Default for HttpArgs {
             body_timeout_secs: DEFAULT_BODY_TIMEOUT_SECS,
             request_timeout_secs: DEFAULT_REQUEST_TIMEOUT_SECS,
             drain_timeout_secs: DEFAULT_DRAIN_TIMEOUT_SECS,
+            metrics_addr: None,
+            no_metrics: false,
         }
     }
 }
@@ -139,6 +156,11 @@ impl HttpArgs {
 
     pub(crate) fn drain_timeout(&self) -> Duration {
         seconds(self.drain_timeout_secs)
+    }
+
+    /// Whether `/metrics` is served on the `--http` listener (not off, not apart).
+    pub(crate) fn metrics_on_main_listener(&self) -> bool {
+        !self.no_metrics && self.metrics_addr.is_none()
     }
 
     /// Loopback names plus `--allowed-host`, lower-cased.

@@ -13,6 +13,7 @@ use super::host::{HostProblem, host_allowed, request_host};
 use super::reply;
 use super::token::{hide_tokens, request_token};
 use super::wording;
+use crate::metrics::{self, Guard};
 
 /// Check 1: an allowed `Origin` (403) before anything else, then one well-formed `Host` (400)
 /// that is allowed (403, DNS-rebinding protection), then a declared body within the limit
@@ -29,20 +30,24 @@ pub(crate) async fn admit(
             "{}",
             wording::LOG_ORIGIN_REFUSED
         );
+        metrics::refused(Guard::Origin);
         return reply::plain(StatusCode::FORBIDDEN, wording::ORIGIN_FORBIDDEN);
     }
     let host = match host {
         Ok(host) => host,
         Err(problem) => {
             tracing::warn!(?problem, "{}", wording::LOG_HOST_MALFORMED);
+            metrics::refused(Guard::Host);
             return reply::plain(StatusCode::BAD_REQUEST, host_problem(problem));
         }
     };
     if !host_allowed(&host, &a.allowed_hosts) {
         tracing::warn!(host = %host.name, "{}", wording::LOG_HOST_REFUSED);
+        metrics::refused(Guard::Host);
         return reply::plain(StatusCode::FORBIDDEN, wording::HOST_FORBIDDEN);
     }
     if declared_length(&request).is_some_and(|n| n > a.max_body) {
+        metrics::refused(Guard::BodySize);
         return reply::closing(
             StatusCode::PAYLOAD_TOO_LARGE,
             wording::too_large(a.max_body),
@@ -83,6 +88,7 @@ pub(crate) async fn authenticate(
     if a.token_from_request {
         let Some(credential) = request_token(request.headers()) else {
             tracing::debug!("{}", wording::LOG_NO_TOKEN);
+            metrics::refused(Guard::Token);
             return reply::unauthorized(wording::UNAUTHORIZED);
         };
         request.extensions_mut().insert(credential);

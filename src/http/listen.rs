@@ -59,7 +59,9 @@ fn serve_connection(
     let _ = stream.set_nodelay(true);
     let connection = http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app));
     let watched = connections.watch(connection);
+    let open = crate::metrics::connection_open();
     tokio::spawn(async move {
+        let _open = open;
         if let Err(e) = watched.await {
             tracing::debug!(error = %e, "{}", wording::LOG_CONNECTION_ENDED);
         }

@@ -20,6 +20,10 @@
 //! rmcp then checks `Host` again, `Accept` (406) and `Content-Type` (415). Headers have a read
 //! deadline and idle connections are closed ([`listen`]). Every sentence is in [`wording`].
 //!
+//! `GET /metrics` ([`scrape`]) passes check 1 and nothing else (no token); with
+//! `--metrics-addr` it is served on a listener of its own instead. Each refusal above is
+//! counted by the check that makes it (`crate::metrics`).
+//!
 //! Whose token: rmcp hands each request's own HTTP parts to the handler, so a call reads with
 //! the token of the request that carries it, never with the one that opened the session;
 //! nothing token-related is kept between requests.
@@ -38,6 +42,7 @@ mod host;
 mod listen;
 mod origin;
 mod reply;
+mod scrape;
 mod token;
 mod wording;
 
@@ -68,10 +73,14 @@ pub(crate) async fn serve(
     // Before listening, so that a signal can never kill the process with calls in flight.
     let mut stop = StopSignal::install()?;
     let (listener, local) = bind(&args).await?;
+    if !args.no_metrics {
+        crate::metrics::install();
+    }
+    let stop_accepting = CancellationToken::new();
+    scrape::serve_apart(&args, stop_accepting.clone()).await?;
     announce(&args, local, configured.is_some());
     let controls = Controls::new(args.slots());
     let app = app::router(&args, local, reader, configured, &controls);
-    let stop_accepting = CancellationToken::new();
     let mut accepting = tokio::spawn(listen::accept_until(
         listener,
         app,
@@ -101,7 +110,11 @@ pub(crate) async fn serve(
 }
 
 async fn bind(args: &HttpArgs) -> Result<(tokio::net::TcpListener, SocketAddr), String> {
-    let addr = args.http.as_deref().unwrap_or(DEFAULT_ADDR);
+    bind_at(args.http.as_deref().unwrap_or(DEFAULT_ADDR)).await
+}
+
+/// A listener on `addr`, and the address it is bound to (port 0 picks one).
+async fn bind_at(addr: &str) -> Result<(tokio::net::TcpListener, SocketAddr), String> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| wording::cannot_listen(addr, &e))?;

@@ -13,6 +13,8 @@ pub(crate) const HOST_EMPTY: &str = "Bad Request: empty Host header\n";
 pub(crate) const HOST_MALFORMED: &str = "Bad Request: malformed Host header\n";
 pub(crate) const HOST_FORBIDDEN: &str =
     "Forbidden: this Host is not served here (see --allowed-host)\n";
+/// `/metrics` when the metrics are off (never expected: the route is then not served).
+pub(crate) const METRICS_OFF: &str = "Not Found: metrics are off (--no-metrics)\n";
 pub(crate) const ORIGIN_FORBIDDEN: &str =
     "Forbidden: requests from this Origin are not served here (see --allowed-origin)\n";
 pub(crate) const UNAUTHORIZED: &str = "Unauthorized: send your GitLab token as 'Authorization: Bearer <token>' or 'PRIVATE-TOKEN: <token>'\n";
@@ -82,6 +84,11 @@ pub(crate) fn stopped_unexpectedly(why: &str) -> String {
 /// The one line scripts and tests wait for.
 pub(crate) fn listening(local: SocketAddr) -> String {
     format!("listening on http://{local}/mcp")
+}
+
+/// Printed, before [`listening`], when `--metrics-addr` is up.
+pub(crate) fn metrics_apart(local: SocketAddr) -> String {
+    format!("metrics at http://{local}/metrics")
 }
 
 pub(crate) fn shared_token_exposed(local: SocketAddr) -> String {

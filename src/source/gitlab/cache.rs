@@ -79,11 +79,14 @@ impl BlobCache {
                 "blob larger than the whole cache budget: not cached"
             );
         }
+        crate::metrics::cache_state(entries.weight(), entries.len(), entries.evictions());
     }
 
     /// Forgets `key` (to free a partial entry before its full download).
     pub(crate) fn forget(&self, key: &str) {
-        self.entries.lock().remove(&key.to_string());
+        let mut entries = self.entries.lock();
+        entries.remove(&key.to_string());
+        crate::metrics::cache_state(entries.weight(), entries.len(), entries.evictions());
     }
 }
 

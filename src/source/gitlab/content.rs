@@ -13,6 +13,7 @@ use super::graphql::BlobFields;
 use super::raw::{self, Download, Sniff};
 use super::transport::{Transport, TransportError};
 use super::verify::{self, Expected, Mismatch, TextFit};
+use crate::metrics::Endpoint;
 use crate::config::Credential;
 use crate::source::blob::{BlobKind, SourceError};
 use crate::source::classify::looks_binary;
@@ -168,7 +169,9 @@ impl ContentStore {
             return self.lfs(&node, &want).await.map(Content::Ready);
         }
         self.refuse_too_large(at.path, want.size)?;
-        if let Some(cached) = self.cache.get(want.oid) {
+        let cached = self.cache.get(want.oid);
+        crate::metrics::cache_lookup(cached.is_some());
+        if let Some(cached) = cached {
             return self.read_cached(cached, &want).await.map(Content::Ready);
         }
         let Some(raw) = raw else {
@@ -221,12 +224,15 @@ impl ContentStore {
                 return Ok(text_kind(text, true));
             }
             TextFit::Part => {}
-            TextFit::Inconsistent => tracing::warn!(
-                oid = want.oid,
-                text_bytes = text.len(),
-                size = want.size,
-                "GraphQL text does not fit its blob's size: reading the blob over REST"
-            ),
+            TextFit::Inconsistent => {
+                crate::metrics::cache_verification_failed(Endpoint::Graphql);
+                tracing::warn!(
+                    oid = want.oid,
+                    text_bytes = text.len(),
+                    size = want.size,
+                    "GraphQL text does not fit its blob's size: reading the blob over REST"
+                );
+            }
         }
         drop(text);
         self.whole_blob(want).await
@@ -305,6 +311,12 @@ impl ContentStore {
             )
             .await
             .map_err(GitlabError::from)?;
+            if let Download::Mismatch(_) = download {
+                crate::metrics::cache_verification_failed(match get.expected {
+                    Expected::GitBlob { .. } => Endpoint::RestRaw,
+                    Expected::Lfs { .. } => Endpoint::Lfs,
+                });
+            }
             match download {
                 Download::Mismatch(problem) if !retried => {
                     tracing::warn!(what = get.what, %problem, "GitLab's answer did not match: once more");
@@ -331,7 +343,9 @@ impl ContentStore {
             return Ok(BlobKind::Lfs { storage });
         };
         let key = lfs_key(sha256);
-        match self.cache.get(&key) {
+        let cached = self.cache.get(&key);
+        crate::metrics::cache_lookup(cached.is_some());
+        match cached {
             Some(Cached::Full(text)) => return Ok(text_kind(text, false)),
             Some(_) => return Ok(BlobKind::Lfs { storage }),
             None => {}

@@ -143,6 +143,15 @@ mod tests {
     }
 
     #[test]
+    fn the_metrics_tell_the_two_endpoints_apart() {
+        use crate::metrics::Endpoint;
+        let lfs = lfs_file_path(7, "a&lfs=true", "b&lfs=true");
+        assert_eq!(Endpoint::of_rest(&lfs), Endpoint::Lfs);
+        let blob = blob_path(7, "x&lfs=true");
+        assert_eq!(Endpoint::of_rest(&blob), Endpoint::RestRaw);
+    }
+
+    #[test]
     fn paths_are_encoded() {
         assert_eq!(
             blob_path(42, "3374e3dd"),

@@ -16,6 +16,7 @@ use serde::de::DeserializeOwned;
 use super::envelope::GraphqlResponse;
 use crate::cause::{Shared, chain};
 use crate::config::{ConfigError, Credential, GitlabConfig, TokenOrigin};
+use crate::metrics::{self, Endpoint};
 
 /// How many times a 429 or 5xx answer is retried before giving up.
 pub(crate) const MAX_RETRIES: u32 = 2;
@@ -335,7 +336,11 @@ impl Transport {
         credential: Option<&Credential>,
     ) -> Result<GraphqlResponse<T>, TransportError> {
         let response = self
-            .send(|| self.client.post(&self.endpoint).json(body), credential)
+            .send(
+                || self.client.post(&self.endpoint).json(body),
+                Endpoint::Graphql,
+                credential,
+            )
             .await?;
         self.parse(response, credential).await
     }
@@ -350,12 +355,19 @@ impl Transport {
         credential: Option<&Credential>,
     ) -> Result<RawBody, TransportError> {
         let url = format!("{}/api/v4/{path_and_query}", self.instance);
-        let response = self.send(|| self.client.get(&url), credential).await?;
+        let endpoint = Endpoint::of_rest(path_and_query);
+        let response = self
+            .send(|| self.client.get(&url), endpoint, credential)
+            .await?;
         self.refuse_redirect(&response)?;
         let status = response.status();
         if status.is_success() {
             let instance = self.instance.clone();
-            return Ok(RawBody { response, instance });
+            return Ok(RawBody {
+                response,
+                instance,
+                endpoint,
+            });
         }
         // 401/403 mean what they mean for GraphQL; anything else is about the file asked for.
         if matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN) {
@@ -374,6 +386,7 @@ impl Transport {
     async fn send(
         &self,
         build: impl Fn() -> reqwest::RequestBuilder,
+        endpoint: Endpoint,
         credential: Option<&Credential>,
     ) -> Result<reqwest::Response, TransportError> {
         let authorization = credential.map(authorization).transpose()?;
@@ -386,6 +399,7 @@ impl Transport {
             let sent = std::time::Instant::now();
             let outcome = request.send().await;
             crate::timing::record_upstream(sent.elapsed());
+            metrics::gitlab_request(endpoint, outcome.as_ref().ok().map(|r| r.status().as_u16()));
             let decision = match &outcome {
                 Ok(response) => retry_decision(response.status(), response.headers(), attempt),
                 Err(e) if is_reset(e) => reset_decision(&self.instance, attempt),
@@ -397,6 +411,7 @@ impl Transport {
                     tracing::warn!(?wait, attempt, "GitLab asked us to retry (status or reset)");
                     tokio::time::sleep(wait).await;
                     crate::timing::record_upstream(wait);
+                    metrics::gitlab_retry(endpoint);
                     attempt += 1;
                 }
                 Retry::GiveUp(e) => return Err(e),
@@ -418,6 +433,7 @@ impl Transport {
         let received = std::time::Instant::now();
         let bytes = read_body(response).await;
         crate::timing::record_upstream(received.elapsed());
+        metrics::gitlab_received(Endpoint::Graphql, bytes.as_ref().map_or(0, Vec::len));
         let bytes = bytes.map_err(|e| match e {
             BodyError::Http(e) => self.send_error(e),
             BodyError::TooLarge => TransportError::TooLarge {
@@ -613,6 +629,7 @@ pub(crate) struct RawBody {
     response: reqwest::Response,
     /// The configured instance, for errors (as every other [`TransportError`] names it).
     instance: String,
+    endpoint: Endpoint,
 }
 
 impl RawBody {
@@ -626,6 +643,12 @@ impl RawBody {
         let received = std::time::Instant::now();
         let chunk = self.response.chunk().await;
         crate::timing::record_upstream(received.elapsed());
+        let length = chunk
+            .as_ref()
+            .ok()
+            .and_then(Option::as_ref)
+            .map_or(0, |c| c.len());
+        metrics::gitlab_received(self.endpoint, length);
         chunk.map_err(|e| {
             // A body that stops coming is a timeout like an answer that never comes.
             let timeout = e.is_timeout();

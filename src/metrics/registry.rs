@@ -1,0 +1,357 @@
+//! The registry: every metric family, registered once with its help text, and a handle to
+//! each of its series made up front (every label combination is bounded), so recording is an
+//! atomic add (or, for a histogram, a short locked update) with no lookup by label. One group
+//! per layer: the tool calls, GitLab requests, the blob cache, the HTTP listener.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use prometheus_client::encoding::{EncodeLabelSet, EncodeMetric};
+use prometheus_client::metrics::TypedMetric;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::Histogram;
+use prometheus_client::registry::{Registry, Unit};
+
+use super::labels::{
+    CallLabels, DurationLabels, Endpoint, EndpointLabels, ErrorKind, Guard, GuardLabels, Outcome,
+    Part, RequestLabels, StatusClass, Tool,
+};
+
+/// Every metric name starts `gitlab_file_mcp_`.
+pub(crate) const PREFIX: &str = "gitlab_file_mcp";
+
+/// Bucket bounds of the call-duration histogram, in seconds: 50 µs (a cached window's own
+/// time) to 30 s (GitLab's request timeout).
+pub(crate) const DURATION_BUCKETS: [f64; 18] = [
+    0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
+    1.0, 2.5, 5.0, 10.0, 30.0,
+];
+
+/// The metrics of one server process.
+#[derive(Debug)]
+pub(crate) struct Metrics {
+    registry: Registry,
+    pub(crate) calls: CallMetrics,
+    pub(crate) gitlab: GitlabMetrics,
+    pub(crate) cache: CacheMetrics,
+    pub(crate) http: HttpMetrics,
+}
+
+impl Metrics {
+    pub(crate) fn new() -> Self {
+        let mut registry = Registry::with_prefix(PREFIX);
+        let calls = CallMetrics::register(&mut registry);
+        let gitlab = GitlabMetrics::register(&mut registry);
+        let cache = CacheMetrics::register(&mut registry);
+        let http = HttpMetrics::register(&mut registry);
+        Self {
+            registry,
+            calls,
+            gitlab,
+            cache,
+            http,
+        }
+    }
+
+    /// The exposition, in the Prometheus text format (version 0.0.4).
+    pub(crate) fn render(&self) -> String {
+        let mut text = String::new();
+        // Writing into a String cannot fail; an encoding error would leave the text short.
+        if prometheus_client::encoding::prometheus_text::encode(&mut text, &self.registry).is_err()
+        {
+            tracing::warn!("the metrics could not be encoded whole");
+        }
+        text
+    }
+}
+
+/// Registers a family whose series are `labels`, returning a handle to each, in order.
+fn series<S, M>(
+    registry: &mut Registry,
+    name: &str,
+    help: &str,
+    unit: Option<Unit>,
+    family: Family<S, M, fn() -> M>,
+    labels: impl IntoIterator<Item = S>,
+) -> Vec<M>
+where
+    S: EncodeLabelSet + Clone + Hash + Eq + Debug + Send + Sync + 'static,
+    M: TypedMetric + EncodeMetric + Clone + Debug + Send + Sync + 'static,
+{
+    let handles = labels
+        .into_iter()
+        .map(|l| family.get_or_create(&l).clone())
+        .collect();
+    match unit {
+        Some(unit) => registry.register_with_unit(name, help, unit, family),
+        None => registry.register(name, help, family),
+    }
+    handles
+}
+
+fn counters<S: Clone + Hash + Eq>() -> Family<S, Counter, fn() -> Counter> {
+    Family::new_with_constructor(Counter::default)
+}
+
+/// A metric without labels, registered.
+fn single<M: EncodeMetric + TypedMetric + Clone + Debug + Default + Send + Sync + 'static>(
+    registry: &mut Registry,
+    name: &str,
+    help: &str,
+    unit: Option<Unit>,
+) -> M {
+    let metric = M::default();
+    match unit {
+        Some(unit) => registry.register_with_unit(name, help, unit, metric.clone()),
+        None => registry.register(name, help, metric.clone()),
+    }
+    metric
+}
+
+fn duration_histogram() -> Histogram {
+    Histogram::new(DURATION_BUCKETS)
+}
+
+/// Tool calls: outcomes, durations, calls running.
+#[derive(Debug)]
+pub(crate) struct CallMetrics {
+    /// Index: `None` (ok) first, then each [`ErrorKind`].
+    answered: Vec<Counter>,
+    /// Index: [`Part`].
+    durations: Vec<Histogram>,
+    pub(crate) in_flight: Gauge,
+}
+
+impl CallMetrics {
+    fn register(r: &mut Registry) -> Self {
+        let tool = Tool::GetRepositoryFile;
+        let outcomes = std::iter::once(None)
+            .chain(ErrorKind::ALL.iter().copied().map(Some))
+            .map(|kind| CallLabels {
+                tool,
+                outcome: kind.map_or(Outcome::Ok, |_| Outcome::ToolError),
+                kind,
+            });
+        let answered = series(
+            r,
+            "tool_calls",
+            "Tool calls answered, by tool and outcome (kind: the tool error's)",
+            None,
+            counters(),
+            outcomes,
+        );
+        let durations = series(
+            r,
+            "tool_call_duration",
+            "Time of a tool call: total, waiting on GitLab, and the server's own",
+            Some(Unit::Seconds),
+            Family::new_with_constructor(duration_histogram as fn() -> Histogram),
+            Part::ALL.iter().map(|&part| DurationLabels { tool, part }),
+        );
+        let in_flight = single(r, "tool_calls_in_flight", "Tool calls running now", None);
+        Self {
+            answered,
+            durations,
+            in_flight,
+        }
+    }
+
+    /// A call answered, `error` its tool error's kind if any, after `total` of which `gitlab`
+    /// was spent waiting on GitLab.
+    pub(crate) fn answered(&self, error: Option<ErrorKind>, total: Duration, gitlab: Duration) {
+        self.answered[error.map_or(0, |kind| kind as usize + 1)].inc();
+        let own = total.saturating_sub(gitlab);
+        for (part, time) in [
+            (Part::Total, total),
+            (Part::Gitlab, gitlab),
+            (Part::Own, own),
+        ] {
+            self.durations[part as usize].observe(time.as_secs_f64());
+        }
+    }
+
+    /// A call answered without running to its end: counted, with no duration.
+    pub(crate) fn not_run(&self, kind: ErrorKind) {
+        self.answered[kind as usize + 1].inc();
+    }
+}
+
+/// Requests to GitLab.
+#[derive(Debug)]
+pub(crate) struct GitlabMetrics {
+    /// Index: [`Endpoint`] × [`StatusClass`].
+    requests: Vec<Counter>,
+    /// Index: [`Endpoint`], as the next two.
+    retries: Vec<Counter>,
+    received: Vec<Counter>,
+}
+
+fn by_endpoint() -> impl Iterator<Item = EndpointLabels> {
+    Endpoint::ALL
+        .iter()
+        .map(|&endpoint| EndpointLabels { endpoint })
+}
+
+impl GitlabMetrics {
+    fn register(r: &mut Registry) -> Self {
+        let labels = Endpoint::ALL.iter().flat_map(|&endpoint| {
+            StatusClass::ALL
+                .iter()
+                .map(move |&status_class| RequestLabels {
+                    endpoint,
+                    status_class,
+                })
+        });
+        let requests = series(
+            r,
+            "gitlab_requests",
+            "Requests to GitLab (each attempt), by endpoint and status class",
+            None,
+            counters(),
+            labels,
+        );
+        let retries = series(
+            r,
+            "gitlab_retries",
+            "Requests to GitLab retried (429, 5xx, reset connections), by endpoint",
+            None,
+            counters(),
+            by_endpoint(),
+        );
+        let received = series(
+            r,
+            "gitlab_received",
+            "Body bytes received from GitLab, by endpoint",
+            Some(Unit::Bytes),
+            counters(),
+            by_endpoint(),
+        );
+        Self {
+            requests,
+            retries,
+            received,
+        }
+    }
+
+    /// One attempt's answer: its status, or `None` when none came.
+    pub(crate) fn request(&self, endpoint: Endpoint, status: Option<u16>) {
+        let class = StatusClass::of(status) as usize;
+        self.requests[endpoint as usize * StatusClass::ALL.len() + class].inc();
+    }
+
+    pub(crate) fn retry(&self, endpoint: Endpoint) {
+        self.retries[endpoint as usize].inc();
+    }
+
+    pub(crate) fn received(&self, endpoint: Endpoint, bytes: usize) {
+        self.received[endpoint as usize].inc_by(bytes as u64);
+    }
+}
+
+/// The blob cache.
+#[derive(Debug)]
+pub(crate) struct CacheMetrics {
+    hits: Counter,
+    misses: Counter,
+    bytes: Gauge,
+    entries: Gauge,
+    evictions: Counter,
+    /// The cache's eviction total when last reported, so the counter advances by the difference.
+    evictions_seen: AtomicU64,
+    /// Index: [`Endpoint`].
+    verification_failures: Vec<Counter>,
+}
+
+impl CacheMetrics {
+    fn register(r: &mut Registry) -> Self {
+        Self {
+            hits: single(
+                r,
+                "blob_cache_hits",
+                "Blob cache lookups that found the blob",
+                None,
+            ),
+            misses: single(
+                r,
+                "blob_cache_misses",
+                "Blob cache lookups that did not find the blob",
+                None,
+            ),
+            bytes: single(
+                r,
+                "blob_cache",
+                "Bytes of content the blob cache holds",
+                Some(Unit::Bytes),
+            ),
+            entries: single(r, "blob_cache_entries", "Blobs the cache holds", None),
+            evictions: single(
+                r,
+                "blob_cache_evictions",
+                "Blobs evicted from the cache over its byte budget",
+                None,
+            ),
+            evictions_seen: AtomicU64::new(0),
+            verification_failures: series(
+                r,
+                "blob_cache_verification_failures",
+                "Content refused by the cache for not being the blob it claimed to be, by endpoint",
+                None,
+                counters(),
+                by_endpoint(),
+            ),
+        }
+    }
+
+    pub(crate) fn lookup(&self, found: bool) {
+        if found { &self.hits } else { &self.misses }.inc();
+    }
+
+    /// The cache's state after a change; `evictions` is its running total.
+    pub(crate) fn state(&self, bytes: u64, entries: usize, evictions: u64) {
+        self.bytes.set(i64::try_from(bytes).unwrap_or(i64::MAX));
+        self.entries.set(i64::try_from(entries).unwrap_or(i64::MAX));
+        let before = self.evictions_seen.fetch_max(evictions, Ordering::Relaxed);
+        self.evictions.inc_by(evictions.saturating_sub(before));
+    }
+
+    pub(crate) fn verification_failed(&self, endpoint: Endpoint) {
+        self.verification_failures[endpoint as usize].inc();
+    }
+}
+
+/// The HTTP listener.
+#[derive(Debug)]
+pub(crate) struct HttpMetrics {
+    /// Index: [`Guard`].
+    refused: Vec<Counter>,
+    pub(crate) open_connections: Gauge,
+}
+
+impl HttpMetrics {
+    fn register(r: &mut Registry) -> Self {
+        Self {
+            refused: series(
+                r,
+                "http_refused_requests",
+                "HTTP requests refused before reaching MCP, by the check that refused them",
+                None,
+                counters(),
+                Guard::ALL.iter().map(|&guard| GuardLabels { guard }),
+            ),
+            open_connections: single(
+                r,
+                "http_open_connections",
+                "HTTP connections open now",
+                None,
+            ),
+        }
+    }
+
+    pub(crate) fn refused(&self, guard: Guard) {
+        self.refused[guard as usize].inc();
+    }
+}
