@@ -236,7 +236,10 @@ impl Read<'_> {
 
     /// Whether the caller holds the blob read (`if_none_match` names its id).
     fn held<L>(&self, target: &Target<L>) -> bool {
-        holds(target.if_none_match.as_deref(), self.fetched.blob.id.as_deref())
+        holds(
+            target.if_none_match.as_deref(),
+            self.fetched.blob.id.as_deref(),
+        )
     }
 }
 

@@ -77,6 +77,8 @@ async fn one_match_with_and_without_context() {
         out["metadata"],
         json!({"total_lines": 40, "returned_lines": {"start": 20, "end": 20}, "truncated": false,
                "size_bytes": file.len(), "blob_id": git_blob_id(file.as_bytes()),
+               "commit_sha": gitlab_mock::COMMIT,
+               "web_url": format!("{}/grp/proj/-/blob/{}/app.py#L20", gitlab.uri(), gitlab_mock::COMMIT),
                "matches": {"total": 1, "returned": 1, "lines": [20]}})
     );
     assert!(out.get("system_instruction").is_none(), "{out}");
@@ -452,5 +454,25 @@ async fn a_default_search_answer_fits_the_declared_ceiling() {
     );
     let text_units = mcp::text(&result).encode_utf16().count() as u64;
     assert!(text_units <= ceiling, "{text_units} > {ceiling}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_search_of_a_blob_the_caller_holds_is_answered_unchanged_in_one_request() {
+    let file = numbered(40);
+    // One request, however the search would have read the file.
+    let gitlab = gitlab_file("app.py", &file, 1).await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    let held = git_blob_id(file.as_bytes());
+    let out = ok(&server
+        .call(args(
+            "app.py",
+            json!({"pattern": "^line 20$", "if_none_match": held}),
+        ))
+        .await);
+    assert_eq!(out.get("content"), None, "{out}");
+    assert_eq!(out["metadata"]["unchanged"], true);
+    assert_eq!(out["metadata"]["commit_sha"], gitlab_mock::COMMIT);
+    assert!(out["metadata"].get("matches").is_none(), "{out}");
     server.stop().await;
 }

@@ -87,12 +87,12 @@ async fn declared(args: &[&str], env: &[(&str, &str)]) -> (Value, String) {
 
 #[tokio::test]
 async fn the_declared_ceiling_follows_the_default_budget() {
-    // 2 × the default budget + 60,000 of envelope, at most 500,000.
+    // 2 × the default budget + 80,000 of envelope, at most 500,000.
     let (n, d) = declared(&[], &[]).await;
     assert_eq!(n, 280_000);
     assert!(d.ends_with("Default 100000."), "{d}");
     let (n, d) = declared(&["serve", "--max-chars", "30000"], &[]).await;
-    assert_eq!(n, 120_000);
+    assert_eq!(n, 140_000);
     assert!(d.ends_with("Default 30000."), "{d}");
     let (n, _) = declared(&[], &[("GITLAB_FILE_MCP_MAX_CHARS", "400000")]).await;
     assert_eq!(n, 500_000);

@@ -348,7 +348,7 @@ mod tests {
         let out = output(&text, &args("^x", None), Some(50));
         assert_eq!(
             out["system_instruction"],
-            "Line 2 (301 bytes) is longer than the 50 character budget (max_chars) and only its first 48 characters are shown. To read the whole line, call again without pattern with {\"start_line\": 2, \"end_line\": 2, \"max_chars\": 0}."
+            "Line 2 (301 characters) is longer than the 50 character budget (max_chars) and only its first 48 characters are shown. To read the whole line, call again without pattern with {\"start_line\": 2, \"end_line\": 2, \"max_chars\": 0}."
         );
         let out = output(&text, &args("^x", None), None);
         assert!(out.get("system_instruction").is_none());

@@ -3,9 +3,9 @@
 
 use std::fmt::Write;
 
-use super::super::{CapKind, LineCut};
 use super::super::budget::{self, cut_line};
 use super::super::chars::charged_chars;
+use super::super::{CapKind, LineCut};
 use super::groups::{Group, line_end};
 use super::{PageCap, PageShortened};
 
@@ -203,7 +203,8 @@ impl<'a> Builder<'a> {
                 line_bytes: shown.line.len(),
                 returned_bytes: cut.kept,
                 bytes_without_budget: cut.kept_by_bytes,
-                line_chars: (cut.by == CapKind::Chars).then(|| charged_chars(shown.line.as_bytes())),
+                line_chars: (cut.by == CapKind::Chars)
+                    .then(|| charged_chars(shown.line.as_bytes())),
             },
         };
     }
