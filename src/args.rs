@@ -58,7 +58,7 @@ impl ArgName {
         }
     }
 
-    fn from_wire(name: &str) -> Option<ArgName> {
+    pub(crate) fn from_wire(name: &str) -> Option<ArgName> {
         ArgName::ALL.into_iter().find(|a| a.as_str() == name)
     }
 
@@ -386,7 +386,7 @@ fn digits(s: &str) -> Number {
 }
 
 /// The kind of `value`, with its JSON text when that is at most 40 characters.
-fn got(value: &Value) -> Got {
+pub(crate) fn got(value: &Value) -> Got {
     let text = value.to_string();
     Got {
         kind: JsonKind::of(value),

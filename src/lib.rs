@@ -14,6 +14,7 @@ pub mod cli;
 pub mod window;
 
 mod args;
+mod batch;
 mod config;
 mod cutoff;
 mod history;

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use crate::args::{self, ArgError};
+use crate::batch::{self, BatchError};
 use crate::config::Credential;
 use crate::history::{Caller, History};
 use crate::resolve::{ResolveError, Target};
@@ -101,11 +102,26 @@ impl Reader {
             .await
             .map_err(ReadError::Source)?;
         let changed_from = self.changed_since_last_window(credential, &fetched);
-        render(&target, &fetched, changed_from.as_deref(), self.defaults)
+        let max_chars = target.max_chars.unwrap_or(self.defaults.max_chars);
+        render(&target, &fetched, changed_from.as_deref(), max_chars).map(|r| r.output)
+    }
+
+    /// Runs one `get_repository_files` call: `Ok` is `{"files": [...]}`, one entry per file
+    /// asked for; only a malformed call is an error.
+    pub(crate) async fn read_many(
+        &self,
+        arguments: Option<&Map<String, Value>>,
+        credential: Option<&Credential>,
+    ) -> Result<Value, BatchError> {
+        let call = batch::parse(arguments)?;
+        Ok(match &self.backend {
+            Backend::Gitlab(source) => batch::read_from(self, source, &call, credential).await,
+            Backend::Local(source) => batch::read_from(self, source, &call, credential).await,
+        })
     }
 
     /// The blob the caller's previous window of this file came from, if it was another one.
-    fn changed_since_last_window(
+    pub(crate) fn changed_since_last_window(
         &self,
         credential: Option<&Credential>,
         fetched: &Fetched,
@@ -118,14 +134,21 @@ impl Reader {
     }
 }
 
-/// Windows a fetched blob, fitted to the call's budget (the caller's, else the server's) and
-/// numbered if asked, and serialises the output (or the binary/LFS/range error).
-fn render<L>(
+/// A rendered window: the output object, and what its content was charged against the budget.
+#[derive(Debug)]
+pub(crate) struct Rendered {
+    pub output: Value,
+    pub charged: u64,
+}
+
+/// Windows a fetched blob, fitted to `max_chars` (0 = no budget) and numbered if asked, and
+/// serialises the output (or the binary/LFS/range error).
+pub(crate) fn render<L>(
     target: &Target<L>,
     fetched: &Fetched,
     changed_from: Option<&str>,
-    defaults: ReadDefaults,
-) -> Result<Value, ReadError> {
+    max_chars: u64,
+) -> Result<Rendered, ReadError> {
     let blob = &fetched.blob;
     let (content, cut_by_read_limit) = match &blob.kind {
         BlobKind::Text {
@@ -147,7 +170,7 @@ fn render<L>(
         }
     };
     let fit = Fit {
-        max_chars: target.max_chars.unwrap_or(defaults.max_chars),
+        max_chars,
         line_numbers: target.line_numbers,
     };
     let fitted = window::fit_window(content, target.lines, fit).map_err(ReadError::Window)?;
@@ -162,5 +185,10 @@ fn render<L>(
         changed_from,
         max_chars_arg: target.max_chars,
     };
-    serde_json::to_value(response::file_output(facts, &fitted)).map_err(ReadError::Output)
+    let output =
+        serde_json::to_value(response::file_output(facts, &fitted)).map_err(ReadError::Output)?;
+    Ok(Rendered {
+        output,
+        charged: fitted.charged_chars() as u64,
+    })
 }

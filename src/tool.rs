@@ -16,6 +16,8 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
+mod batch;
+
 use crate::args::ArgName;
 use crate::config::Credential;
 use crate::cutoff::Cutoffs;
@@ -27,6 +29,9 @@ use crate::window::{
 
 /// The tool's name, as GitLab's own tool calls it.
 pub(crate) const TOOL_NAME: &str = "get_repository_file";
+
+/// The tools a `tools/call` may name, as a refusal lists them.
+const TOOL_NAMES: &str = "get_repository_file, get_repository_files";
 
 /// The `_meta` key that tells Claude Code how large a result of this tool may be inline.
 const MAX_RESULT_SIZE_KEY: &str = "anthropic/maxResultSizeChars";
@@ -225,16 +230,20 @@ pub(crate) struct FileServer {
     cutoffs: Cutoffs,
     /// The published definition, built once: rmcp asks for it on every `tools/call` too.
     tool: Arc<Tool>,
+    /// `get_repository_files`'s, likewise.
+    batch_tool: Arc<Tool>,
 }
 
 impl FileServer {
     pub(crate) fn new(reader: Reader, tokens: Tokens) -> Self {
         let tool = Arc::new(tool(reader.defaults()));
+        let batch_tool = Arc::new(batch::batch_tool(reader.defaults()));
         Self {
             reader,
             tokens,
             cutoffs: Cutoffs::default(),
             tool,
+            batch_tool,
         }
     }
 
@@ -286,6 +295,35 @@ impl FileServer {
         );
         result
     }
+
+    /// Runs `get_repository_files` with explicit arguments and credential.
+    pub async fn call_many(
+        &self,
+        arguments: Option<&serde_json::Map<String, Value>>,
+        credential: Option<&Credential>,
+    ) -> CallToolResult {
+        tracing::debug!(
+            target: "gitlab_file_mcp::calls",
+            arguments = %crate::redact::arguments(arguments),
+            "get_repository_files arguments"
+        );
+        let (result, timing) = crate::timing::measure(async {
+            match self.reader.read_many(arguments, credential).await {
+                Ok(value) => CallToolResult::structured(value),
+                Err(e) => CallToolResult::error(vec![ContentBlock::text(e.to_string())]),
+            }
+        })
+        .await;
+        tracing::info!(
+            target: "gitlab_file_mcp::calls",
+            is_error = result.is_error == Some(true),
+            total_us = timing.total.as_micros() as u64,
+            upstream_us = timing.upstream.as_micros() as u64,
+            own_us = timing.own().as_micros() as u64,
+            "get_repository_files"
+        );
+        result
+    }
 }
 
 fn server_info() -> &'static ServerConfig {
@@ -313,11 +351,18 @@ impl ServerHandler for FileServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        Ok(ListToolsResult::with_all_items(vec![(*self.tool).clone()]))
+        Ok(ListToolsResult::with_all_items(vec![
+            (*self.tool).clone(),
+            (*self.batch_tool).clone(),
+        ]))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        (name == TOOL_NAME).then(|| (*self.tool).clone())
+        match name {
+            TOOL_NAME => Some((*self.tool).clone()),
+            batch::BATCH_TOOL_NAME => Some((*self.batch_tool).clone()),
+            _ => None,
+        }
     }
 
     async fn call_tool(
@@ -325,10 +370,11 @@ impl ServerHandler for FileServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        if request.name != TOOL_NAME {
+        let batch = request.name == batch::BATCH_TOOL_NAME;
+        if request.name != TOOL_NAME && !batch {
             let refusal = CallRefusal::UnknownTool {
                 name: request.name.to_string(),
-                ours: TOOL_NAME,
+                ours: TOOL_NAMES,
             };
             return Err(McpError::invalid_params(refusal.to_string(), None));
         }
@@ -344,8 +390,19 @@ impl ServerHandler for FileServer {
             let refusal = CallRefusal::NoCallerToken.to_string();
             return Ok(CallToolResult::error(vec![ContentBlock::text(refusal)]).into());
         }
-        let call = self.call(request.arguments.as_ref(), credential.as_ref());
-        Ok(self.cutoffs.bound(call).await.into())
+        let (arguments, credential) = (request.arguments.as_ref(), credential.as_ref());
+        if batch {
+            return Ok(self
+                .cutoffs
+                .bound(self.call_many(arguments, credential))
+                .await
+                .into());
+        }
+        Ok(self
+            .cutoffs
+            .bound(self.call(arguments, credential))
+            .await
+            .into())
     }
 
     /// rmcp hands over requests it could not type; a `tools/call` with malformed params is one.

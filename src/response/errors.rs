@@ -90,7 +90,7 @@ impl Display for CallRefusal {
         match self {
             CallRefusal::UnknownTool { name, ours } => write!(
                 f,
-                "Unknown tool '{}'. This server has one tool: {ours}.",
+                "Unknown tool '{}'. This server's tools: {ours}.",
                 shown(name)
             ),
             CallRefusal::NoCallerToken => f.write_str(

@@ -34,6 +34,21 @@ pub(crate) trait Source {
         target: &Target<Self::Lookup>,
         credential: Option<&Credential>,
     ) -> Result<Fetched, SourceError>;
+
+    /// Reads the files of several targets: one answer per target, in order. By default one
+    /// [`Source::fetch`] after the other; a source that can ask for many files at once groups
+    /// them, each file still validated and read as `fetch` would.
+    async fn fetch_many(
+        &self,
+        targets: &[&Target<Self::Lookup>],
+        credential: Option<&Credential>,
+    ) -> Vec<Result<Fetched, SourceError>> {
+        let mut fetched = Vec::with_capacity(targets.len());
+        for target in targets {
+            fetched.push(self.fetch(target, credential).await);
+        }
+        fetched
+    }
 }
 
 impl Source for GitlabSource {
@@ -49,6 +64,14 @@ impl Source for GitlabSource {
         credential: Option<&Credential>,
     ) -> Result<Fetched, SourceError> {
         GitlabSource::fetch(self, target, credential).await
+    }
+
+    async fn fetch_many(
+        &self,
+        targets: &[&Target<ProjectFile>],
+        credential: Option<&Credential>,
+    ) -> Vec<Result<Fetched, SourceError>> {
+        GitlabSource::fetch_many(self, targets, credential).await
     }
 }
 

@@ -22,6 +22,15 @@ pub(crate) struct BlobRequest<'a> {
     pub ref_type: Option<RefType>,
 }
 
+/// Several files of one project at one ref, in one request (`blobs(paths:)`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PathsRequest<'a> {
+    pub project: &'a ProjectRef,
+    pub git_ref: &'a str,
+    pub paths: &'a [&'a str],
+    pub ref_type: Option<RefType>,
+}
+
 /// What a blob answer says about the project, whichever way it was named.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct ProjectAnswer {
@@ -30,7 +39,7 @@ pub(crate) struct ProjectAnswer {
     pub full_path: String,
     /// The Duo exclusion rules; `None` when the instance has none to give.
     pub rules: Option<Vec<String>>,
-    /// The blobs found at the ref and path (at most one is asked for).
+    /// The blobs found at the ref and paths asked for.
     pub nodes: Vec<BlobFields>,
 }
 
@@ -39,6 +48,24 @@ pub(crate) struct ProjectAnswer {
 pub(crate) async fn ask(
     client: &Client,
     request: BlobRequest<'_>,
+    with_content: bool,
+    credential: Option<&Credential>,
+) -> Result<Option<ProjectAnswer>, GitlabError> {
+    let paths = [request.path];
+    let request = PathsRequest {
+        project: request.project,
+        git_ref: request.git_ref,
+        paths: &paths,
+        ref_type: request.ref_type,
+    };
+    ask_paths(client, request, with_content, credential).await
+}
+
+/// Like [`ask`], for several paths of one project at one ref: the same document, the same
+/// validation, one request.
+pub(crate) async fn ask_paths(
+    client: &Client,
+    request: PathsRequest<'_>,
     with_content: bool,
     credential: Option<&Credential>,
 ) -> Result<Option<ProjectAnswer>, GitlabError> {
@@ -64,7 +91,7 @@ pub(crate) async fn ask(
 
 /// The request body; without the rules field for instances that lack it.
 fn body(
-    request: BlobRequest<'_>,
+    request: PathsRequest<'_>,
     with_rules: bool,
     with_content: bool,
 ) -> QueryBody<blob::Variables> {
@@ -77,7 +104,7 @@ fn body(
         project_path,
         ids,
         ref_: request.git_ref.to_string(),
-        paths: vec![request.path.to_string()],
+        paths: request.paths.iter().map(|p| p.to_string()).collect(),
         ref_type: request.ref_type,
         with_content,
     });
@@ -134,10 +161,10 @@ mod tests {
     #[test]
     fn bodies_by_path_and_by_id() {
         let path = ProjectRef::Path("g/p".into());
-        let request = BlobRequest {
+        let request = PathsRequest {
             project: &path,
             git_ref: "main",
-            path: "a.txt",
+            paths: &["a.txt", "b/c.rs"],
             ref_type: Some(RefType::Tags),
         };
         let v = serde_json::to_value(body(request, true, true)).unwrap();
@@ -145,10 +172,14 @@ mod tests {
         assert_eq!(v["variables"]["projectPath"], "g/p");
         assert_eq!(v["variables"]["byId"], false);
         assert_eq!(v["variables"]["refType"], "TAGS");
+        assert_eq!(
+            v["variables"]["paths"],
+            serde_json::json!(["a.txt", "b/c.rs"])
+        );
         assert!(v["query"].as_str().unwrap().contains(EXCLUSIONS_FIELD));
         let id = ProjectRef::Id(42);
         let v = serde_json::to_value(body(
-            BlobRequest {
+            PathsRequest {
                 project: &id,
                 ..request
             },

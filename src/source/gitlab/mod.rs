@@ -23,6 +23,7 @@ pub(crate) mod exclusion;
 mod flights;
 pub(crate) mod graphql;
 pub(crate) mod json_text;
+mod many;
 mod probe;
 mod raw;
 pub(crate) mod scalars;

@@ -1,0 +1,172 @@
+//! `get_repository_files`: several files in one call, each read exactly as
+//! `get_repository_file` reads it. Not a second pipeline: each entry's arguments are the single
+//! tool's ([`args`]), resolved by the source's own `resolve`, fetched through
+//! [`Source::fetch_many`] (which groups lookups that share a project and ref into one request
+//! where the source can), and windowed and rendered by the single tool's [`render`]. What is
+//! the batch's own: one character budget shared by the entries in order ([`budget`]), and the
+//! `{"files": [...]}` around the entries, a failed entry being `{path, ref, error}`.
+
+mod args;
+mod budget;
+
+pub(crate) use args::{BatchError, CALL_WIDE, FILES, MAX_FILES, parse};
+
+use serde_json::{Map, Value, json};
+
+use crate::config::Credential;
+use crate::reader::{ReadError, Reader, render};
+use crate::resolve::{Lookup, ProjectFile, Target};
+use crate::response;
+use crate::source::{BlobKind, Fetched, Source};
+use args::{BatchCall, Entry};
+use budget::SharedBudget;
+
+/// The path and ref a lookup names, when it names one (a URL that splits several ways does not
+/// until the source has chosen).
+pub(crate) trait Labelled {
+    fn path_and_ref(&self) -> Option<(&str, &str)>;
+}
+
+impl Labelled for Lookup {
+    fn path_and_ref(&self) -> Option<(&str, &str)> {
+        match self {
+            Lookup::Exact { git_ref, path, .. } => Some((path, git_ref)),
+            Lookup::Split { .. } => None,
+        }
+    }
+}
+
+impl Labelled for ProjectFile {
+    fn path_and_ref(&self) -> Option<(&str, &str)> {
+        match self {
+            ProjectFile::Named { git_ref, path, .. } => Some((path, git_ref)),
+            ProjectFile::Url { file, .. } => file.path_and_ref(),
+        }
+    }
+}
+
+/// Reads every entry of `call` from `source`: `{"files": [...]}` in the entries' order.
+pub(crate) async fn read_from<S>(
+    reader: &Reader,
+    source: &S,
+    call: &BatchCall,
+    credential: Option<&Credential>,
+) -> Value
+where
+    S: Source,
+    S::Lookup: Labelled,
+{
+    let targets: Vec<Result<Target<S::Lookup>, String>> = call
+        .entries
+        .iter()
+        .map(|entry| target_of(source, entry, call.max_chars))
+        .collect();
+    let wanted: Vec<&Target<S::Lookup>> = targets.iter().filter_map(|t| t.as_ref().ok()).collect();
+    let mut fetched = source.fetch_many(&wanted, credential).await.into_iter();
+    let mut budget = SharedBudget::new(call.max_chars.unwrap_or(reader.defaults().max_chars));
+    let mut files = Vec::with_capacity(call.entries.len());
+    for (entry, target) in call.entries.iter().zip(&targets) {
+        let file = match (target, fetched.next()) {
+            (Err(message), _) => failed(label::<S::Lookup>(None, entry), message),
+            (Ok(target), Some(Ok(fetched))) => {
+                let step = Step {
+                    reader,
+                    budget: &mut budget,
+                    call,
+                    credential,
+                };
+                served(step, target, &fetched, entry)
+            }
+            (Ok(target), Some(Err(e))) => {
+                let message = ReadError::Source(e).to_string();
+                failed(label(Some(&target.lookup), entry), &message)
+            }
+            // `fetch_many` answers once per target, in order.
+            (Ok(target), None) => failed(label(Some(&target.lookup), entry), "not read"),
+        };
+        files.push(file);
+    }
+    json!({ FILES: files })
+}
+
+/// An entry's target, the call's `max_chars` its own (so hints repeat it), or the sentence of
+/// why it has none.
+fn target_of<S: Source>(
+    source: &S,
+    entry: &Entry,
+    max_chars: Option<u64>,
+) -> Result<Target<S::Lookup>, String> {
+    let args = entry.parsed.as_ref().map_err(ToString::to_string)?;
+    let mut target = source
+        .resolve(args)
+        .map_err(|e| ReadError::Resolve(e).to_string())?;
+    target.max_chars = max_chars;
+    Ok(target)
+}
+
+/// What rendering an entry needs besides the entry.
+struct Step<'a> {
+    reader: &'a Reader,
+    budget: &'a mut SharedBudget,
+    call: &'a BatchCall,
+    credential: Option<&'a Credential>,
+}
+
+/// A fetched entry: its window within what is left of the budget (the single tool's output, or
+/// its error), or, once the budget is spent, no content and the arguments that read it.
+fn served<L>(step: Step<'_>, target: &Target<L>, fetched: &Fetched, entry: &Entry) -> Value {
+    let blob = &fetched.blob;
+    let max_chars = match step.budget.next() {
+        Some(left) => left,
+        None if matches!(blob.kind, BlobKind::Text { .. }) => {
+            return not_read(step.budget.total(), step.call, entry, fetched);
+        }
+        // A binary or LFS file is an error without content: nothing to spend.
+        None => 0,
+    };
+    let changed_from = step
+        .reader
+        .changed_since_last_window(step.credential, fetched);
+    match render(target, fetched, changed_from.as_deref(), max_chars) {
+        Ok(rendered) => {
+            step.budget.spend(rendered.charged);
+            rendered.output
+        }
+        Err(e) => {
+            let label = (json!(blob.path), json!(blob.git_ref));
+            failed(label, &e.to_string())
+        }
+    }
+}
+
+/// An entry the budget did not reach: its path and ref, and how to read it.
+fn not_read(total: u64, call: &BatchCall, entry: &Entry, fetched: &Fetched) -> Value {
+    let mut arguments: Map<String, Value> = entry.arguments.clone();
+    if let Some(max_chars) = call.max_chars {
+        arguments.insert("max_chars".into(), max_chars.into());
+    }
+    json!({
+        "path": fetched.blob.path,
+        "ref": fetched.blob.git_ref,
+        "system_instruction": response::batch::not_read(total, &Value::Object(arguments)),
+    })
+}
+
+/// `{path, ref, error}`.
+fn failed((path, git_ref): (Value, Value), message: &str) -> Value {
+    json!({ "path": path, "ref": git_ref, "error": message })
+}
+
+/// The path and ref an entry's error names: the lookup's, else as the entry gave them (a URL
+/// stands for the path), `null` when it gave none.
+fn label<L: Labelled>(lookup: Option<&L>, entry: &Entry) -> (Value, Value) {
+    if let Some((path, git_ref)) = lookup.and_then(Labelled::path_and_ref) {
+        return (json!(path), json!(git_ref));
+    }
+    let given = |name: &str| entry.arguments.get(name).filter(|v| v.is_string()).cloned();
+    let path = given("file_path").or_else(|| given("url"));
+    (
+        path.unwrap_or(Value::Null),
+        given("ref").unwrap_or(Value::Null),
+    )
+}
