@@ -66,9 +66,15 @@ where
     let mut budget = SharedBudget::new(call.max_chars.unwrap_or(reader.defaults().max_chars));
     let mut files = Vec::with_capacity(call.entries.len());
     for (entry, target) in call.entries.iter().zip(&targets) {
-        let file = match (target, fetched.next()) {
-            (Err(message), _) => failed(label::<S::Lookup>(None, entry), message),
-            (Ok(target), Some(Ok(fetched))) => {
+        let target = match target {
+            Ok(target) => target,
+            Err(message) => {
+                files.push(failed(label::<S::Lookup>(None, entry), message));
+                continue;
+            }
+        };
+        let file = match fetched.next() {
+            Some(Ok(fetched)) => {
                 let step = Step {
                     reader,
                     budget: &mut budget,
@@ -77,12 +83,15 @@ where
                 };
                 served(step, target, &fetched, entry)
             }
-            (Ok(target), Some(Err(e))) => {
+            Some(Err(e)) => {
                 let message = ReadError::Source(e).to_string();
                 failed(label(Some(&target.lookup), entry), &message)
             }
-            // `fetch_many` answers once per target, in order.
-            (Ok(target), None) => failed(label(Some(&target.lookup), entry), "not read"),
+            // `fetch_many` answers once per target, in order: never reached.
+            None => failed(
+                label(Some(&target.lookup), entry),
+                "internal error: the source gave no answer for this entry",
+            ),
         };
         files.push(file);
     }

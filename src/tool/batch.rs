@@ -74,15 +74,18 @@ fn call_wide(name: ArgName, defaults: ReadDefaults) -> Value {
     let mut schema = property(name, defaults);
     let said = match name {
         ArgName::ProjectId => {
-            "Default project for entries that give a file_path and no project_id."
+            "Default project for entries that give a file_path and no project_id.".to_string()
         }
         ArgName::Ref => {
             "Default ref for entries that give a file_path and no ref (HEAD = the default branch)."
+                .to_string()
         }
-        ArgName::MaxChars => {
-            "One budget for the whole answer, shared by the entries in order: each entry's window is fitted to what the entries before it left. Same default and meaning as get_repository_file's max_chars; 0 = no budget (each entry within the byte cap)."
-        }
-        _ => "For every entry: prefix each line with its number, cat -n style. Default false.",
+        ArgName::MaxChars => format!(
+            "One budget of characters for the whole answer, shared by the entries in order: each entry's window is fitted to what the entries before it left. Same meaning as get_repository_file's max_chars; 0 = no budget (each entry within the byte cap). Default {}.",
+            default_budget(defaults)
+        ),
+        _ => "For every entry: prefix each line with its number, cat -n style. Default false."
+            .to_string(),
     };
     if let Some(object) = schema.as_object_mut() {
         object.insert("description".into(), said.into());

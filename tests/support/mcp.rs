@@ -76,6 +76,17 @@ impl Server {
             .expect("tools/call transport")
     }
 
+    /// Calls `get_repository_files` with a JSON object of arguments.
+    pub async fn call_many(&self, arguments: Value) -> CallToolResult {
+        let Value::Object(map) = arguments else {
+            panic!("arguments must be an object");
+        };
+        self.client
+            .call_tool(CallToolRequestParams::new("get_repository_files").with_arguments(map))
+            .await
+            .expect("tools/call transport")
+    }
+
     /// Calls a tool by name (for the unknown-tool test).
     pub async fn call_named(&self, name: &str, arguments: Value) -> Result<CallToolResult, String> {
         let Value::Object(map) = arguments else {
