@@ -52,6 +52,17 @@ impl Server {
         }
     }
 
+    /// Calls the tool `name` with `args` (a JSON object).
+    pub async fn call_named(&self, name: &'static str, args: &Map<String, Value>) -> Call {
+        let params = CallToolRequestParams::new(name).with_arguments(args.clone());
+        let started = Instant::now();
+        let result = self.client.call_tool(params).await;
+        Call {
+            result,
+            elapsed: started.elapsed(),
+        }
+    }
+
     /// Peak resident set size of the server so far (VmHWM), in KiB.
     pub fn peak_rss_kib(&self) -> Option<u64> {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid)).ok()?;
