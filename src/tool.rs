@@ -77,9 +77,13 @@ windows join back into the file."
 /// required by the schema (url, or project_id + file_path + ref); unknown properties are
 /// rejected.
 pub(crate) fn input_schema(defaults: ReadDefaults) -> Value {
-    let properties: Map<String, Value> = ArgName::ALL
-        .iter()
-        .map(|&name| (name.as_str().to_string(), property(name, defaults)))
+    arguments_schema(ArgName::ALL.into_iter(), defaults)
+}
+
+/// A strict object schema of `names`' properties, in that order.
+fn arguments_schema(names: impl Iterator<Item = ArgName>, defaults: ReadDefaults) -> Value {
+    let properties: Map<String, Value> = names
+        .map(|name| (name.as_str().to_string(), property(name, defaults)))
         .collect();
     json!({
         "type": "object",
@@ -178,6 +182,23 @@ pub(crate) fn output_schema() -> Value {
 
 /// The published tool definition, for a server whose calls get `defaults`.
 pub(crate) fn tool(defaults: ReadDefaults) -> Tool {
+    let face = Face {
+        name: TOOL_NAME,
+        title: "Get repository file",
+        description: description(defaults),
+    };
+    published(face, input_schema(defaults), output_schema(), defaults)
+}
+
+/// What a tool is called and says it does.
+struct Face {
+    name: &'static str,
+    title: &'static str,
+    description: String,
+}
+
+/// A tool definition: read-only, open-world, its result ceiling declared in `_meta`.
+fn published(face: Face, input: Value, output: Value, defaults: ReadDefaults) -> Tool {
     let object = |v: Value| match v {
         Value::Object(map) => Arc::new(map),
         _ => Arc::new(serde_json::Map::new()),
@@ -187,19 +208,15 @@ pub(crate) fn tool(defaults: ReadDefaults) -> Tool {
         MAX_RESULT_SIZE_KEY.to_string(),
         Value::from(declared_result_chars(defaults.max_chars)),
     );
-    Tool::new(
-        TOOL_NAME,
-        description(defaults),
-        object(input_schema(defaults)),
-    )
-    .with_title("Get repository file")
-    .with_meta(MetaObject::from(meta))
-    .with_raw_output_schema(object(output_schema()))
-    .with_annotations(
-        ToolAnnotations::with_title("Get repository file")
-            .read_only(true)
-            .open_world(true),
-    )
+    Tool::new(face.name, face.description, object(input))
+        .with_title(face.title)
+        .with_meta(MetaObject::from(meta))
+        .with_raw_output_schema(object(output))
+        .with_annotations(
+            ToolAnnotations::with_title(face.title)
+                .read_only(true)
+                .open_world(true),
+        )
 }
 
 /// Whose token a call uses.
@@ -273,27 +290,9 @@ impl FileServer {
         arguments: Option<&serde_json::Map<String, Value>>,
         credential: Option<&Credential>,
     ) -> CallToolResult {
-        tracing::debug!(
-            target: "gitlab_file_mcp::calls",
-            arguments = %crate::redact::arguments(arguments),
-            "get_repository_file arguments"
-        );
-        let (result, timing) = crate::timing::measure(async {
-            match self.reader.read(arguments, credential).await {
-                Ok(value) => CallToolResult::structured(value),
-                Err(e) => CallToolResult::error(vec![ContentBlock::text(e.to_string())]),
-            }
-        })
-        .await;
-        tracing::info!(
-            target: "gitlab_file_mcp::calls",
-            is_error = result.is_error == Some(true),
-            total_us = timing.total.as_micros() as u64,
-            upstream_us = timing.upstream.as_micros() as u64,
-            own_us = timing.own().as_micros() as u64,
-            "get_repository_file"
-        );
-        result
+        // Boxed: the call's future is large, and is moved into `logged` by value.
+        let read = Box::pin(self.reader.read(arguments, credential));
+        logged(TOOL_NAME, arguments, read).await
     }
 
     /// Runs `get_repository_files` with explicit arguments and credential.
@@ -302,28 +301,39 @@ impl FileServer {
         arguments: Option<&serde_json::Map<String, Value>>,
         credential: Option<&Credential>,
     ) -> CallToolResult {
-        tracing::debug!(
-            target: "gitlab_file_mcp::calls",
-            arguments = %crate::redact::arguments(arguments),
-            "get_repository_files arguments"
-        );
-        let (result, timing) = crate::timing::measure(async {
-            match self.reader.read_many(arguments, credential).await {
-                Ok(value) => CallToolResult::structured(value),
-                Err(e) => CallToolResult::error(vec![ContentBlock::text(e.to_string())]),
-            }
-        })
-        .await;
-        tracing::info!(
-            target: "gitlab_file_mcp::calls",
-            is_error = result.is_error == Some(true),
-            total_us = timing.total.as_micros() as u64,
-            upstream_us = timing.upstream.as_micros() as u64,
-            own_us = timing.own().as_micros() as u64,
-            "get_repository_files"
-        );
-        result
+        let read = Box::pin(self.reader.read_many(arguments, credential));
+        logged(batch::BATCH_TOOL_NAME, arguments, read).await
     }
+}
+
+/// A call of `tool` as an MCP result (an error as a tool error), with its log lines: the
+/// arguments (redacted) at debug, the times at info.
+async fn logged<E: std::fmt::Display>(
+    tool: &'static str,
+    arguments: Option<&serde_json::Map<String, Value>>,
+    read: impl Future<Output = Result<Value, E>>,
+) -> CallToolResult {
+    tracing::debug!(
+        target: "gitlab_file_mcp::calls",
+        arguments = %crate::redact::arguments(arguments),
+        "{tool} arguments"
+    );
+    let (result, timing) = crate::timing::measure(async {
+        match read.await {
+            Ok(value) => CallToolResult::structured(value),
+            Err(e) => CallToolResult::error(vec![ContentBlock::text(e.to_string())]),
+        }
+    })
+    .await;
+    tracing::info!(
+        target: "gitlab_file_mcp::calls",
+        is_error = result.is_error == Some(true),
+        total_us = timing.total.as_micros() as u64,
+        upstream_us = timing.upstream.as_micros() as u64,
+        own_us = timing.own().as_micros() as u64,
+        "{tool}"
+    );
+    result
 }
 
 fn server_info() -> &'static ServerConfig {

@@ -3,12 +3,10 @@
 //! schema follows the single tool's), its output schema (a list of the single tool's outputs,
 //! or `{path, ref, error}`), and its description.
 
-use std::sync::Arc;
-
-use rmcp::model::{MetaObject, Tool, ToolAnnotations};
+use rmcp::model::Tool;
 use serde_json::{Map, Value, json};
 
-use super::{MAX_RESULT_SIZE_KEY, declared_result_chars, default_budget, output_schema, property};
+use super::{Face, arguments_schema, default_budget, output_schema, property, published};
 use crate::args::ArgName;
 use crate::batch::{CALL_WIDE, FILES, MAX_FILES};
 use crate::reader::ReadDefaults;
@@ -33,16 +31,9 @@ not reach come back without content and their system_instruction names the argum
 /// numbering.
 fn entry_schema(defaults: ReadDefaults) -> Value {
     let per_file = ArgName::ALL
-        .iter()
+        .into_iter()
         .filter(|name| !matches!(name, ArgName::MaxChars | ArgName::LineNumbers));
-    let properties: Map<String, Value> = per_file
-        .map(|&name| (name.as_str().to_string(), property(name, defaults)))
-        .collect();
-    json!({
-        "type": "object",
-        "properties": properties,
-        "additionalProperties": false
-    })
+    arguments_schema(per_file, defaults)
 }
 
 /// The input schema: `files`, then the call-wide arguments.
@@ -130,26 +121,15 @@ pub(crate) fn batch_output_schema() -> Value {
 /// The published definition, with the same declared ceiling as the single tool: the shared
 /// budget bounds the whole answer's content as a single call's budget bounds its one.
 pub(crate) fn batch_tool(defaults: ReadDefaults) -> Tool {
-    let object = |v: Value| match v {
-        Value::Object(map) => Arc::new(map),
-        _ => Arc::new(Map::new()),
+    let face = Face {
+        name: BATCH_TOOL_NAME,
+        title: "Get repository files",
+        description: description(defaults),
     };
-    let mut meta = Map::new();
-    meta.insert(
-        MAX_RESULT_SIZE_KEY.to_string(),
-        Value::from(declared_result_chars(defaults.max_chars)),
-    );
-    Tool::new(
-        BATCH_TOOL_NAME,
-        description(defaults),
-        object(input_schema(defaults)),
-    )
-    .with_title("Get repository files")
-    .with_meta(MetaObject::from(meta))
-    .with_raw_output_schema(object(batch_output_schema()))
-    .with_annotations(
-        ToolAnnotations::with_title("Get repository files")
-            .read_only(true)
-            .open_world(true),
+    published(
+        face,
+        input_schema(defaults),
+        batch_output_schema(),
+        defaults,
     )
 }

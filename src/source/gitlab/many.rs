@@ -98,8 +98,11 @@ impl GitlabSource {
         credential: Option<&Credential>,
     ) -> Vec<(usize, Result<Fetched, SourceError>)> {
         match work {
-            Work::Single(index, target) => vec![(index, self.fetch(target, credential).await)],
-            Work::Group(group) => self.fetch_group(&group, credential).await,
+            // Boxed: these futures are large, and a batch holds many of them.
+            Work::Single(index, target) => {
+                vec![(index, Box::pin(self.fetch(target, credential)).await)]
+            }
+            Work::Group(group) => Box::pin(self.fetch_group(&group, credential)).await,
         }
     }
 
@@ -241,10 +244,8 @@ impl GitlabSource {
                 let node = nodes.take(m.path);
                 let project = &project;
                 async move {
-                    let fetched = self
-                        .finish(group, m, project, node, with_content, credential)
-                        .await;
-                    (m.index, fetched)
+                    let finishing = self.finish(group, m, project, node, with_content, credential);
+                    (m.index, Box::pin(finishing).await)
                 }
             })
             .collect();
@@ -293,7 +294,7 @@ impl GitlabSource {
             Some(fetched) => Ok(fetched),
             // Asked without content, and the blob named is not cached (the file changed, or
             // the cache let it go): read as a single lookup, which asks again with content.
-            None => self.fetch(target, credential).await,
+            None => Box::pin(self.fetch(target, credential)).await,
         }
     }
 }
