@@ -2,13 +2,15 @@
 //! list of their names ([`ArgName`]) that the schema, the CLI and the messages use.
 //!
 //! Parsing is by hand rather than by serde so that every mistake gets an [`ArgError`] that
-//! names the argument (worded by `response`). `null` counts as absent. Numbers sent as strings
+//! names the argument. `null` counts as absent. Numbers sent as strings
 //! (`"10"`) and booleans sent as strings (`"true"`) are accepted, as agents often send them;
 //! `project_id` may be a string or an integer. `start_line`/`end_line` are signed, as the seeds'
 //! line-range rules clamp them ([`LineRequest::from_line_args`]). Ranges and lengths are
 //! checked here, before anything is sent anywhere; cross-argument rules live in `resolve`.
 
+use crate::quote::shown;
 use serde_json::{Map, Value};
+use std::fmt::{self, Display, Formatter};
 
 use crate::window::{LineRequest, MAX_LIMIT};
 
@@ -25,6 +27,12 @@ pub(crate) enum ArgName {
     EndLine,
     MaxChars,
     LineNumbers,
+}
+
+impl Display for ArgName {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 impl ArgName {
@@ -113,8 +121,8 @@ pub(crate) struct ToolArgs {
     pub line_numbers: Option<bool>,
 }
 
-/// A bad argument. `response` words each variant.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A bad argument.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum ArgError {
     /// Names the tool does not accept (sorted; at most [`MAX_UNKNOWN_LISTED`], `more` others).
     Unknown { names: Vec<String>, more: usize },
@@ -147,11 +155,100 @@ pub(crate) enum ArgError {
     BothWindowForms,
 }
 
+impl Display for ArgError {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            ArgError::Unknown { names, more } => unknown_arguments(f, names, *more),
+            ArgError::NotAString { name, got } => {
+                write!(f, "Argument '{name}' must be a string, got {got}.")
+            }
+            ArgError::TooLong {
+                name,
+                max,
+                got_bytes,
+            } => write!(
+                f,
+                "Argument '{name}' is {got_bytes} bytes long; the longest accepted is {max} bytes."
+            ),
+            ArgError::NotAProjectId { got } => write!(
+                f,
+                "Argument 'project_id' must be a project's numeric id or full path (e.g. \"42\" or \"group/project\"), got {got}."
+            ),
+            ArgError::NotAnInteger { name, got } => {
+                write!(f, "Argument '{name}' must be an integer, got {got}.")
+            }
+            ArgError::OutOfRange {
+                name,
+                min,
+                max,
+                got,
+            } => {
+                let got = number_sent(got);
+                if *max == u64::MAX {
+                    write!(f, "Argument '{name}' must be at least {min}, got {got}.")
+                } else {
+                    write!(f, "Argument '{name}' must be between {min} and {max}, got {got}.")
+                }
+            }
+            ArgError::TooLarge { name, max, got } => write!(
+                f,
+                "Argument '{name}' is too large (got {}); the maximum is {max}.",
+                number_sent(got)
+            ),
+            ArgError::NotALineNumber { name, got } => write!(
+                f,
+                "Argument '{name}' must be an integer between {} and {}, got {}.",
+                i64::MIN,
+                i64::MAX,
+                number_sent(got)
+            ),
+            ArgError::NotABoolean { name, got } => {
+                write!(f, "Argument '{name}' must be true or false, got {got}.")
+            }
+            ArgError::BothWindowForms => f.write_str(
+                "Use either offset/limit (zero-indexed) or start_line/end_line (1-indexed, inclusive), not both.",
+            ),
+        }
+    }
+}
+
+fn unknown_arguments(f: &mut Formatter<'_>, names: &[String], more: usize) -> fmt::Result {
+    let mut quoted: Vec<String> = names.iter().map(|k| format!("'{}'", shown(k))).collect();
+    if more > 0 {
+        quoted.push(format!("and {more} more"));
+    }
+    let accepted: Vec<&str> = ArgName::ALL.iter().map(|a| a.as_str()).collect();
+    write!(
+        f,
+        "Unknown argument{} {}. Accepted arguments: {}.",
+        if names.len() + more == 1 { "" } else { "s" },
+        quoted.join(", "),
+        accepted.join(", ")
+    )
+}
+
+/// A number as sent (`-1`, `1.8446744073709552e19`); other values by their kind.
+fn number_sent(got: &Got) -> String {
+    match (&got.kind, &got.text) {
+        (JsonKind::Number, Some(text)) => text.clone(),
+        _ => got.to_string(),
+    }
+}
+
 /// What kind of JSON value was sent, and its text when that is short (at most 40 characters).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Got {
     pub kind: JsonKind,
     pub text: Option<String>,
+}
+
+impl Display for Got {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match &self.text {
+            Some(text) => write!(f, "{} ({text})", self.kind),
+            None => self.kind.fmt(f),
+        }
+    }
 }
 
 /// The kinds of JSON value.
@@ -163,6 +260,20 @@ pub(crate) enum JsonKind {
     String,
     Array,
     Object,
+}
+
+/// A JSON kind as the messages name it: `a boolean`, `an array`, `null`.
+impl Display for JsonKind {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            JsonKind::Null => "null",
+            JsonKind::Boolean => "a boolean",
+            JsonKind::Number => "a number",
+            JsonKind::String => "a string",
+            JsonKind::Array => "an array",
+            JsonKind::Object => "an object",
+        })
+    }
 }
 
 impl JsonKind {

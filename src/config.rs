@@ -4,6 +4,9 @@
 //! token is held as a [`Secret`], whose `Debug` never shows it, so it cannot reach a log line;
 //! a refused `GITLAB_URL` is quoted with its user info and query redacted.
 
+use crate::cause::Shared;
+use crate::quote::shorten;
+use std::fmt::{self, Display, Formatter};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -218,7 +221,7 @@ pub(crate) fn parse_base_url(raw: &str) -> Result<url::Url, ConfigError> {
     let shown = || redact::url(raw, redact::Query::Drop);
     let url = url::Url::parse(raw.trim_end_matches('/')).map_err(|e| ConfigError::BadUrl {
         shown: shown(),
-        cause: e.to_string(),
+        cause: e,
     })?;
     if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
         return Err(ConfigError::NotHttp { shown: shown() });
@@ -237,11 +240,11 @@ pub(crate) fn parse_base_url(raw: &str) -> Result<url::Url, ConfigError> {
 pub(crate) fn read_ca_bundle(path: &Path) -> Result<Vec<reqwest::Certificate>, ConfigError> {
     let pem = std::fs::read(path).map_err(|e| ConfigError::CaUnreadable {
         path: path.to_path_buf(),
-        cause: e.to_string(),
+        cause: Shared::new(e),
     })?;
     let certs = reqwest::Certificate::from_pem_bundle(&pem).map_err(|e| ConfigError::CaNotPem {
         path: path.to_path_buf(),
-        cause: e.to_string(),
+        cause: Shared::new(e),
     })?;
     if certs.is_empty() {
         return Err(ConfigError::CaEmpty {
@@ -251,11 +254,15 @@ pub(crate) fn read_ca_bundle(path: &Path) -> Result<Vec<reqwest::Certificate>, C
     Ok(certs)
 }
 
-/// A setting that cannot be used; the server does not start. `response` words each variant.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A setting that cannot be used; the server does not start.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum ConfigError {
     /// `GITLAB_URL` does not parse as a URL (`shown`: the value, user info and query redacted).
-    BadUrl { shown: String, cause: String },
+    BadUrl {
+        shown: String,
+        #[source]
+        cause: url::ParseError,
+    },
     /// `GITLAB_URL` is not http(s) with a host.
     NotHttp { shown: String },
     /// `GITLAB_URL` carries user info, a query or a fragment.
@@ -263,13 +270,64 @@ pub(crate) enum ConfigError {
     /// A timeout of 0 seconds.
     ZeroTimeout,
     /// `GITLAB_CA_FILE` cannot be read.
-    CaUnreadable { path: PathBuf, cause: String },
+    CaUnreadable {
+        path: PathBuf,
+        #[source]
+        cause: Shared<std::io::Error>,
+    },
     /// `GITLAB_CA_FILE` is not a PEM bundle.
-    CaNotPem { path: PathBuf, cause: String },
+    CaNotPem {
+        path: PathBuf,
+        #[source]
+        cause: Shared<reqwest::Error>,
+    },
     /// `GITLAB_CA_FILE` holds no certificate.
     CaEmpty { path: PathBuf },
     /// The HTTP client could not be built.
-    HttpClient { cause: String },
+    HttpClient {
+        #[source]
+        cause: Shared<reqwest::Error>,
+    },
+}
+
+impl Display for ConfigError {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let example = "e.g. https://gitlab.example.com";
+        match self {
+            ConfigError::BadUrl { shown, cause } => write!(
+                f,
+                "GITLAB_URL '{}' is not a URL ({cause}); expected {example}",
+                shorten(shown)
+            ),
+            ConfigError::NotHttp { shown } => write!(
+                f,
+                "GITLAB_URL '{}' must be an http(s) URL with a host, {example}",
+                shorten(shown)
+            ),
+            ConfigError::CarriesSecrets { shown } => write!(
+                f,
+                "GITLAB_URL '{}' must not carry credentials, a query or a fragment: put the token in GITLAB_TOKEN",
+                shorten(shown)
+            ),
+            ConfigError::ZeroTimeout => f.write_str("timeouts must be at least 1 second"),
+            ConfigError::CaUnreadable { path, cause } => write!(
+                f,
+                "cannot read GITLAB_CA_FILE (or {CA_FILE_ALIAS}) '{}': {cause}",
+                path.display()
+            ),
+            ConfigError::CaNotPem { path, cause } => write!(
+                f,
+                "GITLAB_CA_FILE (or {CA_FILE_ALIAS}) '{}' is not a PEM certificate bundle: {cause}",
+                path.display()
+            ),
+            ConfigError::CaEmpty { path } => write!(
+                f,
+                "GITLAB_CA_FILE (or {CA_FILE_ALIAS}) '{}' holds no PEM certificate",
+                path.display()
+            ),
+            ConfigError::HttpClient { cause } => write!(f, "cannot build the HTTP client: {cause}"),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -29,9 +29,11 @@ struct Shutdown {
 }
 
 /// Why a call was cut off.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum Cut {
+    #[error("the call ran past its time limit")]
     TimeLimit,
+    #[error("the server is shutting down")]
     Shutdown,
 }
 

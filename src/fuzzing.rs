@@ -1,7 +1,7 @@
 //! Entry points for the fuzz targets in `fuzz/` and for the corpus replay test: thin wrappers
 //! over the parsers, so the fuzzers reach pure code without the crate exposing its modules.
 //! Each returns something cheap to inspect and must never panic, whatever the input; errors
-//! come back as their `response` wording, so the fuzzers exercise that too.
+//! come back as their sentences (`Display`), so the fuzzers exercise those too.
 
 use serde_json::{Map, Value};
 

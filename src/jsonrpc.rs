@@ -1,5 +1,5 @@
-//! The JSON-RPC edges rmcp leaves to us, shared by both transports (worded in
-//! `response::jsonrpc`):
+//! The JSON-RPC edges rmcp leaves to us, shared by both transports, each worded beside its
+//! type:
 //! - [`parse_message`]: what a line (stdio) or a body (HTTP) is, before rmcp sees it. rmcp
 //!   drops a stdio line that is not JSON without a reply, and answers such an HTTP body `415`;
 //!   JSON-RPC 2.0 wants a `-32700` parse error (`-32600` for JSON that is no message) with
@@ -8,9 +8,11 @@
 //!   params do not fit falls through to a "custom request", which rmcp answers `-32601` (method
 //!   not found) with the bare method name. This answers `-32602` with the reason instead.
 
+use crate::quote::shown;
 use rmcp::ErrorData as McpError;
 use rmcp::model::{CallToolRequestParams, ClientJsonRpcMessage, CustomRequest, ErrorCode};
 use serde_json::{Value, json};
+use std::fmt::{self, Display, Formatter};
 
 use crate::args::JsonKind;
 
@@ -22,7 +24,7 @@ const TYPED_METHODS: [&str; 3] = ["tools/call", "tools/list", "ping"];
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// Why incoming bytes could not be handed to rmcp.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum Rejection {
     /// Not JSON: empty, cut short, a syntax error, or not UTF-8 (-32700).
     NotJson,
@@ -32,6 +34,26 @@ pub(crate) enum Rejection {
     NotAMessage,
     /// A stdio line longer than the limit, dropped unread (-32600).
     TooLong { limit: usize },
+}
+
+impl Display for Rejection {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            Rejection::NotJson => f.write_str(
+                "Parse error: the message is not JSON (send one JSON-RPC 2.0 object, UTF-8)",
+            ),
+            Rejection::Batch => f.write_str(
+                "Invalid Request: JSON-RPC batches are not supported (MCP removed them in 2025-06-18); send one message at a time",
+            ),
+            Rejection::NotAMessage => f.write_str(
+                "Invalid Request: not a JSON-RPC 2.0 message (an object with \"jsonrpc\": \"2.0\" and a method, or a result or error with an id)",
+            ),
+            Rejection::TooLong { limit } => write!(
+                f,
+                "Invalid Request: the message is longer than {limit} bytes and was dropped unread"
+            ),
+        }
+    }
 }
 
 impl Rejection {
@@ -70,7 +92,7 @@ fn starts_with(bytes: &[u8], first: u8) -> bool {
 }
 
 /// What is wrong with the params of a request rmcp could not type.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum ParamsProblem {
     /// No params, or `null` (for `tools/call`).
     Missing,
@@ -88,16 +110,64 @@ pub(crate) enum ParamsProblem {
     Mismatch { reason: Option<String> },
 }
 
+impl Display for ParamsProblem {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamsProblem::Missing => f.write_str(
+                "params are missing; send {\"name\": <the tool's name>, \"arguments\": {…}}",
+            ),
+            ParamsProblem::NotAnObject { kind } => {
+                write!(f, "params must be an object, not {kind}")
+            }
+            ParamsProblem::NotACall { kind } => {
+                write!(
+                    f,
+                    "params must be an object with name and arguments, not {kind}"
+                )
+            }
+            ParamsProblem::NameMissing => {
+                f.write_str("params.name is missing; name the tool to call (see tools/list)")
+            }
+            ParamsProblem::NameNotAString { kind } => write!(
+                f,
+                "params.name must be a string (the tool's name, see tools/list), not {kind}"
+            ),
+            ParamsProblem::ArgumentsNotAnObject { kind } => write!(
+                f,
+                "params.arguments must be an object of the tool's arguments, not {kind}"
+            ),
+            ParamsProblem::Mismatch { reason: Some(r) } => f.write_str(r),
+            ParamsProblem::Mismatch { reason: None } => {
+                f.write_str("params do not match tools/call")
+            }
+        }
+    }
+}
+
 /// A request rmcp could not type, as we answer it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum Untyped {
     /// A method this server answers, with params that do not fit (-32602).
     BadParams {
         method: String,
+        #[source]
         problem: ParamsProblem,
     },
     /// Any other method (-32601).
     UnknownMethod { method: String },
+}
+
+impl Display for Untyped {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            Untyped::BadParams { method, problem } => {
+                write!(f, "Invalid params for {method}: {problem}.")
+            }
+            Untyped::UnknownMethod { method } => {
+                write!(f, "Method not found: {}", shown(method))
+            }
+        }
+    }
 }
 
 /// The answer to a request rmcp could not type: -32602 with the reason for a method this

@@ -4,7 +4,7 @@
 //! successful call.
 //!
 //! A call flows one way: `args` → `resolve` (a `Target`) → a `source` (GitLab or local) →
-//! [`window`] → `response`; `reader` wires those steps and `tool` is the MCP face. [`cli`]
+//! [`window`] → `response` (the output; each error is worded beside its type); `reader` wires those steps and `tool` is the MCP face. [`cli`]
 //! starts it over `stdio` or `http`; `jsonrpc` answers what rmcp cannot type and `cutoff` ends
 //! calls that run too long. The README's Development section maps every module.
 //!
@@ -15,12 +15,14 @@ pub mod window;
 
 mod args;
 mod batch;
+mod cause;
 mod config;
 mod cutoff;
 mod history;
 mod http;
 mod jsonrpc;
 mod lru;
+mod quote;
 mod reader;
 mod redact;
 mod ref_name;

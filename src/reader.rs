@@ -2,6 +2,8 @@
 //! a fetched blob → a window → the output object. Every step lives in its own module; this one
 //! only wires them, and is the one place a call's failure is collected as a [`ReadError`].
 
+use crate::quote::shown;
+use std::fmt::{self, Display, Formatter};
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
@@ -24,13 +26,13 @@ pub(crate) enum Backend {
     Local(LocalSource),
 }
 
-/// Why a call produced no window. `response` words each variant.
-#[derive(Debug)]
+/// Why a call produced no window.
+#[derive(Debug, thiserror::Error)]
 pub(crate) enum ReadError {
-    Args(ArgError),
-    Resolve(ResolveError),
-    Source(SourceError),
-    Window(WindowError),
+    Args(#[source] ArgError),
+    Resolve(#[source] ResolveError),
+    Source(#[source] SourceError),
+    Window(#[source] WindowError),
     /// The file is binary.
     Binary {
         path: String,
@@ -43,7 +45,36 @@ pub(crate) enum ReadError {
         size_bytes: u64,
     },
     /// The output could not be serialised (never expected).
-    Output(serde_json::Error),
+    Output(#[source] serde_json::Error),
+}
+
+impl Display for ReadError {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::Args(e) => e.fmt(f),
+            ReadError::Resolve(e) => e.fmt(f),
+            ReadError::Source(e) => e.fmt(f),
+            ReadError::Window(e) => write!(
+                f,
+                "Invalid line range: {e}. Pass start_line less than or equal to end_line."
+            ),
+            ReadError::Binary { path, size_bytes } => write!(
+                f,
+                "File '{}' is binary and cannot be returned as text. Size: {size_bytes} bytes.",
+                shown(path)
+            ),
+            ReadError::Lfs {
+                path,
+                storage,
+                size_bytes,
+            } => write!(
+                f,
+                "File '{}' is stored in LFS ({storage}) and its content cannot be read with this tool. Size: {size_bytes} bytes.",
+                shown(path)
+            ),
+            ReadError::Output(e) => write!(f, "internal error: cannot serialise the output: {e}"),
+        }
+    }
 }
 
 /// What a call gets when it does not say: the server's settings (`--max-chars`).

@@ -3,11 +3,12 @@
 //! with `-`"), and which revisions the local source resolves (a ref name followed by `~N` /
 //! `^N` ancestry steps, nothing else of git's rev-spec syntax).
 //!
-//! Failures are [`RefNameError`]s; `response` words them.
+//! Failures are [`RefNameError`]s.
+use std::fmt::{self, Display, Formatter};
 
 /// Why a string is not an acceptable ref name or revision. Checked in this order, so a name
 /// with several problems reports the first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum RefNameError {
     /// The name is empty.
     Empty,
@@ -39,6 +40,41 @@ pub(crate) enum RefNameError {
     StartsWithStep(char),
     /// A `~` or `^` is followed by something other than a number (`main^{tree}`, `main~x`).
     StepNotANumber,
+}
+
+/// What to pass instead of a bad local ref, appended to reasons.
+pub(crate) const PASS_INSTEAD: &str = "pass a branch, tag or commit SHA";
+
+impl Display for RefNameError {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        use RefNameError as E;
+        match self {
+            E::Empty => f.write_str("it is empty"),
+            E::ControlCharacter(c) => write!(f, "it contains the control character {c:?}"),
+            E::Space => f.write_str("it contains a space"),
+            E::Colon => {
+                f.write_str("it contains ':' (name the file with the path, not as 'ref:path')")
+            }
+            E::Forbidden(c) => write!(f, "it contains '{c}'"),
+            E::DoubleDot => f.write_str("it contains '..'"),
+            E::AtBrace => f.write_str("it contains '@{'"),
+            E::LoneAt => f.write_str("it is '@'"),
+            E::LeadingDash => f.write_str("it starts with '-'"),
+            E::BadSlashes => f.write_str("it starts or ends with '/' or contains '//'"),
+            E::TrailingDot => f.write_str("it ends with '.'"),
+            E::ComponentStartsWithDot => f.write_str("a '/'-separated part of it starts with '.'"),
+            E::ComponentEndsWithLock => {
+                f.write_str("a '/'-separated part of it ends with '.lock'")
+            }
+            E::StartsWithStep(c) => write!(
+                f,
+                "it starts with '{c}'; {PASS_INSTEAD}, optionally followed by ~N or ^N"
+            ),
+            E::StepNotANumber => f.write_str(
+                "'~' and '^' may only be followed by a number (as in HEAD~1 or main^2); name the file with the path, not in the ref",
+            ),
+        }
+    }
 }
 
 /// Checks a revision: a ref name ([`check_ref_name`]) followed by zero or more ancestry steps,

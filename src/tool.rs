@@ -3,6 +3,8 @@
 //! handler that turns a `tools/call` into a [`Reader`] call and its result into an MCP result.
 //! No GitLab or git knowledge lives here.
 
+use crate::quote::shown;
+use std::fmt::{self, Display, Formatter};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -230,13 +232,28 @@ pub(crate) enum Tokens {
     FromRequest,
 }
 
-/// A `tools/call` refused before any reading. `response` words it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A `tools/call` refused before any reading.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum CallRefusal {
     /// Not our tool's name.
     UnknownTool { name: String, ours: &'static str },
     /// `--token-from-request` and the request carried no token.
     NoCallerToken,
+}
+
+impl Display for CallRefusal {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            CallRefusal::UnknownTool { name, ours } => write!(
+                f,
+                "Unknown tool '{}'. This server's tools: {ours}.",
+                shown(name)
+            ),
+            CallRefusal::NoCallerToken => f.write_str(
+                "This server reads with each caller's own GitLab token: send it as 'Authorization: Bearer <token>' or 'PRIVATE-TOKEN: <token>'.",
+            ),
+        }
+    }
 }
 
 /// The MCP server: one tool, backed by a [`Reader`].
@@ -422,5 +439,58 @@ impl ServerHandler for FileServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, McpError> {
         Err(crate::jsonrpc::answer_untyped(&request))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::args::ArgError;
+    use crate::resolve::{PathError, ResolveError};
+    use crate::source::SourceError;
+
+    #[test]
+    fn every_echo_of_a_huge_value_is_short() {
+        let huge = "x".repeat(1 << 20);
+        let errors: Vec<String> = vec![
+            ResolveError::NotAProject { raw: huge.clone() }.to_string(),
+            ResolveError::ProjectIdTooLarge { raw: huge.clone() }.to_string(),
+            ResolveError::RefMismatch {
+                given: huge.clone(),
+                in_url: huge.clone(),
+            }
+            .to_string(),
+            ResolveError::UrlPath {
+                url: huge.clone(),
+                error: PathError::Traversal { path: huge.clone() },
+            }
+            .to_string(),
+            SourceError::ProjectNotFound {
+                project: huge.clone(),
+            }
+            .to_string(),
+            SourceError::FileNotFound {
+                path: huge.clone(),
+                git_ref: huge.clone(),
+            }
+            .to_string(),
+            SourceError::RefNotFound {
+                git_ref: huge.clone(),
+            }
+            .to_string(),
+            ArgError::Unknown {
+                names: vec![huge.clone()],
+                more: 0,
+            }
+            .to_string(),
+            CallRefusal::UnknownTool {
+                name: huge.clone(),
+                ours: "t",
+            }
+            .to_string(),
+        ];
+        for e in errors {
+            assert!(e.len() < 1_000, "{} bytes: {}…", e.len(), &e[..200]);
+        }
     }
 }

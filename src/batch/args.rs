@@ -61,7 +61,7 @@ pub(crate) enum BatchError {
     #[error("Unknown argument '{name}'. Accepted arguments: {}.", accepted())]
     Unknown { name: String },
     /// A call-wide argument that does not parse (the single tool's words).
-    #[error("{0}")]
+    #[error(transparent)]
     CallWide(ArgError),
 }
 
@@ -76,7 +76,7 @@ pub(crate) enum EntryError {
         "Argument '{name}' applies to the whole call: pass it beside 'files', not in an entry."
     )]
     CallWideOnly { name: ArgName },
-    #[error("{0}")]
+    #[error(transparent)]
     Args(ArgError),
 }
 
@@ -97,7 +97,7 @@ pub(crate) fn parse(arguments: Option<&Map<String, Value>>) -> Result<BatchCall,
         .find(|k| k.as_str() != FILES && !wide_names.contains(&k.as_str()))
     {
         return Err(BatchError::Unknown {
-            name: crate::response::shown(name),
+            name: crate::quote::shown(name),
         });
     }
     let wide: Map<String, Value> = map

@@ -16,10 +16,10 @@ use tower::ServiceBuilder;
 use super::admission::Admission;
 use super::flags::HttpArgs;
 use super::origin::OriginPolicy;
+use super::wording;
 use super::{body, capacity, gate};
 use crate::config::Credential;
 use crate::reader::Reader;
-use crate::response::http as wording;
 use crate::tool::{FileServer, Tokens};
 
 /// What steers the server's shutdown.

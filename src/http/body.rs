@@ -14,15 +14,17 @@ use http_body_util::BodyExt;
 
 use super::admission::Admission;
 use super::reply;
+use super::wording;
 use crate::jsonrpc;
-use crate::response::http as wording;
 
 /// Why a body could not be received.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 enum Unreceived {
     /// More than the limit (413).
+    #[error("the body is larger than the limit")]
     TooLarge,
     /// Malformed framing (a bad chunk size) or a broken connection (400).
+    #[error("the body could not be read")]
     Unreadable,
 }
 

@@ -14,7 +14,7 @@ use tokio::sync::OwnedSemaphorePermit;
 
 use super::admission::Admission;
 use super::reply;
-use crate::response::http as wording;
+use super::wording;
 
 /// Check 4: a free slot or 503 with `Retry-After`. The slot travels with the response body so
 /// it is held until the answer has been sent (SSE answers stream after the handler returns).

@@ -6,7 +6,7 @@ use std::time::Duration;
 use clap::Args;
 
 use super::origin;
-use crate::response::http as wording;
+use super::wording;
 
 /// Where `--http` listens when given without an address.
 pub(crate) const DEFAULT_ADDR: &str = "127.0.0.1:8080";

@@ -12,7 +12,7 @@ use super::admission::Admission;
 use super::host::{HostProblem, host_allowed, request_host};
 use super::reply;
 use super::token::{hide_tokens, request_token};
-use crate::response::http as wording;
+use super::wording;
 
 /// Check 1: an allowed `Origin` (403) before anything else, then one well-formed `Host` (400)
 /// that is allowed (403, DNS-rebinding protection), then a declared body within the limit

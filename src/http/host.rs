@@ -13,12 +13,16 @@ pub(crate) struct RequestHost {
 }
 
 /// Why a request names no usable host (400).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum HostProblem {
+    #[error("missing Host header")]
     Missing,
     /// Two or more `Host` headers (RFC 9112 §3.2: 400).
+    #[error("more than one Host header")]
     Duplicate,
+    #[error("empty Host header")]
     Empty,
+    #[error("malformed Host header")]
     Malformed,
 }
 

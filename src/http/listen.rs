@@ -13,7 +13,7 @@ use hyper_util::service::TowerToHyperService;
 use tokio::net::{TcpListener, TcpStream};
 use tokio_util::sync::CancellationToken;
 
-use crate::response::http as wording;
+use super::wording;
 
 /// How long to wait after an accept error that is not about one connection (e.g. out of file
 /// descriptors), so the loop does not spin.

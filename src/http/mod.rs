@@ -18,7 +18,7 @@
 //!    mode the tool's own time limit answers with a tool error.
 //!
 //! rmcp then checks `Host` again, `Accept` (406) and `Content-Type` (415). Headers have a read
-//! deadline and idle connections are closed ([`listen`]). Every sentence is in `response::http`.
+//! deadline and idle connections are closed ([`listen`]). Every sentence is in [`wording`].
 //!
 //! Whose token: rmcp hands each request's own HTTP parts to the handler, so a call reads with
 //! the token of the request that carries it, never with the one that opened the session;
@@ -39,6 +39,7 @@ mod listen;
 mod origin;
 mod reply;
 mod token;
+mod wording;
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -50,7 +51,6 @@ use self::app::Controls;
 pub(crate) use self::flags::{DEFAULT_ADDR, HttpArgs};
 use crate::config::Credential;
 use crate::reader::Reader;
-use crate::response::http as wording;
 
 /// How long calls cut off at the drain deadline have to send their answer.
 const ANSWER_GRACE: Duration = Duration::from_secs(5);

@@ -17,8 +17,10 @@
 //! and `ExtractsRef::RefExtractor`. Where this module differs from them on
 //! purpose, the function's documentation says so.
 
+use crate::quote::shown;
 use ::url::Url;
 use percent_encoding::percent_decode_str;
+use std::fmt::{self, Display, Formatter};
 
 /// The kind of ref named by `?ref_type=` in a GitLab URL.
 ///
@@ -141,8 +143,8 @@ pub(crate) struct FileUrl {
     pub lines: Option<LineAnchor>,
 }
 
-/// Why a URL could not be used to name a file. `response` words it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Why a URL could not be used to name a file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum UrlError {
     /// The URL's scheme, host or port differ from the configured GitLab base
     /// URL. Nothing else about the URL was looked at.
@@ -157,12 +159,38 @@ pub(crate) enum UrlError {
         /// The URL as the caller gave it.
         url: String,
         /// What is wrong with it.
+        #[source]
         problem: UrlProblem,
     },
 }
 
+/// What a file URL looks like, for a URL that is not one.
+const URL_FORM: &str = "Expected .../-/blob/<ref>/<file_path> (/-/raw/ and /-/blame/ also work), \
+for example https://gitlab.example.com/group/project/-/blob/main/README.md; or pass project_id, \
+file_path and ref instead of url.";
+
+impl Display for UrlError {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            UrlError::ForeignHost { configured, got } => write!(
+                f,
+                "URL host '{}' is not the configured GitLab instance '{configured}'; \
+                 this server only reads from {configured}. Pass a URL on {configured}, \
+                 or project_id/file_path/ref.",
+                shown(got)
+            ),
+            UrlError::Invalid { url, problem } => write!(
+                f,
+                "Invalid file URL '{}': {} {URL_FORM}",
+                shown(url),
+                problem
+            ),
+        }
+    }
+}
+
 /// What makes a URL on the right host unusable.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum UrlProblem {
     /// Empty or all spaces.
     Empty,
@@ -173,7 +201,10 @@ pub(crate) enum UrlProblem {
     /// A port that is not a number from 0 to 65535.
     BadPort,
     /// The URL parser's other refusals.
-    NotAUrl { cause: String },
+    NotAUrl {
+        #[source]
+        cause: ::url::ParseError,
+    },
     /// Not http or https.
     Scheme { scheme: String },
     /// Not under the instance's relative URL root.
@@ -190,6 +221,43 @@ pub(crate) enum UrlProblem {
     OtherPage { page: String },
     /// No `/-/blob/`, `/-/raw/` or `/-/blame/` part.
     NoMarker,
+}
+
+/// The sentence saying what is wrong with a URL (the middle of an "Invalid file URL" message).
+impl Display for UrlProblem {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let open_a_file = "not a file; open a file in that directory and pass its /-/blob/ URL.";
+        let text: String = match self {
+            UrlProblem::Empty => "The URL is empty.".into(),
+            UrlProblem::NoScheme => {
+                "It has no scheme; a file URL starts with https:// or http://.".into()
+            }
+            UrlProblem::NoHost => "It has no host name.".into(),
+            UrlProblem::BadPort => "Its port is not a number from 0 to 65535.".into(),
+            UrlProblem::NotAUrl { cause } => format!("It is not a valid URL ({cause})."),
+            UrlProblem::Scheme { scheme } => {
+                format!("Only http and https URLs are supported, not '{scheme}:'.")
+            }
+            UrlProblem::NotUnderRoot { root, configured } => format!(
+                "Its path is not under the GitLab instance's relative URL root '{root}' (configured as {configured})."
+            ),
+            UrlProblem::NoProject => "It has no project path before the file marker.".into(),
+            UrlProblem::NoProjectBefore { marker } => {
+                format!("It has no project path before /-/{marker}/.")
+            }
+            UrlProblem::LegacyTree => format!("It points at a directory (tree), {open_a_file}"),
+            UrlProblem::Tree => format!("It points at a directory (/-/tree/), {open_a_file}"),
+            UrlProblem::OtherPage { page } => format!(
+                "'/-/{}/' URLs do not name a file; only /-/blob/, /-/raw/ and /-/blame/ URLs do.",
+                shown(page)
+            ),
+            UrlProblem::NoMarker => {
+                "It does not point at a file: its path has no /-/blob/, /-/raw/ or /-/blame/ part."
+                    .into()
+            }
+        };
+        f.write_str(&text)
+    }
 }
 
 impl UrlError {
@@ -327,9 +395,7 @@ fn parse_http_url(input: &str) -> Result<Url, UrlError> {
             ::url::ParseError::RelativeUrlWithoutBase => UrlProblem::NoScheme,
             ::url::ParseError::EmptyHost => UrlProblem::NoHost,
             ::url::ParseError::InvalidPort => UrlProblem::BadPort,
-            other => UrlProblem::NotAUrl {
-                cause: other.to_string(),
-            },
+            other => UrlProblem::NotAUrl { cause: other },
         };
         UrlError::invalid(input, problem)
     })?;
@@ -578,7 +644,7 @@ pub(crate) enum Splits {
 }
 
 /// Why a "ref/path" string has no usable split.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum SplitError {
     /// There is a ref at most, and no file path after it.
     NoPath {
@@ -592,6 +658,33 @@ pub(crate) enum SplitError {
         /// [`MAX_SPLITS`].
         max: usize,
     },
+}
+
+impl Display for SplitError {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let expected =
+            "Expected .../-/blob/<ref>/<file_path>, or pass project_id, file_path and ref.";
+        match self {
+            SplitError::NoPath { ref_and_path } if ref_and_path.trim_matches('/').is_empty() => {
+                write!(
+                    f,
+                    "The URL names no ref and no file after /-/blob/. {expected}"
+                )
+            }
+            SplitError::NoPath { ref_and_path } => write!(
+                f,
+                "The URL names '{}' after /-/blob/ but no file path after the ref; a URL \
+                 ending in a ref or a directory does not name a file. {expected}",
+                shown(ref_and_path)
+            ),
+            SplitError::TooManySegments { count, max } => write!(
+                f,
+                "The ref and file path in the URL can be split into a ref and a path in \
+                 {count} ways, more than the {max} this server tries. Pass project_id, \
+                 file_path and ref separately instead of url."
+            ),
+        }
+    }
 }
 
 /// Lists the ways to cut `ref_and_path` into a ref and a file path, following
@@ -748,7 +841,7 @@ mod tests {
         for &(input, needle) in cases {
             match parse_file_url(input, &b) {
                 Err(UrlError::Invalid { url, problem }) => {
-                    let reason = crate::response::url_problem(&problem);
+                    let reason = problem.to_string();
                     assert_eq!(url, input);
                     assert!(
                         reason.contains(needle),

@@ -1,20 +1,12 @@
-//! What the agent reads: the tool's output object and its `system_instruction` hints (here),
-//! the sentence for every way a call can fail ([`errors`]), and what the HTTP layer says
-//! ([`http`]). The only place those sentences live.
+//! What the agent reads of a window: the tool's output object and its `system_instruction`
+//! hints. Each error's sentence is beside its type.
 //!
 //! Output and hints follow GitLab's own `get_repository_file` tool word for word where it has
 //! words; the `start_line`/`end_line` hints and the URL-split note are ours.
 
 pub(crate) mod batch;
-mod errors;
-pub(crate) mod http;
-mod jsonrpc;
 
 use serde::Serialize;
-
-pub(crate) use errors::shown;
-#[cfg(test)]
-pub(crate) use errors::url_problem;
 
 use crate::resolve::HintStyle;
 use crate::window::{CapKind, Fitted, LineCut, MAX_WINDOW_BYTES, Shortened};

@@ -2,11 +2,13 @@
 //! nothing ([`SourceError`]). Both sources return these, so windowing and wording do not care
 //! where a file came from.
 
+use crate::quote::shown;
+use std::fmt::{self, Display, Formatter};
 use std::sync::Arc;
 
-use super::gitlab::error::GitlabError;
+use super::gitlab::GitlabError;
 use super::local::error::{LocalError, LocalRefError};
-use super::suggest::Suggestion;
+use super::suggest::{EntryKind, Suggestion};
 
 /// Bytes at the start of a file searched for a NUL (git's and GitLab's binary heuristic).
 pub(crate) const BINARY_SNIFF_LEN: usize = 8_000;
@@ -61,8 +63,8 @@ pub(crate) struct Fetched {
     pub split_fallback_from: Option<String>,
 }
 
-/// Why a source could not produce a blob. `response` words each variant.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Why a source could not produce a blob.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum SourceError {
     /// The project does not exist or the token cannot read it (same words for both).
     ProjectNotFound { project: String },
@@ -88,7 +90,11 @@ pub(crate) enum SourceError {
     /// The project's Duo context exclusion rules exclude the file.
     Excluded { path: String },
     /// The ref string is not a valid ref.
-    InvalidRef { git_ref: String, reason: RefProblem },
+    InvalidRef {
+        git_ref: String,
+        #[source]
+        reason: RefProblem,
+    },
     /// The file is larger than the server's maximum file size.
     FileTooLarge {
         path: String,
@@ -99,18 +105,144 @@ pub(crate) enum SourceError {
     /// the object the blob named).
     ChangedWhileReading { path: String },
     /// Talking to GitLab failed, or GitLab's answer could not be used.
-    Gitlab(GitlabError),
+    Gitlab(#[source] GitlabError),
     /// The local repository could not be opened or read.
-    Local(LocalError),
+    Local(#[source] LocalError),
+}
+
+/// What to pass instead of a ref that does not exist or is not valid.
+const PROVIDE_A_REF: &str =
+    "Provide an existing branch name, tag name, or commit SHA, or use HEAD for the default branch.";
+
+impl Display for SourceError {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            SourceError::ProjectNotFound { project } => write!(
+                f,
+                "Project '{}' not found or inaccessible. Check the project's full path or numeric id, and that the token can read it.",
+                shown(project)
+            ),
+            SourceError::ProjectMismatch {
+                given,
+                url_project,
+                url_project_id,
+            } => write!(
+                f,
+                "Project mismatch: project_id is '{given}' but url contains '{url_project}' (project id {url_project_id}). Pass one of them, or make them agree."
+            ),
+            SourceError::RefNotFound { git_ref } => {
+                write!(f, "Ref '{}' not found. {PROVIDE_A_REF}", shown(git_ref))
+            }
+            SourceError::FileNotFound { path, git_ref } => write!(
+                f,
+                "File '{}' does not exist at ref '{}'. The path must be relative to the repository root. Do not retry the same path; search the repository for the file name to locate it.",
+                shown(path),
+                shown(git_ref)
+            ),
+            SourceError::FileNotFoundNear {
+                path,
+                git_ref,
+                near,
+            } => did_you_mean(f, path, git_ref, near),
+            SourceError::IsDirectory { path, git_ref } => write!(
+                f,
+                "'{}' is a directory at ref '{}', not a file. Pass the path of a file inside it.",
+                shown(path),
+                shown(git_ref)
+            ),
+            SourceError::Excluded { path } => write!(
+                f,
+                "File '{}' is excluded from AI context by this project's settings and cannot be read.",
+                shown(path)
+            ),
+            SourceError::InvalidRef { git_ref, reason } => invalid_ref(f, git_ref, reason),
+            SourceError::FileTooLarge {
+                path,
+                size_bytes,
+                limit,
+            } => write!(
+                f,
+                "File '{path}' is {size_bytes} bytes, larger than this server reads ({limit} bytes). Its operator can raise the limit with --max-file-bytes (GITLAB_FILE_MCP_MAX_FILE_BYTES)."
+            ),
+            SourceError::ChangedWhileReading { path } => write!(
+                f,
+                "File '{path}' changed while it was being read (its LFS object is not the one GitLab named). Call again."
+            ),
+            SourceError::Gitlab(e) => e.fmt(f),
+            SourceError::Local(e) => e.fmt(f),
+        }
+    }
+}
+
+/// `File 'x' does not exist at ref 'main'. Did you mean 'a', 'b' or 'c'? …`: the suggestions
+/// are quoted whole (they are paths to pass as they are), directories with a trailing `/`.
+fn did_you_mean(
+    f: &mut Formatter<'_>,
+    path: &str,
+    git_ref: &str,
+    near: &[Suggestion],
+) -> fmt::Result {
+    let quoted: Vec<String> = near
+        .iter()
+        .map(|s| match s.kind {
+            EntryKind::File => format!("'{}'", s.path),
+            EntryKind::Directory => format!("'{}/'", s.path),
+        })
+        .collect();
+    let (choices, none_of_them) = match quoted.as_slice() {
+        [one] => (one.clone(), "if that is not the file"),
+        [one, two] => (format!("{one} or {two}"), "if neither is the file"),
+        [init @ .., last] => (
+            format!("{} or {last}", init.join(", ")),
+            "if none of these is the file",
+        ),
+        [] => (String::new(), "if none of these is the file"),
+    };
+    let directories = if near.iter().any(|s| s.kind == EntryKind::Directory) {
+        " Paths ending in '/' are directories; the file may be inside one."
+    } else {
+        ""
+    };
+    write!(
+        f,
+        "File '{}' does not exist at ref '{}'. Did you mean {choices}?{directories} Do not retry the same path; {none_of_them}, search the repository for the file name to locate it.",
+        shown(path),
+        shown(git_ref)
+    )
+}
+
+pub(crate) fn invalid_ref(
+    f: &mut Formatter<'_>,
+    git_ref: &str,
+    reason: &dyn Display,
+) -> fmt::Result {
+    if git_ref.is_empty() {
+        write!(f, "The ref is not valid ({reason}). {PROVIDE_A_REF}")
+    } else {
+        write!(
+            f,
+            "Ref '{}' is not valid ({reason}). {PROVIDE_A_REF}",
+            shown(git_ref)
+        )
+    }
 }
 
 /// Why a ref is not valid, as the source that refused it knows it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum RefProblem {
     /// GitLab's own words ("Ref is not valid").
     Gitlab { messages: String },
     /// The local source's reason.
-    Local(LocalRefError),
+    Local(#[source] LocalRefError),
+}
+
+impl Display for RefProblem {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            RefProblem::Gitlab { messages } => f.write_str(messages),
+            RefProblem::Local(e) => e.fmt(f),
+        }
+    }
 }
 
 impl From<GitlabError> for SourceError {
@@ -170,6 +302,60 @@ pub(crate) fn file_not_found(path: &str, git_ref: &str, near: Vec<Suggestion>) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn invalid_refs_name_the_ref_when_known() {
+        let reason = RefProblem::Gitlab {
+            messages: "Ref is not valid".into(),
+        };
+        let named = SourceError::InvalidRef {
+            git_ref: "a..b".into(),
+            reason: reason.clone(),
+        };
+        assert!(
+            named
+                .to_string()
+                .starts_with("Ref 'a..b' is not valid (Ref is not valid).")
+        );
+        let unnamed = SourceError::InvalidRef {
+            git_ref: String::new(),
+            reason,
+        };
+        assert!(unnamed.to_string().starts_with("The ref is not valid"));
+    }
+
+    #[test]
+    fn did_you_mean_names_one_two_or_three_paths() {
+        let near = |paths: &[(&str, EntryKind)]| SourceError::FileNotFoundNear {
+            path: "app/model/user.rb".into(),
+            git_ref: "main".into(),
+            near: paths
+                .iter()
+                .map(|&(p, kind)| Suggestion {
+                    path: p.into(),
+                    kind,
+                })
+                .collect(),
+        };
+        let file = EntryKind::File;
+        assert_eq!(
+            near(&[("app/models/user.rb", file)]).to_string(),
+            "File 'app/model/user.rb' does not exist at ref 'main'. Did you mean 'app/models/user.rb'? Do not retry the same path; if that is not the file, search the repository for the file name to locate it."
+        );
+        assert_eq!(
+            near(&[("a.rb", file), ("b.rb", file)]).to_string(),
+            "File 'app/model/user.rb' does not exist at ref 'main'. Did you mean 'a.rb' or 'b.rb'? Do not retry the same path; if neither is the file, search the repository for the file name to locate it."
+        );
+        assert_eq!(
+            near(&[
+                ("a.rb", file),
+                ("b.rb", file),
+                ("app/models", EntryKind::Directory)
+            ])
+            .to_string(),
+            "File 'app/model/user.rb' does not exist at ref 'main'. Did you mean 'a.rb', 'b.rb' or 'app/models/'? Paths ending in '/' are directories; the file may be inside one. Do not retry the same path; if none of these is the file, search the repository for the file name to locate it."
+        );
+    }
 
     #[test]
     fn nul_sniffing_looks_at_the_first_8000_bytes() {

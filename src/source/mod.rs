@@ -10,7 +10,7 @@ pub(crate) mod local;
 pub(crate) mod split_choice;
 pub(crate) mod suggest;
 
-pub(crate) use blob::{BlobKind, Fetched, RefProblem, SourceError};
+pub(crate) use blob::{BlobKind, Fetched, SourceError};
 
 use crate::args::ToolArgs;
 use crate::config::Credential;

@@ -5,6 +5,7 @@
 
 use super::MAX_LIMIT;
 use super::lines::count_lines;
+use std::fmt::{self, Display, Formatter};
 
 /// Which lines the agent asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,7 +98,7 @@ pub(super) struct Span {
 }
 
 /// Why a request has no window.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum WindowError {
     /// After clamping into `[1, total_lines]`, `start` is after `end`.
     ///
@@ -113,8 +114,29 @@ pub enum WindowError {
     },
 }
 
-// `Display` (the sentence) is in `response`, with every other error's.
-impl std::error::Error for WindowError {}
+impl Display for WindowError {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match *self {
+            WindowError::InvertedRange {
+                start,
+                end,
+                requested_start,
+                requested_end,
+                total_lines,
+            } => {
+                write!(f, "start line {start} is after end line {end}")?;
+                if (start, end) != (requested_start, requested_end) {
+                    write!(
+                        f,
+                        " (requested lines {requested_start} to {requested_end}, \
+                         clamped to the file's {total_lines} lines)"
+                    )?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
 
 /// Converts a 1-indexed inclusive `start`/`end` pair into a zero-indexed
 /// `(offset, limit)` for a text of `total` lines.

@@ -1,15 +1,17 @@
 //! What can go wrong reading from GitLab, below the domain errors (missing project, ref, file):
-//! the request itself, or an answer this server cannot use. `response` words every variant.
+//! the request itself, or an answer this server cannot use.
 
 use super::envelope::GraphqlResponse;
 use super::json_text::JsonTextError;
 use super::transport::TransportError;
+use crate::source::blob::invalid_ref;
+use std::fmt::{self, Display, Formatter};
 
 /// A failure of the GitLab source that is not an answer about the file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum GitlabError {
     /// The HTTP exchange failed (status, body, network).
-    Transport(TransportError),
+    Transport(#[source] TransportError),
     /// GitLab answered with GraphQL errors (messages joined with `; `).
     Graphql { messages: String },
     /// GitLab's "Ref is not valid" (the messages as GitLab wrote them).
@@ -19,7 +21,25 @@ pub(crate) enum GitlabError {
     /// A blob answer that is not shaped like a blob (the parser's reason).
     Shape { reason: String },
     /// `rawTextBlob` that is not a valid JSON string.
-    Content(JsonTextError),
+    Content(#[source] JsonTextError),
+}
+
+impl Display for GitlabError {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            GitlabError::Transport(e) => e.fmt(f),
+            GitlabError::Graphql { messages } => write!(f, "GitLab reported: {messages}"),
+            GitlabError::InvalidRef { messages } => invalid_ref(f, "", messages),
+            GitlabError::NoData => f.write_str("GitLab returned no data and no error"),
+            GitlabError::Shape { reason } => {
+                write!(
+                    f,
+                    "GitLab's blob answer was not shaped as expected: {reason}"
+                )
+            }
+            GitlabError::Content(e) => write!(f, "GitLab's rawTextBlob could not be decoded: {e}"),
+        }
+    }
 }
 
 impl From<TransportError> for GitlabError {

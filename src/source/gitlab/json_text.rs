@@ -7,9 +7,10 @@
 //! right after.
 
 use memchr::memchr;
+use std::fmt::{self, Display, Formatter};
 
-/// Why a literal could not be decoded (`response` words it).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Why a literal could not be decoded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum JsonTextError {
     /// Not a string literal in quotes, or not valid UTF-8 once decoded.
     NotAString,
@@ -17,6 +18,16 @@ pub(crate) enum JsonTextError {
     BadEscape(usize),
     /// A `\u` escape of a lone surrogate, at this byte.
     BadSurrogate(usize),
+}
+
+impl Display for JsonTextError {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            JsonTextError::NotAString => f.write_str("not a JSON string literal"),
+            JsonTextError::BadEscape(at) => write!(f, "invalid escape at byte {at}"),
+            JsonTextError::BadSurrogate(at) => write!(f, "unpaired surrogate at byte {at}"),
+        }
+    }
 }
 
 /// Decodes the JSON string literal `raw` (with its surrounding quotes).

@@ -1,10 +1,11 @@
 //! One HTTP client for GitLab: posting a GraphQL query or getting a REST raw endpoint, retrying
 //! what is worth retrying (429, 5xx, a connection GitLab reset), and turning every HTTP failure
-//! into a [`TransportError`] (worded by `response`).
+//! into a [`TransportError`].
 //!
 //! Redirects are never followed, so the `Authorization` header only ever goes to the
 //! configured instance. Nothing here formats the token, except into the one header.
 
+use std::fmt::{self, Display, Formatter};
 use std::time::Duration;
 
 use reqwest::StatusCode;
@@ -13,6 +14,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::envelope::GraphqlResponse;
+use crate::cause::{Shared, chain};
 use crate::config::{ConfigError, Credential, GitlabConfig, TokenOrigin};
 
 /// How many times a 429 or 5xx answer is retried before giving up.
@@ -57,10 +59,13 @@ pub(crate) enum TransportError {
         status: u16,
         content_type: String,
         endpoint: String,
-        cause: String,
+        cause: Shared<serde_json::Error>,
     },
     /// JSON, but not shaped as a GraphQL answer we understand.
-    Unexpected { status: u16, cause: String },
+    Unexpected {
+        status: u16,
+        cause: Shared<serde_json::Error>,
+    },
     /// No answer from the instance: it could not be reached, did not answer in time, or
     /// kept closing the connection.
     NoAnswer { instance: String, why: NoAnswer },
@@ -75,17 +80,212 @@ pub(crate) enum TransportError {
     },
 }
 
+/// What the agent or operator should check when GitLab rejects the token.
+fn what_to_check(origin: TokenOrigin) -> &'static str {
+    match origin {
+        TokenOrigin::GitlabToken => "the GITLAB_TOKEN environment variable",
+        TokenOrigin::PersonalAccessToken => "the GITLAB_PERSONAL_ACCESS_TOKEN environment variable",
+        TokenOrigin::Request => {
+            "the token sent with this request (Authorization or PRIVATE-TOKEN header)"
+        }
+    }
+}
+
+impl Display for TransportError {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        use TransportError as T;
+        match self {
+            T::TokenNotAHeader { origin } => write!(
+                f,
+                "The GitLab token contains characters that cannot be sent in an HTTP header. Check {}.",
+                what_to_check(*origin)
+            ),
+            T::Redirect {
+                instance,
+                status,
+                location,
+            } => redirect(f, instance, *status, location),
+            T::TooLarge { endpoint } => write!(
+                f,
+                "GitLab's answer from {endpoint} exceeded {} MiB; this is not a GitLab GraphQL answer this server can use.",
+                MAX_BODY_BYTES / 1_048_576
+            ),
+            T::Rejected {
+                instance,
+                status,
+                detail,
+                origin,
+            } => rejected(f, instance, *status, detail.as_deref(), *origin),
+            T::NoApi { endpoint } => write!(
+                f,
+                "GitLab's GraphQL API was not found at {endpoint} (HTTP 404). Check GITLAB_URL: it must be the instance's base URL (with its relative root, if any), e.g. https://gitlab.example.com."
+            ),
+            T::Empty { status, endpoint } => write!(
+                f,
+                "GitLab answered HTTP {status} without data or errors from {endpoint}. Check GITLAB_URL."
+            ),
+            T::Status { status, messages } => {
+                write!(f, "GitLab answered HTTP {status}: {messages}")
+            }
+            T::NotJson {
+                status,
+                content_type,
+                endpoint,
+                cause,
+            } => not_json(f, *status, content_type, endpoint, cause),
+            T::Unexpected { status, cause } => write!(
+                f,
+                "GitLab's answer (HTTP {status}) was JSON but not shaped as expected: {cause}. This GitLab version may not be supported."
+            ),
+            T::NoAnswer { instance, why } => no_answer(f, instance, why),
+            T::RetriesExhausted {
+                status,
+                retry_after,
+                retries,
+            } => retries_exhausted(f, *status, *retry_after, *retries),
+            T::Raw { status: 404, what } => write!(
+                f,
+                "GitLab's raw file endpoint found no {what} (HTTP 404). The file may have changed since the request that named it; call again."
+            ),
+            T::Raw { status, what } => write!(
+                f,
+                "GitLab's raw file endpoint answered HTTP {status} for {what}; try again later."
+            ),
+        }
+    }
+}
+
+fn redirect(f: &mut Formatter<'_>, instance: &str, status: u16, location: &str) -> fmt::Result {
+    write!(
+        f,
+        "GitLab at {instance} answered with a redirect (HTTP {status}) to {location}. Redirects are not followed so the token never leaves the configured instance: set GITLAB_URL to the instance's final address."
+    )
+}
+
+fn not_json(
+    f: &mut Formatter<'_>,
+    status: u16,
+    content_type: &str,
+    endpoint: &str,
+    cause: &Shared<serde_json::Error>,
+) -> fmt::Result {
+    write!(
+        f,
+        "GitLab answered HTTP {status} with a body that is not JSON (content-type {content_type}) from {endpoint}. Check GITLAB_URL: it must point at GitLab itself, not a login page or a proxy. ({cause})"
+    )
+}
+
+fn rejected(
+    f: &mut Formatter<'_>,
+    instance: &str,
+    status: u16,
+    detail: Option<&str>,
+    origin: Option<TokenOrigin>,
+) -> fmt::Result {
+    let detail = detail.map(|d| format!(": {d}")).unwrap_or_default();
+    match origin {
+        Some(origin) => write!(
+            f,
+            "GitLab rejected the token (HTTP {status}{detail}). Check {}: it must be a valid, unexpired token with the read_api scope for {instance}.",
+            what_to_check(origin)
+        ),
+        None => write!(
+            f,
+            "GitLab requires authentication (HTTP {status}{detail}). Set GITLAB_TOKEN to a token with the read_api scope for {instance}."
+        ),
+    }
+}
+
+fn retries_exhausted(
+    f: &mut Formatter<'_>,
+    status: u16,
+    retry_after: Option<std::time::Duration>,
+    retries: u32,
+) -> fmt::Result {
+    let tried = if retries == 0 {
+        "did not retry".to_string()
+    } else {
+        format!("still did after {retries} retries")
+    };
+    if status == 429 {
+        let wait = retry_after
+            .map(|d| format!("{} s", d.as_secs()))
+            .unwrap_or_else(|| "a minute".to_string());
+        write!(
+            f,
+            "GitLab is rate-limiting requests (HTTP 429) and {tried}. Wait {wait} and call again."
+        )
+    } else {
+        write!(
+            f,
+            "GitLab answered HTTP {status} and {tried}. GitLab may be down or overloaded; try again later."
+        )
+    }
+}
+
 /// Why no answer came.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum NoAnswer {
     /// Not within the request timeout.
-    Timeout { cause: String },
+    Timeout { cause: Shared<reqwest::Error> },
     /// No connection could be made.
-    Connect { cause: String },
+    Connect { cause: Shared<reqwest::Error> },
     /// The connection was reset or closed before an answer, `retries` times retried.
     Reset { retries: u32 },
     /// Any other failure of the request.
-    Failed { cause: String },
+    Failed { cause: Shared<reqwest::Error> },
+}
+
+fn no_answer(f: &mut Formatter<'_>, instance: &str, why: &NoAnswer) -> fmt::Result {
+    match why {
+        NoAnswer::Timeout { cause } => write!(
+            f,
+            "GitLab at {instance} did not answer in time ({}). Try again; if it keeps happening, raise GITLAB_REQUEST_TIMEOUT or GITLAB_CONNECT_TIMEOUT.",
+            chain(cause)
+        ),
+        NoAnswer::Connect { cause } => write!(
+            f,
+            "Cannot connect to GitLab at {instance} ({}). Check GITLAB_URL and the network (HTTPS_PROXY, or GITLAB_CA_FILE for a private certificate).",
+            chain(cause)
+        ),
+        NoAnswer::Reset { retries } => write!(
+            f,
+            "GitLab at {instance} closed the connection before answering, and still did after {retries} retries. GitLab, or a proxy in front of it, may be restarting or overloaded; try again later."
+        ),
+        NoAnswer::Failed { cause } => {
+            write!(
+                f,
+                "Request to GitLab at {instance} failed: {}",
+                chain(cause)
+            )
+        }
+    }
+}
+
+impl NoAnswer {
+    /// The library error under this one, if any.
+    fn cause(&self) -> Option<&Shared<reqwest::Error>> {
+        match self {
+            NoAnswer::Timeout { cause }
+            | NoAnswer::Connect { cause }
+            | NoAnswer::Failed { cause } => Some(cause),
+            NoAnswer::Reset { .. } => None,
+        }
+    }
+}
+
+/// By hand: [`NoAnswer`] is worded with the instance it did not hear from, so it is no error of
+/// its own, and the source of a [`TransportError::NoAnswer`] is the library error inside it.
+impl std::error::Error for TransportError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            TransportError::NotJson { cause, .. } | TransportError::Unexpected { cause, .. } => {
+                Some(cause)
+            }
+            TransportError::NoAnswer { why, .. } => why.cause().map(|c| c as _),
+            _ => None,
+        }
+    }
 }
 
 /// The GraphQL client.
@@ -112,7 +312,7 @@ impl Transport {
             }
         }
         let client = builder.build().map_err(|e| ConfigError::HttpClient {
-            cause: e.to_string(),
+            cause: Shared::new(e),
         })?;
         Ok(Self {
             client,
@@ -182,10 +382,10 @@ impl Transport {
             let decision = match &outcome {
                 Ok(response) => retry_decision(response.status(), response.headers(), attempt),
                 Err(e) if is_reset(e) => reset_decision(&self.instance, attempt),
-                Err(e) => return Err(self.send_error(e)),
+                Err(_) => Retry::No,
             };
             match decision {
-                Retry::No => return outcome.map_err(|e| self.send_error(&e)),
+                Retry::No => return outcome.map_err(|e| self.send_error(e)),
                 Retry::After(wait) => {
                     tracing::warn!(?wait, attempt, "GitLab asked us to retry (status or reset)");
                     tokio::time::sleep(wait).await;
@@ -212,7 +412,7 @@ impl Transport {
         let bytes = read_body(response).await;
         crate::timing::record_upstream(received.elapsed());
         let bytes = bytes.map_err(|e| match e {
-            BodyError::Http(e) => self.send_error(&e),
+            BodyError::Http(e) => self.send_error(e),
             BodyError::TooLarge => TransportError::TooLarge {
                 endpoint: self.endpoint.clone(),
             },
@@ -270,13 +470,13 @@ impl Transport {
                     status: code,
                     content_type,
                     endpoint: self.endpoint.clone(),
-                    cause: e.to_string(),
+                    cause: Shared::new(e),
                 });
             }
             Err(e) => {
                 return Err(TransportError::Unexpected {
                     status: code,
-                    cause: e.to_string(),
+                    cause: Shared::new(e),
                 });
             }
         };
@@ -295,12 +495,13 @@ impl Transport {
         Ok(parsed)
     }
 
-    fn send_error(&self, e: &reqwest::Error) -> TransportError {
+    fn send_error(&self, e: reqwest::Error) -> TransportError {
         let instance = self.instance.clone();
-        let cause = error_chain(e);
-        let why = if e.is_timeout() {
+        let (timeout, connect) = (e.is_timeout(), e.is_connect());
+        let cause = Shared::new(e);
+        let why = if timeout {
             NoAnswer::Timeout { cause }
-        } else if e.is_connect() {
+        } else if connect {
             NoAnswer::Connect { cause }
         } else {
             NoAnswer::Failed { cause }
@@ -419,14 +620,18 @@ impl RawBody {
         chunk.map_err(|e| TransportError::NoAnswer {
             instance: self.instance.clone(),
             why: NoAnswer::Failed {
-                cause: error_chain(&e),
+                cause: Shared::new(e),
             },
         })
     }
 }
 
+/// Why an answer's body was not read whole.
+#[derive(Debug, thiserror::Error)]
 enum BodyError {
-    Http(reqwest::Error),
+    #[error("reading the body failed")]
+    Http(#[source] reqwest::Error),
+    #[error("the body is larger than {MAX_BODY_BYTES} bytes")]
     TooLarge,
 }
 
@@ -480,24 +685,30 @@ fn first_message(bytes: &[u8]) -> Option<String> {
     })
 }
 
-/// An error and its sources, joined with `: `.
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        let next = s.to_string();
-        if !text.contains(&next) {
-            text.push_str(": ");
-            text.push_str(&next);
-        }
-        source = s.source();
-    }
-    text
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn exhausted_wording() {
+        let m = TransportError::RetriesExhausted {
+            status: 429,
+            retry_after: Some(std::time::Duration::from_secs(60)),
+            retries: 0,
+        }
+        .to_string();
+        assert!(
+            m.contains("429") && m.contains("60 s") && m.contains("did not retry"),
+            "{m}"
+        );
+        let m = TransportError::RetriesExhausted {
+            status: 502,
+            retry_after: None,
+            retries: 2,
+        }
+        .to_string();
+        assert!(m.contains("502") && m.contains("2 retries"), "{m}");
+    }
 
     #[test]
     fn retry_after_seconds_only() {

@@ -10,7 +10,7 @@
 //!
 //! It mirrors the GitLab source's contract (same [`Blob`], same [`SourceError`]s), so the
 //! windowing and wording built on top do not care where a file came from. Its own failures
-//! are [`LocalError`]s and [`LocalRefError`]s; `response` words them.
+//! are [`LocalError`]s and [`LocalRefError`]s.
 //!
 //! The ref and the path are resolved separately, never as one `"<rev>:<path>"` rev-spec: the ref
 //! must pass [`check_rev`] (a git ref name, optionally followed by `~N` / `^N` ancestry steps),
@@ -32,6 +32,7 @@ pub(crate) use error::{LocalError, LocalRefError};
 
 use super::blob::{Blob, BlobKind, Fetched, RefProblem, SourceError, file_not_found, looks_binary};
 use super::suggest::{self, Entry, Listing};
+use crate::cause::Shared;
 use crate::ref_name::{check_ref_name, check_rev};
 use crate::resolve::{Lookup, qualify_ref};
 
@@ -84,7 +85,7 @@ impl LocalRepo {
         };
         gix::ThreadSafeRepository::discover_opts(path, Default::default(), trust_map)
             .map(|repo| Self { repo })
-            .map_err(|err| open_error(path, &err))
+            .map_err(|err| open_error(path, err))
     }
 
     /// True when `name` is an existing branch (`refs/heads/<name>`) or tag (`refs/tags/<name>`),
@@ -198,7 +199,7 @@ impl LocalSource {
             .await
             .unwrap_or_else(|e| {
                 Err(SourceError::Local(LocalError::Task {
-                    cause: e.to_string(),
+                    cause: Shared::new(e),
                 }))
             })
     }
@@ -278,28 +279,17 @@ impl LocalRepo {
 
 /// The sentence for a repository that could not be opened: none found, or one found that
 /// cannot be read (a broken config, an object format this build does not support, …).
-fn open_error(path: &Path, err: &gix::Error) -> LocalError {
+fn open_error(path: &Path, err: gix::Error) -> LocalError {
     match gix::discover::upwards(path) {
         Ok((found, _trust)) => LocalError::CannotOpen {
             found: found.as_ref().to_path_buf(),
-            cause: error_chain(err),
+            cause: Shared::new(err),
         },
         Err(_) => LocalError::NoRepository {
             path: path.to_path_buf(),
-            cause: err.to_string(),
+            cause: Shared::new(err),
         },
     }
-}
-
-/// `err` and its sources, joined by ": ", on one line.
-fn error_chain(err: &gix::Error) -> String {
-    let mut parts = vec![err.to_string()];
-    let mut source = std::error::Error::source(err);
-    while let Some(e) = source {
-        parts.push(e.to_string());
-        source = e.source();
-    }
-    parts.join(": ").replace('\n', "\\n")
 }
 
 /// True when the exact full ref name `full_name` exists (loose or packed).
@@ -316,12 +306,12 @@ fn ref_exists(repo: &gix::Repository, full_name: &str) -> bool {
 fn resolve_commit_tree(repo: &gix::Repository, rev: &str) -> Result<ObjectId, SourceError> {
     let id = repo
         .rev_parse_single(rev)
-        .map_err(|err| rev_parse_error(rev, &err))?
+        .map_err(|err| rev_parse_error(rev, err))?
         .detach();
     let commit_id = peel_to_commit(repo, rev, id)?;
     let commit = repo
         .find_commit(commit_id)
-        .map_err(|err| lookup_error(rev, &err))?;
+        .map_err(|err| lookup_error(rev, err))?;
     let tree_id = commit.tree_id().map_err(read_error)?;
     Ok(tree_id.detach())
 }
@@ -334,9 +324,7 @@ fn peel_to_commit(
     mut id: ObjectId,
 ) -> Result<ObjectId, SourceError> {
     for _ in 0..MAX_TAG_DEPTH {
-        let object = repo
-            .find_object(id)
-            .map_err(|err| lookup_error(rev, &err))?;
+        let object = repo.find_object(id).map_err(|err| lookup_error(rev, err))?;
         match object.kind {
             Kind::Commit => return Ok(id),
             Kind::Tag => {
@@ -470,7 +458,7 @@ fn list(repo: &gix::Repository, id: ObjectId, dir: &str) -> gix::Result<Listing>
 
 /// Map a rev-parse failure: ambiguous short SHAs are invalid, everything that was simply not
 /// there is "not found", anything else is a repository problem.
-fn rev_parse_error(rev: &str, err: &gix::Error) -> SourceError {
+fn rev_parse_error(rev: &str, err: gix::Error) -> SourceError {
     use gix::revision::spec::parse::Error as ParseError;
     match err.downcast_any_ref::<ParseError>() {
         Some(ParseError::AmbiguousPrefix { .. } | ParseError::AmbiguousRefAndObject { .. }) => {
@@ -486,7 +474,7 @@ fn rev_parse_error(rev: &str, err: &gix::Error) -> SourceError {
 }
 
 /// Map an object lookup failure while resolving `rev`.
-fn lookup_error(rev: &str, err: &gix::Error) -> SourceError {
+fn lookup_error(rev: &str, err: gix::Error) -> SourceError {
     if err.is_not_found() {
         not_found_ref(rev)
     } else {
@@ -507,9 +495,9 @@ fn invalid_ref(rev: &str, reason: LocalRefError) -> SourceError {
     }
 }
 
-fn read_error(err: impl std::fmt::Display) -> SourceError {
+fn read_error(err: impl std::error::Error + Send + Sync + 'static) -> SourceError {
     SourceError::Local(LocalError::Read {
-        cause: err.to_string(),
+        cause: Shared::any(err),
     })
 }
 

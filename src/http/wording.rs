@@ -1,4 +1,4 @@
-//! Every sentence the HTTP layer says (`crate::http`): refusals (status line texts, with the flag that governs
+//! Every sentence the HTTP layer says: refusals (status line texts, with the flag that governs
 //! them), the tool errors of calls it cuts off, startup errors and warnings, and log events.
 //! JSON-RPC errors are worded in [`crate::jsonrpc`].
 
