@@ -13,6 +13,7 @@ pub(crate) use args::{BatchError, CALL_WIDE, FILES, MAX_FILES, parse};
 
 use serde_json::{Map, Value, json};
 
+use crate::args::ArgName;
 use crate::config::Credential;
 use crate::reader::{ReadError, Reader, render};
 use crate::resolve::{Lookup, ProjectFile, Target};
@@ -152,7 +153,7 @@ fn served<L>(step: Step<'_>, target: &Target<L>, fetched: &Fetched, entry: &Entr
 fn not_read(total: u64, call: &BatchCall, entry: &Entry, fetched: &Fetched) -> Value {
     let mut arguments: Map<String, Value> = entry.arguments.clone();
     if let Some(max_chars) = call.max_chars {
-        arguments.insert("max_chars".into(), max_chars.into());
+        arguments.insert(ArgName::MaxChars.as_str().into(), max_chars.into());
     }
     json!({
         "path": fetched.blob.path,
@@ -173,9 +174,9 @@ fn label<L: Labelled>(lookup: Option<&L>, entry: &Entry) -> (Value, Value) {
         return (json!(path), json!(git_ref));
     }
     let given = |name: &str| entry.arguments.get(name).filter(|v| v.is_string()).cloned();
-    let path = given("file_path").or_else(|| given("url"));
+    let path = given(ArgName::FilePath.as_str()).or_else(|| given(ArgName::Url.as_str()));
     (
         path.unwrap_or(Value::Null),
-        given("ref").unwrap_or(Value::Null),
+        given(ArgName::Ref.as_str()).unwrap_or(Value::Null),
     )
 }
