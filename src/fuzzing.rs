@@ -68,14 +68,14 @@ pub struct SplitCandidates {
 }
 
 /// The most candidates [`split_candidates`] returns.
-pub const MAX_SPLITS: usize = crate::resolve::file_url::MAX_SPLITS;
+pub const MAX_SPLITS: usize = crate::resolve::candidates::MAX_CANDIDATES;
 
 /// Lists the ways `ref_and_path` can be cut into a ref and a path; the error is its message.
 pub fn split_candidates(ref_and_path: &str) -> Result<SplitCandidates, String> {
-    use crate::resolve::file_url::{Splits, splits};
-    let (sha, candidates) = match splits(ref_and_path).map_err(|e| e.to_string())? {
-        Splits::Sha(s) => (true, vec![s]),
-        Splits::Candidates(c) => (false, c),
+    use crate::resolve::candidates::{Candidates, enumerate};
+    let (sha, candidates) = match enumerate(ref_and_path).map_err(|e| e.to_string())? {
+        Candidates::Sha(s) => (true, vec![s]),
+        Candidates::Segments(c) => (false, c),
     };
     let candidates = candidates
         .into_iter()
@@ -89,20 +89,20 @@ pub fn split_candidates(ref_and_path: &str) -> Result<SplitCandidates, String> {
 
 /// Decodes a JSON string literal the way GitLab's `rawTextBlob` is decoded.
 pub fn decode_json_text(literal: &str) -> Option<String> {
-    crate::source::gitlab::json_text::decode(literal).ok()
+    crate::source::gitlab::pure::decode_json_text(literal).ok()
 }
 
 /// Ruby's `File.fnmatch(pattern, path)` without flags, as the Duo exclusion rules use it.
 pub fn fnmatch(pattern: &str, path: &str) -> bool {
-    crate::source::gitlab::exclusion::fnmatch(pattern, path)
+    crate::source::gitlab::pure::fnmatch(pattern, path)
 }
 
 /// Whether GitLab's Duo exclusion `rules` exclude `path`.
 pub fn is_excluded(rules: &[String], path: &str) -> bool {
-    crate::source::gitlab::exclusion::is_excluded(rules, path)
+    crate::source::gitlab::pure::is_excluded(rules, path)
 }
 
 /// The path the exclusion rules are matched against, or `None` when GitLab refuses it.
 pub fn normalize_exclusion_path(path: &str) -> Option<String> {
-    crate::source::gitlab::exclusion::normalize_path(path)
+    crate::source::gitlab::pure::normalize_path(path)
 }

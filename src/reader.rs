@@ -17,7 +17,7 @@ use crate::response::{self, ReadFacts};
 use crate::source::gitlab::GitlabSource;
 use crate::source::local::LocalSource;
 use crate::source::{BlobKind, Fetched, Source, SourceError};
-use crate::window::{self, Fit, WindowError};
+use crate::window::{self, Extent, Fit, WindowError};
 
 /// Where files come from.
 #[derive(Debug, Clone)]
@@ -129,7 +129,7 @@ impl Reader {
     ) -> Result<Value, ReadError> {
         let target = source.resolve(args).map_err(ReadError::Resolve)?;
         let fetched = source
-            .fetch(&target, credential)
+            .fetch(&target.lookup, extent(&target), credential)
             .await
             .map_err(ReadError::Source)?;
         let changed_from = self.changed_since_last_window(credential, &fetched);
@@ -163,6 +163,11 @@ impl Reader {
         let file = format!("{project}\0{}\0{}", blob.git_ref, blob.path);
         self.history.record(Caller::of(credential), &file, id)
     }
+}
+
+/// How much of its file a target needs from the source.
+pub(crate) fn extent<L>(target: &Target<L>) -> Extent {
+    Extent::Lines(target.lines)
 }
 
 /// A rendered window: the output object, and what its content was charged against the budget.

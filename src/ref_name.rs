@@ -6,6 +6,29 @@
 //! Failures are [`RefNameError`]s.
 use std::fmt::{self, Display, Formatter};
 
+/// The kind of ref named by `?ref_type=` in a GitLab URL.
+///
+/// GitLab's web UI adds `ref_type=heads` or `ref_type=tags` when a branch and
+/// a tag share a name; the GraphQL `RefType` enum then turns the ref into
+/// `refs/heads/<ref>` or `refs/tags/<ref>`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RefType {
+    /// A branch (`refs/heads/…`); GraphQL `HEADS`.
+    Heads,
+    /// A tag (`refs/tags/…`); GraphQL `TAGS`.
+    Tags,
+}
+
+/// `refs/heads/<ref>` / `refs/tags/<ref>` when the ref type is known, the bare ref otherwise
+/// (GitLab's `RefExtractor.qualify_ref`).
+pub(crate) fn qualify_ref(git_ref: &str, ref_type: Option<RefType>) -> String {
+    match ref_type {
+        Some(RefType::Heads) => format!("refs/heads/{git_ref}"),
+        Some(RefType::Tags) => format!("refs/tags/{git_ref}"),
+        None => git_ref.to_string(),
+    }
+}
+
 /// Why a string is not an acceptable ref name or revision. Checked in this order, so a name
 /// with several problems reports the first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]

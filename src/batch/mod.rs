@@ -15,10 +15,11 @@ use serde_json::{Map, Value, json};
 
 use crate::args::ArgName;
 use crate::config::Credential;
-use crate::reader::{ReadError, Reader, render};
+use crate::reader::{ReadError, Reader, extent, render};
 use crate::resolve::{Lookup, ProjectFile, Target};
 use crate::response;
 use crate::source::{BlobKind, Fetched, Source};
+use crate::window::Extent;
 use args::{BatchCall, Entry};
 use budget::SharedBudget;
 
@@ -32,7 +33,7 @@ impl Labelled for Lookup {
     fn path_and_ref(&self) -> Option<(&str, &str)> {
         match self {
             Lookup::Exact { git_ref, path, .. } => Some((path, git_ref)),
-            Lookup::Split { .. } => None,
+            Lookup::Candidates { .. } => None,
         }
     }
 }
@@ -62,7 +63,11 @@ where
         .iter()
         .map(|entry| target_of(source, entry, call.max_chars))
         .collect();
-    let wanted: Vec<&Target<S::Lookup>> = targets.iter().filter_map(|t| t.as_ref().ok()).collect();
+    let wanted: Vec<(&S::Lookup, Extent)> = targets
+        .iter()
+        .filter_map(|t| t.as_ref().ok())
+        .map(|t| (&t.lookup, extent(t)))
+        .collect();
     let mut fetched = source.fetch_many(&wanted, credential).await.into_iter();
     let mut budget = SharedBudget::new(call.max_chars.unwrap_or(reader.defaults().max_chars));
     let mut files = Vec::with_capacity(call.entries.len());

@@ -1,80 +1,20 @@
-//! Parsing GitLab file URLs and splitting "ref/path" strings.
+//! Parsing GitLab file URLs (pure).
 //!
 //! An agent may name a file by its GitLab web URL, for example
 //! `https://gitlab.example.com/group/sub/proj/-/blob/release/2026/q4/src/main.rs#L10-20`.
-//! This module turns such a URL into its parts in two pure steps (no I/O):
+//! [`parse_file_url`] checks the URL against the configured instance and cuts it into the
+//! project path, the percent-decoded "ref/path" string, the `?ref_type=` hint and the `#L…`
+//! line anchor ([`FileUrl`]). The "ref/path" string's candidate cuts are
+//! [`super::candidates`]'s.
 //!
-//! 1. [`parse_file_url`] checks the URL against the configured instance and
-//!    cuts it into the project path, the percent-decoded "ref/path" string,
-//!    the `?ref_type=` hint and the `#L…` line anchor ([`FileUrl`]).
-//! 2. [`splits`] lists the ways "ref/path" can be cut into a ref and a file
-//!    path, because a ref may itself contain slashes (`release/2026/q4`). The
-//!    caller asks the repository about each candidate and [`choose`] picks the
-//!    one GitLab's own `ExtractsRef::RefExtractor` would pick, with a fallback
-//!    when GitLab's pick has no such file but another candidate does.
-//!
-//! The rules follow GitLab's MCP URL parser (`Mcp::Tools::Concerns::UrlParser`)
-//! and `ExtractsRef::RefExtractor`. Where this module differs from them on
+//! The rules follow GitLab's MCP URL parser (`Mcp::Tools::Concerns::UrlParser`). Where this module differs from them on
 //! purpose, the function's documentation says so.
 
 use crate::quote::shown;
+use crate::ref_name::RefType;
 use ::url::Url;
 use percent_encoding::percent_decode_str;
 use std::fmt::{self, Display, Formatter};
-
-/// The kind of ref named by `?ref_type=` in a GitLab URL.
-///
-/// GitLab's web UI adds `ref_type=heads` or `ref_type=tags` when a branch and
-/// a tag share a name; the GraphQL `RefType` enum then turns the ref into
-/// `refs/heads/<ref>` or `refs/tags/<ref>`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum RefType {
-    /// A branch (`refs/heads/…`); GraphQL `HEADS`.
-    Heads,
-    /// A tag (`refs/tags/…`); GraphQL `TAGS`.
-    Tags,
-}
-
-/// `refs/heads/<ref>` / `refs/tags/<ref>` when the ref type is known, the bare ref otherwise
-/// (GitLab's `RefExtractor.qualify_ref`).
-pub(crate) fn qualify_ref(git_ref: &str, ref_type: Option<RefType>) -> String {
-    match ref_type {
-        Some(RefType::Heads) => format!("refs/heads/{git_ref}"),
-        Some(RefType::Tags) => format!("refs/tags/{git_ref}"),
-        None => git_ref.to_string(),
-    }
-}
-
-impl serde::Serialize for RefType {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_graphql())
-    }
-}
-
-impl RefType {
-    /// The GraphQL `RefType` enum value: `"HEADS"` or `"TAGS"`.
-    pub(crate) fn as_graphql(self) -> &'static str {
-        match self {
-            RefType::Heads => "HEADS",
-            RefType::Tags => "TAGS",
-        }
-    }
-
-    /// Reads a `ref_type` query value as GitLab does
-    /// (`ExtractsRef::RefExtractor.ref_type`): `heads` or `tags`, compared
-    /// ASCII case-insensitively (`HEADS`, `Tags` are accepted). Any other
-    /// value, including the empty string and values with surrounding spaces,
-    /// is `None`.
-    fn from_query_value(value: &str) -> Option<RefType> {
-        if value.eq_ignore_ascii_case("heads") {
-            Some(RefType::Heads)
-        } else if value.eq_ignore_ascii_case("tags") {
-            Some(RefType::Tags)
-        } else {
-            None
-        }
-    }
-}
 
 /// A line range from a URL fragment such as `#L10` or `#L10-20`.
 ///
@@ -135,7 +75,7 @@ pub(crate) struct FileUrl {
     pub project_path: String,
     /// Everything after the `/-/blob/` (or other) marker, percent-decoded,
     /// e.g. `release/2026/q4/src/main.rs`. May be empty, may lack a `/` and
-    /// may end in `/`: [`splits`] reports those cases.
+    /// may end in `/`: [`super::candidates::enumerate`] reports those cases.
     pub ref_and_path: String,
     /// From `?ref_type=heads|tags`; `None` when absent or another value.
     pub ref_type: Option<RefType>,
@@ -605,6 +545,21 @@ fn decode_component(raw: &str) -> String {
     }
 }
 
+/// Reads a `ref_type` query value as GitLab does
+/// (`ExtractsRef::RefExtractor.ref_type`): `heads` or `tags`, compared
+/// ASCII case-insensitively (`HEADS`, `Tags` are accepted). Any other
+/// value, including the empty string and values with surrounding spaces,
+/// is `None`.
+fn ref_type_from_query_value(value: &str) -> Option<RefType> {
+    if value.eq_ignore_ascii_case("heads") {
+        Some(RefType::Heads)
+    } else if value.eq_ignore_ascii_case("tags") {
+        Some(RefType::Tags)
+    } else {
+        None
+    }
+}
+
 /// The `ref_type` query parameter of `url`, read as GitLab does.
 ///
 /// The query is form-decoded (`+` is a space, `%XX` decoded). The key must
@@ -615,186 +570,13 @@ fn ref_type_of(url: &Url) -> Option<RefType> {
     url.query_pairs()
         .filter(|(key, _)| key == "ref_type")
         .last()
-        .and_then(|(_, value)| RefType::from_query_value(&value))
-}
-
-/// One way to cut a "ref/path" string.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Split {
-    /// The ref: branch, tag or commit SHA. Never empty.
-    pub git_ref: String,
-    /// The file path inside the repository. Never empty.
-    pub path: String,
-}
-
-/// The most candidate splits [`splits`] returns; each costs the caller a
-/// repository lookup.
-pub(crate) const MAX_SPLITS: usize = 32;
-
-/// The ways a "ref/path" string can be cut.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Splits {
-    /// A leading 40- or 64-hex SHA: the only split (ref = the SHA, path =
-    /// the rest minus one leading and one trailing `/`).
-    Sha(Split),
-    /// Candidate splits in order of increasing ref length: ref = the first k
-    /// segments, path = the rest (non-empty), k = 1, 2, …; see [`splits`]
-    /// for the candidates left out. Never empty, at most [`MAX_SPLITS`].
-    Candidates(Vec<Split>),
-}
-
-/// Why a "ref/path" string has no usable split.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub(crate) enum SplitError {
-    /// There is a ref at most, and no file path after it.
-    NoPath {
-        /// The string that was split, as given.
-        ref_and_path: String,
-    },
-    /// More than [`MAX_SPLITS`] candidate splits.
-    TooManySegments {
-        /// How many candidates there would be.
-        count: usize,
-        /// [`MAX_SPLITS`].
-        max: usize,
-    },
-}
-
-impl Display for SplitError {
-    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        let expected =
-            "Expected .../-/blob/<ref>/<file_path>, or pass project_id, file_path and ref.";
-        match self {
-            SplitError::NoPath { ref_and_path } if ref_and_path.trim_matches('/').is_empty() => {
-                write!(
-                    f,
-                    "The URL names no ref and no file after /-/blob/. {expected}"
-                )
-            }
-            SplitError::NoPath { ref_and_path } => write!(
-                f,
-                "The URL names '{}' after /-/blob/ but no file path after the ref; a URL \
-                 ending in a ref or a directory does not name a file. {expected}",
-                shown(ref_and_path)
-            ),
-            SplitError::TooManySegments { count, max } => write!(
-                f,
-                "The ref and file path in the URL can be split into a ref and a path in \
-                 {count} ways, more than the {max} this server tries. Pass project_id, \
-                 file_path and ref separately instead of url."
-            ),
-        }
-    }
-}
-
-/// Lists the ways to cut `ref_and_path` into a ref and a file path, following
-/// GitLab's `ExtractsRef::RefExtractor#extract_ref`.
-///
-/// Leading `/`s of `ref_and_path` are ignored. (GitLab never finds a ref for
-/// such a string and falls back to its first non-empty segment; ignoring
-/// them gives the same ref in that case and lets longer refs be found.)
-///
-/// * SHA: when the string starts with exactly 40 or exactly 64 ASCII hex
-///   digits (either case) followed by `/` or the end, that SHA is the ref and
-///   the only split: [`Splits::Sha`]. The path is the rest with one leading
-///   and one trailing `/` removed. GitLab also takes the first 40 hex digits
-///   of a longer hex run (`<41 hex>/x` gives ref `<40 hex>`, path `<1
-///   hex>/x`); here such a segment is not a SHA and goes to the candidates,
-///   because it is far more likely a branch name.
-/// * Otherwise [`Splits::Candidates`]: one candidate per `/` in the string,
-///   in order, with the ref = the text before that `/` and the path = the
-///   text after it with one leading and one trailing `/` removed (GitLab's
-///   `delete_prefix('/').delete_suffix('/')`: `main//x/` gives path `x`,
-///   `main/x//` gives `x/`). The ref has Ruby `strip`'s whitespace (space,
-///   `\t`, `\n`, `\v`, `\f`, `\r`, NUL) removed from both ends. A
-///   candidate is left out when its path is empty (`main/`), its ref is empty
-///   after stripping, or its ref ends in `/` (`main/` from `main//x`: git
-///   ref names cannot end in `/`). So index 0 is the first segment whenever
-///   that segment can be a ref.
-///
-/// Errors: no candidate (the empty string, no `/` at all as in `main`, or
-/// only trailing `/`s as in `main/`) or a SHA with an empty path is
-/// [`SplitError::NoPath`]; more than [`MAX_SPLITS`] candidates is
-/// [`SplitError::TooManySegments`]. Runs in time linear in the input.
-pub(crate) fn splits(ref_and_path: &str) -> Result<Splits, SplitError> {
-    let no_path = || SplitError::NoPath {
-        ref_and_path: ref_and_path.to_string(),
-    };
-    let s = ref_and_path.trim_start_matches('/');
-    if let Some(sha_len) = sha_prefix_len(s) {
-        let path = trim_one_slash_each_end(&s[sha_len..]);
-        if path.is_empty() {
-            return Err(no_path());
-        }
-        return Ok(Splits::Sha(Split {
-            git_ref: s[..sha_len].to_string(),
-            path: path.to_string(),
-        }));
-    }
-    let points = candidate_points(s);
-    if points.is_empty() {
-        return Err(no_path());
-    }
-    if points.len() > MAX_SPLITS {
-        return Err(SplitError::TooManySegments {
-            count: points.len(),
-            max: MAX_SPLITS,
-        });
-    }
-    let candidates = points
-        .into_iter()
-        .map(|slash| Split {
-            git_ref: s[..slash].trim_matches(is_ruby_space).to_string(),
-            path: trim_one_slash_each_end(&s[slash + 1..]).to_string(),
-        })
-        .collect();
-    Ok(Splits::Candidates(candidates))
-}
-
-/// The length of the SHA at the start of `s`: `Some(40)` or `Some(64)` when
-/// `s` starts with exactly that many ASCII hex digits (either case) followed
-/// by `/` or the end of `s`; `None` otherwise (39, 41, 63, 65 hex digits, or
-/// 40 followed by `g`).
-fn sha_prefix_len(s: &str) -> Option<usize> {
-    let hex = s.bytes().take_while(u8::is_ascii_hexdigit).count();
-    let bounded = matches!(s.as_bytes().get(hex), None | Some(b'/'));
-    (bounded && (hex == 40 || hex == 64)).then_some(hex)
-}
-
-/// The byte offsets of the `/`s in `s` that give a [`splits`] candidate:
-/// the ref before it is non-empty after Ruby `strip` and, stripped, does not
-/// end in `/`, and the path after it is non-empty once one leading and one trailing
-/// `/` are removed. Linear time.
-fn candidate_points(s: &str) -> Vec<usize> {
-    // The ref `s[..slash]` strips to "" exactly when no non-space character
-    // comes before `slash`.
-    let first_non_space = s.find(|c: char| !is_ruby_space(c)).unwrap_or(s.len());
-    s.match_indices('/')
-        .map(|(slash, _)| slash)
-        .filter(|&slash| {
-            first_non_space < slash
-                && !s[..slash].trim_end_matches(is_ruby_space).ends_with('/')
-                && !trim_one_slash_each_end(&s[slash + 1..]).is_empty()
-        })
-        .collect()
-}
-
-/// Removes at most one `/` from the start and then at most one from the end:
-/// `/x/` → `x`, `//x//` → `/x/`, `/` → ``, `//` → ``, `x` → `x`.
-fn trim_one_slash_each_end(s: &str) -> &str {
-    let s = s.strip_prefix('/').unwrap_or(s);
-    s.strip_suffix('/').unwrap_or(s)
-}
-
-/// The characters Ruby's `String#strip` removes: NUL, `\t`, `\n`, `\v`,
-/// `\f`, `\r` and space.
-fn is_ruby_space(c: char) -> bool {
-    matches!(c, '\0' | '\t' | '\n' | '\u{0B}' | '\u{0C}' | '\r' | ' ')
+        .and_then(|(_, value)| ref_type_from_query_value(&value))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::resolve::candidates::enumerate;
     use proptest::prelude::*;
 
     const GITLAB: &str = "https://gitlab.example.com";
@@ -1515,188 +1297,6 @@ mod tests {
         assert!(err.contains('…'));
     }
 
-    #[test]
-    fn ref_type_graphql() {
-        assert_eq!(RefType::Heads.as_graphql(), "HEADS");
-        assert_eq!(RefType::Tags.as_graphql(), "TAGS");
-    }
-
-    // ---- splits ----
-
-    fn split(git_ref: &str, path: &str) -> Split {
-        Split {
-            git_ref: git_ref.to_string(),
-            path: path.to_string(),
-        }
-    }
-
-    fn candidates(pairs: &[(&str, &str)]) -> Result<Splits, SplitError> {
-        Ok(Splits::Candidates(
-            pairs.iter().map(|&(r, p)| split(r, p)).collect(),
-        ))
-    }
-
-    fn no_path(s: &str) -> Result<Splits, SplitError> {
-        Err(SplitError::NoPath {
-            ref_and_path: s.to_string(),
-        })
-    }
-
-    #[test]
-    fn splits_sha() {
-        let sha1 = "f4b14494ef6abf3d144c28e4af0c20143383e062";
-        let sha256 = "f4b14494ef6abf3d144c28e4af0c20143383e062f4b14494ef6abf3d144c2801";
-        let upper = "F4B14494EF6ABF3D144C28E4AF0C20143383E062";
-        let cases: Vec<(String, Result<Splits, SplitError>)> = vec![
-            (
-                format!("{sha1}/CHANGELOG"),
-                Ok(Splits::Sha(split(sha1, "CHANGELOG"))),
-            ),
-            (
-                format!("{sha1}/a/b/c.rs"),
-                Ok(Splits::Sha(split(sha1, "a/b/c.rs"))),
-            ),
-            (format!("{sha1}/dir/"), Ok(Splits::Sha(split(sha1, "dir")))),
-            (format!("{sha1}//x"), Ok(Splits::Sha(split(sha1, "/x")))),
-            (format!("/{sha1}/x"), Ok(Splits::Sha(split(sha1, "x")))),
-            (format!("{sha256}/x"), Ok(Splits::Sha(split(sha256, "x")))),
-            (format!("{upper}/x"), Ok(Splits::Sha(split(upper, "x")))),
-            (sha1.to_string(), no_path(sha1)),
-            (format!("{sha1}/"), no_path(&format!("{sha1}/"))),
-            (sha256.to_string(), no_path(sha256)),
-            // Not a SHA: wrong length or not bounded by '/'.
-            (
-                format!("{sha1}a/x"),
-                candidates(&[(&format!("{sha1}a"), "x")]),
-            ),
-            (
-                format!("{}/x", &sha1[..39]),
-                candidates(&[(&sha1[..39], "x")]),
-            ),
-            (
-                format!("{sha1}g/x"),
-                candidates(&[(&format!("{sha1}g"), "x")]),
-            ),
-            (
-                format!("{}/x", &sha256[..63]),
-                candidates(&[(&sha256[..63], "x")]),
-            ),
-        ];
-        for (input, want) in cases {
-            assert_eq!(splits(&input), want, "input {input:?}");
-        }
-    }
-
-    #[test]
-    fn splits_candidates() {
-        let cases: &[(&str, Result<Splits, SplitError>)] = &[
-            ("main/README.md", candidates(&[("main", "README.md")])),
-            (
-                "release/2026/q4/src/main.rs",
-                candidates(&[
-                    ("release", "2026/q4/src/main.rs"),
-                    ("release/2026", "q4/src/main.rs"),
-                    ("release/2026/q4", "src/main.rs"),
-                    ("release/2026/q4/src", "main.rs"),
-                ]),
-            ),
-            // Trailing slash: one removed from the path; empty paths omitted.
-            ("main/dir/", candidates(&[("main", "dir")])),
-            ("main/a/b/", candidates(&[("main", "a/b"), ("main/a", "b")])),
-            ("main/dir//", candidates(&[("main", "dir/")])),
-            // Leading slashes of the whole string ignored.
-            ("/main/x", candidates(&[("main", "x")])),
-            ("//main/x", candidates(&[("main", "x")])),
-            // Double slash: one extra leading '/' removed; ref ending in '/' omitted.
-            ("main//x", candidates(&[("main", "x")])),
-            (
-                "main//x/y",
-                candidates(&[("main", "x/y"), ("main//x", "y")]),
-            ),
-            // Ref whitespace stripped as Ruby's strip; whitespace-only refs omitted.
-            (" main /x", candidates(&[("main", "x")])),
-            ("\tv1\r\n/x", candidates(&[("v1", "x")])),
-            (" /x/y", candidates(&[("/x", "y")])),
-            // The stripped ref must not end in '/' either (found by fuzzing: these gave
-            // the refs "main/" and "/").
-            ("main/ /x", candidates(&[("main", " /x")])),
-            ("a/\t/b", candidates(&[("a", "\t/b")])),
-            ("\0\0\0/\0/x/y", candidates(&[("/\0/x", "y")])),
-            // The path is not stripped.
-            ("main/ x ", candidates(&[("main", " x ")])),
-            // Unicode.
-            (
-                "fé/日本/x",
-                candidates(&[("fé", "日本/x"), ("fé/日本", "x")]),
-            ),
-        ];
-        for (input, want) in cases {
-            assert_eq!(&splits(input), want, "input {input:?}");
-        }
-    }
-
-    #[test]
-    fn splits_no_path() {
-        for input in [
-            "", "/", "//", "main", "main/", "main//", "/main", "/main/", " /x", "   /", "\u{0B}/a",
-        ] {
-            assert_eq!(splits(input), no_path(input), "input {input:?}");
-        }
-    }
-
-    #[test]
-    fn splits_too_many() {
-        // 32 separators → 32 candidates exactly: allowed.
-        let ok = format!("{}x", "a/".repeat(MAX_SPLITS));
-        match splits(&ok) {
-            Ok(Splits::Candidates(c)) => {
-                assert_eq!(c.len(), MAX_SPLITS);
-                assert_eq!(c[0], split("a", &ok[2..]));
-                assert_eq!(c[MAX_SPLITS - 1].path, "x");
-            }
-            other => panic!("{other:?}"),
-        }
-        let too_many = format!("{}x", "a/".repeat(MAX_SPLITS + 1));
-        assert_eq!(
-            splits(&too_many),
-            Err(SplitError::TooManySegments {
-                count: MAX_SPLITS + 1,
-                max: MAX_SPLITS
-            })
-        );
-        // Omitted candidates do not count: slashes alone are not segments.
-        let slashes = format!("main{}x", "/".repeat(100));
-        assert!(matches!(splits(&slashes), Ok(Splits::Candidates(c)) if c.len() == 1));
-        // Large input stays linear.
-        let huge = "a/".repeat(200_000);
-        assert_eq!(
-            splits(&huge),
-            Err(SplitError::TooManySegments {
-                count: 199_999,
-                max: MAX_SPLITS
-            })
-        );
-    }
-
-    #[test]
-    fn split_error_display() {
-        let msg = SplitError::NoPath {
-            ref_and_path: "main".into(),
-        }
-        .to_string();
-        assert!(
-            msg.contains("'main'") && msg.contains("no file path"),
-            "{msg}"
-        );
-        let msg = SplitError::NoPath {
-            ref_and_path: String::new(),
-        }
-        .to_string();
-        assert!(msg.contains("no ref and no file"), "{msg}");
-        let msg = SplitError::TooManySegments { count: 40, max: 32 }.to_string();
-        assert!(msg.contains("40 ways") && msg.contains("32"), "{msg}");
-    }
-
     // ---- never panic ----
 
     proptest! {
@@ -1705,7 +1305,7 @@ mod tests {
             let b = base("https://gitlab.example.com/gitlab");
             let _ = parse_file_url(&s, &b);
             let _ = parse_file_url_any_host(&s);
-            let _ = splits(&s);
+            let _ = enumerate(&s);
         }
 
         #[test]
@@ -1714,29 +1314,10 @@ mod tests {
                 let b = base(base_url);
                 for tail in [&s, &t] {
                     let input = format!("https://gitlab.example.com/{tail}");
-                    let _ = parse_file_url(&input, &b).map(|f| splits(&f.ref_and_path));
+                    let _ = parse_file_url(&input, &b).map(|f| enumerate(&f.ref_and_path));
                     let _ = parse_file_url_any_host(&input);
                     let _ = UrlError::invalid(&input, UrlProblem::NoMarker).to_string();
                 }
-            }
-        }
-
-        #[test]
-        fn splits_invariants(s in "[g-i/ ]{0,40}") {
-            match splits(&s) {
-                Ok(Splits::Candidates(c)) => {
-                    prop_assert!(!c.is_empty() && c.len() <= MAX_SPLITS);
-                    for w in c.windows(2) {
-                        prop_assert!(w[0].git_ref.len() < w[1].git_ref.len());
-                    }
-                    for split in &c {
-                        prop_assert!(!split.git_ref.is_empty() && !split.path.is_empty());
-                        prop_assert!(s.contains(&split.path));
-                    }
-                }
-                Ok(Splits::Sha(_)) => prop_assert!(false, "no hex in the alphabet"),
-                Err(SplitError::NoPath { ref_and_path }) => prop_assert_eq!(ref_and_path, s),
-                Err(SplitError::TooManySegments { .. }) => prop_assert!(false, "at most 20 slashes"),
             }
         }
     }

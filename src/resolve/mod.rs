@@ -8,17 +8,22 @@
 //! segment (raw or percent-encoded), and a candidate split whose ref cannot be a git ref name is
 //! no candidate. [`for_gitlab`] needs a project and a ref; [`for_local`] (the local
 //! repository) needs neither: the ref defaults to `HEAD` and a project is checked, then ignored.
-//! URLs are parsed and split in [`file_url`].
+//! The steps of a URL's "ref/path", in order: [`file_url`] parses the URL, [`candidates`]
+//! enumerates its ref/path cuts and narrows them by `file_path`, `ref` and valid ref names, a
+//! source gathers evidence about each (a repository question), and [`choice`] picks one.
 
+pub(crate) mod candidates;
+pub(crate) mod choice;
 pub(crate) mod file_url;
 
 use crate::args::{ArgName, ToolArgs};
 use crate::quote::shown;
 use crate::ref_name::PASS_INSTEAD;
-use crate::ref_name::check_ref_name;
+use crate::ref_name::RefType;
 use crate::window::{DEFAULT_LIMIT, LineRequest};
-use file_url::{FileUrl, SplitError, Splits, UrlError, parse_file_url, parse_file_url_any_host};
-pub(crate) use file_url::{RefType, Split, qualify_ref};
+pub(crate) use candidates::Candidate;
+use candidates::{Candidates, SplitError};
+use file_url::{FileUrl, UrlError, parse_file_url, parse_file_url_any_host};
 use std::fmt::{self, Display, Formatter};
 
 /// How the project was named.
@@ -50,8 +55,8 @@ pub(crate) enum Lookup {
     },
     /// A URL whose "ref/path" splits several ways; the source picks one by GitLab's precedence.
     /// Candidates are in order of increasing ref length (at least two).
-    Split {
-        candidates: Vec<Split>,
+    Candidates {
+        candidates: Vec<Candidate>,
         ref_type: Option<RefType>,
     },
 }
@@ -383,35 +388,11 @@ fn url_project_check(
 /// call gives them; one left (or a SHA) is exact.
 fn url_lookup(args: &ToolArgs, parsed: &FileUrl, url: &str) -> Result<Lookup, ResolveError> {
     // A SHA is one candidate, and a valid ref name.
-    let candidates = match file_url::splits(&parsed.ref_and_path)? {
-        Splits::Sha(s) => vec![s],
-        Splits::Candidates(c) => c,
+    let candidates = match candidates::enumerate(&parsed.ref_and_path)? {
+        Candidates::Sha(s) => vec![s],
+        Candidates::Segments(c) => c,
     };
-    let mut kept = clean_candidates(candidates, url)?;
-    if let Some(p) = args.file_path.as_deref().map(clean_file_path).transpose()? {
-        kept = pin(
-            kept,
-            |s| s.path == p,
-            |first| ResolveError::PathMismatch {
-                given: p.clone(),
-                in_url: first.path.clone(),
-            },
-        )?;
-    }
-    if let Some(r) = given_ref(args)? {
-        kept = pin(
-            kept,
-            |s| s.git_ref == r,
-            |first| ResolveError::RefMismatch {
-                given: r.to_string(),
-                in_url: first.git_ref.clone(),
-            },
-        )?;
-    }
-    let mut kept = valid_refs_only(kept);
-    for s in &kept {
-        check_ref(&s.git_ref)?;
-    }
+    let mut kept = candidates::narrow(candidates, args, url)?;
     let ref_type = parsed.ref_type;
     Ok(if kept.len() == 1 {
         let s = kept.swap_remove(0);
@@ -421,60 +402,11 @@ fn url_lookup(args: &ToolArgs, parsed: &FileUrl, url: &str) -> Result<Lookup, Re
             ref_type,
         }
     } else {
-        Lookup::Split {
+        Lookup::Candidates {
             candidates: kept,
             ref_type,
         }
     })
-}
-
-/// Each candidate's path through [`clean_file_path`]; a bad one fails the URL.
-fn clean_candidates(candidates: Vec<Split>, url: &str) -> Result<Vec<Split>, ResolveError> {
-    candidates
-        .into_iter()
-        .map(|c| {
-            let path = clean_file_path(&c.path).map_err(|error| ResolveError::UrlPath {
-                url: url.to_string(),
-                error,
-            })?;
-            Ok(Split {
-                git_ref: c.git_ref,
-                path,
-            })
-        })
-        .collect()
-}
-
-/// The candidates whose ref can be a git ref name (`main/dir with space` cannot: GitLab would
-/// answer that alias "Ref is not valid"). When none can, the first is kept (GitLab's own
-/// first-segment split), so the answer is about the ref GitLab would have used.
-fn valid_refs_only(candidates: Vec<Split>) -> Vec<Split> {
-    let first = candidates.first().cloned();
-    let valid: Vec<Split> = candidates
-        .into_iter()
-        .filter(|s| check_ref_name(&s.git_ref).is_ok())
-        .collect();
-    match first {
-        Some(first) if valid.is_empty() => vec![first],
-        _ => valid,
-    }
-}
-
-/// The candidates that `keep`; none left is the `mismatch` error about the first candidate
-/// (what GitLab would have read).
-fn pin(
-    candidates: Vec<Split>,
-    keep: impl Fn(&Split) -> bool,
-    mismatch: impl FnOnce(&Split) -> ResolveError,
-) -> Result<Vec<Split>, ResolveError> {
-    let Some(first) = candidates.first().cloned() else {
-        return Ok(candidates);
-    };
-    let kept: Vec<Split> = candidates.into_iter().filter(|s| keep(s)).collect();
-    if kept.is_empty() {
-        return Err(mismatch(&first));
-    }
-    Ok(kept)
 }
 
 /// The requested lines: a line range by the seeds' rules ([`LineRequest::from_line_args`]:
@@ -865,17 +797,17 @@ mod tests {
             }
         );
         match &t.lookup {
-            Lookup::Split { candidates, .. } => {
+            Lookup::Candidates { candidates, .. } => {
                 assert_eq!(
                     candidates[0],
-                    Split {
+                    Candidate {
                         git_ref: "main".into(),
                         path: "src/lib.rs".into()
                     }
                 );
                 assert_eq!(
                     candidates[1],
-                    Split {
+                    Candidate {
                         git_ref: "main/src".into(),
                         path: "lib.rs".into()
                     }
@@ -1075,7 +1007,7 @@ mod tests {
         );
         let u = "https://gitlab.example.com/g/p/-/blob/v1.0/a.lock/b..c/x.rs";
         match resolve(&url(u), m).unwrap().lookup {
-            Lookup::Split { candidates, .. } => {
+            Lookup::Candidates { candidates, .. } => {
                 let refs: Vec<&str> = candidates.iter().map(|c| c.git_ref.as_str()).collect();
                 assert_eq!(refs, ["v1.0"], "{candidates:?}");
             }
@@ -1095,7 +1027,7 @@ mod tests {
         let u = "https://gitlab.example.com/g/p/-/blob/release/2026/x.rs";
         assert!(matches!(
             resolve(&url(u), m).unwrap().lookup,
-            Lookup::Split { .. }
+            Lookup::Candidates { .. }
         ));
     }
 

@@ -6,9 +6,8 @@ use crate::quote::shown;
 use std::fmt::{self, Display, Formatter};
 use std::sync::Arc;
 
-use super::gitlab::GitlabError;
-use super::local::error::{LocalError, LocalRefError};
 use super::suggest::{EntryKind, Suggestion};
+use crate::cause::Shared;
 
 /// Bytes at the start of a file searched for a NUL (git's and GitLab's binary heuristic).
 pub(crate) const BINARY_SNIFF_LEN: usize = 8_000;
@@ -92,8 +91,9 @@ pub(crate) enum SourceError {
     /// The ref string is not a valid ref.
     InvalidRef {
         git_ref: String,
+        /// Why, in the refusing source's own words.
         #[source]
-        reason: RefProblem,
+        reason: Failure,
     },
     /// The file is larger than the server's maximum file size.
     FileTooLarge {
@@ -104,10 +104,22 @@ pub(crate) enum SourceError {
     /// The file changed between two requests of one call (an LFS object whose bytes are not
     /// the object the blob named).
     ChangedWhileReading { path: String },
-    /// Talking to GitLab failed, or GitLab's answer could not be used.
-    Gitlab(#[source] GitlabError),
-    /// The local repository could not be opened or read.
-    Local(#[source] LocalError),
+    /// The source itself failed: talking to GitLab, GitLab's answer, the local repository.
+    Failed(#[source] Failure),
+}
+
+/// A source's own failure, typed by the source (`GitlabError`, `LocalError`, `LocalRefError`)
+/// and carried behind the contract boxed: the contract, the reader and the tool need only its
+/// sentence and its chain of causes, so no module above a source names the source's types,
+/// and [`SourceError`] stays one type for both (a generic error would make every caller
+/// generic over the source for no use).
+pub(crate) type Failure = Shared<dyn std::error::Error + Send + Sync>;
+
+impl SourceError {
+    /// A source's own failure.
+    pub(crate) fn failed(e: impl std::error::Error + Send + Sync + 'static) -> SourceError {
+        SourceError::Failed(Shared::any(e))
+    }
 }
 
 /// What to pass instead of a ref that does not exist or is not valid.
@@ -168,8 +180,7 @@ impl Display for SourceError {
                 f,
                 "File '{path}' changed while it was being read (its LFS object is not the one GitLab named). Call again."
             ),
-            SourceError::Gitlab(e) => e.fmt(f),
-            SourceError::Local(e) => e.fmt(f),
+            SourceError::Failed(e) => e.fmt(f),
         }
     }
 }
@@ -227,44 +238,6 @@ pub(crate) fn invalid_ref(
     }
 }
 
-/// Why a ref is not valid, as the source that refused it knows it.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub(crate) enum RefProblem {
-    /// GitLab's own words ("Ref is not valid").
-    Gitlab { messages: String },
-    /// The local source's reason.
-    Local(#[source] LocalRefError),
-}
-
-impl Display for RefProblem {
-    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        match self {
-            RefProblem::Gitlab { messages } => f.write_str(messages),
-            RefProblem::Local(e) => e.fmt(f),
-        }
-    }
-}
-
-impl From<GitlabError> for SourceError {
-    /// GitLab's "Ref is not valid" is an invalid ref like any other (named by the caller with
-    /// [`SourceError::naming_ref`] where the ref is known); the rest is a GitLab failure.
-    fn from(e: GitlabError) -> Self {
-        match e {
-            GitlabError::InvalidRef { messages } => SourceError::InvalidRef {
-                git_ref: String::new(),
-                reason: RefProblem::Gitlab { messages },
-            },
-            other => SourceError::Gitlab(other),
-        }
-    }
-}
-
-impl From<LocalError> for SourceError {
-    fn from(e: LocalError) -> Self {
-        SourceError::Local(e)
-    }
-}
-
 impl SourceError {
     /// The same error, naming `given` as the ref (the caller's spelling, not the qualified
     /// `refs/tags/v1.0` a lookup used).
@@ -303,11 +276,14 @@ pub(crate) fn file_not_found(path: &str, git_ref: &str, near: Vec<Suggestion>) -
 mod tests {
     use super::*;
 
+    /// A source's reason for refusing a ref, in its own words.
+    #[derive(Debug, thiserror::Error)]
+    #[error("Ref is not valid")]
+    struct Refused;
+
     #[test]
     fn invalid_refs_name_the_ref_when_known() {
-        let reason = RefProblem::Gitlab {
-            messages: "Ref is not valid".into(),
-        };
+        let reason: Failure = Shared::any(Refused);
         let named = SourceError::InvalidRef {
             git_ref: "a..b".into(),
             reason: reason.clone(),

@@ -80,6 +80,7 @@ use std::borrow::Cow;
 
 mod budget;
 mod chars;
+mod extent;
 #[cfg(test)]
 mod fit_tests;
 mod lines;
@@ -89,6 +90,7 @@ mod request;
 mod tests;
 
 pub use chars::CONTROL_CHARGE;
+pub use extent::Extent;
 pub use request::{LineRequest, WindowError};
 
 use budget::{Limits, Taken, cut_line, is_over, take_lines};

@@ -11,7 +11,8 @@ use super::error::{GitlabError, answer_data, answer_data_despite};
 use super::graphql::variants::BLOB_WITHOUT_DUO_EXCLUSIONS_IF_SUPPORTED;
 use super::graphql::{Blob as BlobQuery, BlobFields, blob, global_id_number, project_global_id};
 use crate::config::Credential;
-use crate::resolve::{ProjectRef, RefType};
+use crate::ref_name::RefType;
+use crate::resolve::ProjectRef;
 
 /// One file to ask for.
 #[derive(Debug, Clone, Copy)]

@@ -13,7 +13,7 @@ use super::raw::{self, Download, Sniff};
 use super::transport::Transport;
 use crate::config::Credential;
 use crate::source::blob::{BlobKind, SourceError, looks_binary};
-use crate::window::{self, LineRequest};
+use crate::window::Extent;
 
 /// Where the blob lives, for the REST downloads.
 #[derive(Debug, Clone, Copy)]
@@ -40,7 +40,7 @@ struct Want<'a> {
     oid: &'a str,
     at: FileAt<'a>,
     size: u64,
-    lines: LineRequest,
+    extent: Extent,
     credential: Option<&'a Credential>,
 }
 
@@ -69,13 +69,13 @@ impl ContentStore {
         self.cache.contains(key)
     }
 
-    /// The content of `node`, enough for the window `lines`. A file larger than the maximum
-    /// file size is refused, whether GitLab sent it whole or not.
+    /// The content of `node`, enough for `extent`. A file larger than the maximum file size is
+    /// refused, whether GitLab sent it whole or not.
     pub(crate) async fn content(
         &self,
         mut node: BlobFields,
         at: FileAt<'_>,
-        lines: LineRequest,
+        extent: Extent,
         credential: Option<&Credential>,
     ) -> Result<Content, SourceError> {
         let size = size_bytes(&node);
@@ -85,7 +85,7 @@ impl ContentStore {
             oid: &node.oid,
             at,
             size,
-            lines,
+            extent,
             credential,
         };
         if node.stored_externally == Some(true) {
@@ -112,7 +112,7 @@ impl ContentStore {
         match cached {
             Cached::Full(text) => Ok(text_kind(text, false)),
             Cached::Binary => Ok(BlobKind::Binary),
-            Cached::Partial(text) if covers(&text, want.lines) => Ok(text_kind(text, true)),
+            Cached::Partial(text) if want.extent.covered_by(&text) => Ok(text_kind(text, true)),
             Cached::Partial(_) => self.whole_blob(want).await,
         }
     }
@@ -123,7 +123,7 @@ impl ContentStore {
             self.cache.put(want.oid, Cached::Full(Arc::clone(&text)));
             return Ok(text_kind(text, false));
         }
-        if covers(&text, want.lines) {
+        if want.extent.covered_by(&text) {
             self.cache.put(want.oid, Cached::Partial(Arc::clone(&text)));
             return Ok(text_kind(text, true));
         }
@@ -280,27 +280,11 @@ fn no_project_id(path: &str) -> SourceError {
     .into()
 }
 
-/// Whether the window `lines` over the first part of a blob (`part`, cut by GitLab's read
-/// limit, so its last line may be incomplete) needs nothing past that part: the window must end
-/// before the part's last complete line does. A window that reaches the part's end (or starts
-/// past it) needs the whole blob.
-pub(crate) fn covers(part: &str, lines: LineRequest) -> bool {
-    match window::window(part, lines) {
-        Ok(w) => {
-            // The window counted the part's lines; the last is incomplete unless `\n` ends it.
-            let complete_lines =
-                w.total_lines - u64::from(!part.is_empty() && !part.ends_with('\n'));
-            w.returned > 0 && w.next_offset() < complete_lines
-        }
-        // An inverted range after clamping to the part may not be inverted in the whole file.
-        Err(_) => false,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::scalars::{BigInt, BlobText};
     use super::*;
+    use crate::window::LineRequest;
 
     fn store(cache_bytes: u64) -> ContentStore {
         let args = crate::config::GitlabArgs::for_tests("http://127.0.0.1:9");
@@ -331,12 +315,20 @@ mod tests {
         git_ref: "main",
     };
 
+    fn lines(offset: u64, limit: u64) -> LineRequest {
+        LineRequest::OffsetLimit { offset, limit }
+    }
+
     fn all() -> LineRequest {
         lines(0, 500)
     }
 
     async fn kind(store: &ContentStore, node: BlobFields, req: LineRequest) -> Option<BlobKind> {
-        match store.content(node, AT, req, None).await.unwrap() {
+        match store
+            .content(node, AT, Extent::Lines(req), None)
+            .await
+            .unwrap()
+        {
             Content::Ready(kind) => Some(kind),
             Content::NotInAnswer => None,
         }
@@ -431,7 +423,12 @@ mod tests {
         let config = crate::config::GitlabConfig::from_parts(&args, |_| None).unwrap();
         let s = ContentStore::new(Transport::new(&config).unwrap(), 1 << 20, 3);
         let e = s
-            .content(node("x", Some("a\nb\n"), Some(4)), AT, all(), None)
+            .content(
+                node("x", Some("a\nb\n"), Some(4)),
+                AT,
+                Extent::Lines(all()),
+                None,
+            )
             .await;
         assert!(matches!(
             e,
@@ -441,31 +438,5 @@ mod tests {
                 ..
             })
         ));
-    }
-
-    fn lines(offset: u64, limit: u64) -> LineRequest {
-        LineRequest::OffsetLimit { offset, limit }
-    }
-
-    #[test]
-    fn a_part_covers_windows_that_end_before_its_last_complete_line() {
-        // Three complete lines and a cut fourth.
-        let part = "a\nb\nc\nd-cut";
-        assert!(covers(part, lines(0, 1)));
-        assert!(covers(part, lines(0, 2)));
-        assert!(covers(part, lines(1, 1)));
-        // Reaching line 3 (the last complete one) or beyond needs the rest.
-        assert!(!covers(part, lines(0, 3)));
-        assert!(!covers(part, lines(2, 1)));
-        assert!(!covers(part, lines(3, 1)));
-        assert!(!covers(part, lines(9, 1)));
-        let start_end = |start, end| LineRequest::StartEnd {
-            start: Some(start),
-            end,
-        };
-        assert!(covers(part, start_end(1, Some(2))));
-        assert!(!covers(part, start_end(1, None)));
-        assert!(!covers(part, start_end(3, Some(99))));
-        assert!(!covers("", lines(0, 5)));
     }
 }

@@ -4,6 +4,8 @@
 use super::envelope::GraphqlResponse;
 use super::json_text::JsonTextError;
 use super::transport::TransportError;
+use crate::cause::Shared;
+use crate::source::SourceError;
 use crate::source::blob::invalid_ref;
 use std::fmt::{self, Display, Formatter};
 
@@ -73,6 +75,28 @@ pub(crate) fn answer_data_despite<T>(r: GraphqlResponse<T>, field: &str) -> Resu
         return r.data.ok_or(GitlabError::NoData);
     }
     answer_data(r)
+}
+
+/// GitLab's own words for a ref it refuses ("Ref is not valid"), the reason of a
+/// [`SourceError::InvalidRef`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{messages}")]
+pub(crate) struct RefRefused {
+    pub messages: String,
+}
+
+impl From<GitlabError> for SourceError {
+    /// GitLab's "Ref is not valid" is an invalid ref like any other (named by the caller with
+    /// [`SourceError::naming_ref`] where the ref is known); the rest is a GitLab failure.
+    fn from(e: GitlabError) -> Self {
+        match e {
+            GitlabError::InvalidRef { messages } => SourceError::InvalidRef {
+                git_ref: String::new(),
+                reason: Shared::any(RefRefused { messages }),
+            },
+            other => SourceError::failed(other),
+        }
+    }
 }
 
 #[cfg(test)]

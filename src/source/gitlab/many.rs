@@ -18,14 +18,14 @@ use futures_util::future::join_all;
 use futures_util::stream::{self, StreamExt};
 
 use super::blob_query::{self, PathsRequest, ProjectAnswer};
+use super::error::GitlabError;
 use super::graphql::BlobFields;
-use super::{
-    Answered, GitlabError, GitlabSource, check_project_id, content, hint_key, probe,
-    refuse_excluded,
-};
+use super::{Answered, GitlabSource, check_project_id, content, hint_key, probe, refuse_excluded};
 use crate::config::Credential;
-use crate::resolve::{Lookup, ProjectFile, ProjectRef, RefType, Target};
+use crate::ref_name::RefType;
+use crate::resolve::{Lookup, ProjectFile, ProjectRef};
 use crate::source::blob::{Fetched, SourceError};
+use crate::window::Extent;
 
 /// Groups asked at the same time.
 const GROUPS_AT_ONCE: usize = 4;
@@ -43,7 +43,8 @@ const SIZE_LIMIT_MESSAGE: &str = "Max blobs size limit exceeded";
 struct Member<'a> {
     /// Its place among the targets asked for.
     index: usize,
-    target: &'a Target<ProjectFile>,
+    lookup: &'a ProjectFile,
+    extent: Extent,
     path: &'a str,
     expect_project_id: Option<u64>,
     /// Its key in the hints of which blob it named last time.
@@ -62,21 +63,21 @@ struct Group<'a> {
 enum Work<'a> {
     Group(Group<'a>),
     /// A lookup read as the single tool reads it (a URL that splits several ways).
-    Single(usize, &'a Target<ProjectFile>),
+    Single(usize, &'a ProjectFile, Extent),
 }
 
 type Answer = Result<Option<ProjectAnswer>, GitlabError>;
 
 impl GitlabSource {
-    /// Reads every target's file: one answer per target, in order.
+    /// Reads every lookup's file, enough of it for its extent: one answer per lookup, in order.
     pub(crate) async fn fetch_many(
         &self,
-        targets: &[&Target<ProjectFile>],
+        wanted: &[(&ProjectFile, Extent)],
         credential: Option<&Credential>,
     ) -> Vec<Result<Fetched, SourceError>> {
         // The steps' futures are built first: a closure inside the stream would make the
         // call's future not `Send` for the compiler (a higher-ranked lifetime it cannot prove).
-        let steps: Vec<_> = plan(targets)
+        let steps: Vec<_> = plan(wanted)
             .into_iter()
             .map(|work| self.run(work, credential))
             .collect();
@@ -87,7 +88,7 @@ impl GitlabSource {
             .into_iter()
             .flatten()
             .collect();
-        // `plan` puts every target in exactly one step.
+        // `plan` puts every lookup in exactly one step.
         done.sort_by_key(|(index, _)| *index);
         done.into_iter().map(|(_, fetched)| fetched).collect()
     }
@@ -99,8 +100,11 @@ impl GitlabSource {
     ) -> Vec<(usize, Result<Fetched, SourceError>)> {
         match work {
             // Boxed: these futures are large, and a batch holds many of them.
-            Work::Single(index, target) => {
-                vec![(index, Box::pin(self.fetch(target, credential)).await)]
+            Work::Single(index, lookup, extent) => {
+                vec![(
+                    index,
+                    Box::pin(self.fetch(lookup, extent, credential)).await,
+                )]
             }
             Work::Group(group) => Box::pin(self.fetch_group(&group, credential)).await,
         }
@@ -286,15 +290,14 @@ impl GitlabSource {
             ref_type: group.ref_type,
             split_fallback_from: None,
         };
-        let target = member.target;
         match self
-            .blob(answered, target.lines, with_content, credential)
+            .blob(answered, member.extent, with_content, credential)
             .await?
         {
             Some(fetched) => Ok(fetched),
             // Asked without content, and the blob named is not cached (the file changed, or
             // the cache let it go): read as a single lookup, which asks again with content.
-            None => Box::pin(self.fetch(target, credential)).await,
+            None => Box::pin(self.fetch(member.lookup, member.extent, credential)).await,
         }
     }
 }
@@ -327,23 +330,23 @@ impl Nodes {
     }
 }
 
-/// The steps that read `targets`: one group per (project as named, ref, ref type) in the order
+/// The steps that read `wanted`: one group per (project as named, ref, ref type) in the order
 /// first seen, a URL that splits several ways on its own.
-fn plan<'a>(targets: &[&'a Target<ProjectFile>]) -> Vec<Work<'a>> {
+fn plan<'a>(wanted: &[(&'a ProjectFile, Extent)]) -> Vec<Work<'a>> {
     let mut work: Vec<Work<'a>> = Vec::new();
     let mut groups: HashMap<String, usize> = HashMap::new();
-    for (index, &target) in targets.iter().enumerate() {
-        let Some((project, git_ref, path, ref_type, expect_project_id)) = exact(&target.lookup)
-        else {
-            work.push(Work::Single(index, target));
+    for (index, &(lookup, extent)) in wanted.iter().enumerate() {
+        let Some((project, git_ref, path, ref_type, expect_project_id)) = exact(lookup) else {
+            work.push(Work::Single(index, lookup, extent));
             continue;
         };
         let member = Member {
             index,
-            target,
+            lookup,
+            extent,
             path,
             expect_project_id,
-            key: hint_key(&target.lookup),
+            key: hint_key(lookup),
         };
         let group_key = format!("{project:?}\0{git_ref}\0{ref_type:?}");
         if let Some(&at) = groups.get(&group_key)
@@ -391,7 +394,7 @@ fn exact(lookup: &ProjectFile) -> Option<ExactLookup<'_>> {
             *expect_project_id,
         )),
         ProjectFile::Url {
-            file: Lookup::Split { .. },
+            file: Lookup::Candidates { .. },
             ..
         } => None,
     }
@@ -440,43 +443,29 @@ fn parts_within<'a>(sizes: &[(&'a str, u64)], cap: u64) -> Vec<Vec<&'a str>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::resolve::HintStyle;
     use crate::window::LineRequest;
 
-    fn target(lookup: ProjectFile) -> Target<ProjectFile> {
-        Target {
-            lookup,
-            lines: LineRequest::OffsetLimit {
-                offset: 0,
-                limit: 500,
-            },
-            hint_style: HintStyle::OffsetLimit,
-            max_chars: None,
-            line_numbers: false,
-        }
-    }
-
-    fn named(project: ProjectRef, git_ref: &str, path: &str) -> Target<ProjectFile> {
-        target(ProjectFile::Named {
+    fn named(project: ProjectRef, git_ref: &str, path: &str) -> ProjectFile {
+        ProjectFile::Named {
             project,
             git_ref: git_ref.into(),
             path: path.into(),
-        })
+        }
     }
 
-    fn url(project: &str, file: Lookup) -> Target<ProjectFile> {
-        target(ProjectFile::Url {
+    fn url(project: &str, file: Lookup) -> ProjectFile {
+        ProjectFile::Url {
             project_path: project.into(),
             expect_project_id: None,
             file,
-        })
+        }
     }
 
     /// Each step as the indexes it reads, `S` marking a single lookup.
     fn steps(work: &[Work<'_>]) -> Vec<String> {
         work.iter()
             .map(|w| match w {
-                Work::Single(i, _) => format!("S{i}"),
+                Work::Single(i, _, _) => format!("S{i}"),
                 Work::Group(g) => {
                     let members: Vec<String> =
                         g.members.iter().map(|m| m.index.to_string()).collect();
@@ -494,7 +483,7 @@ mod tests {
             path: path.into(),
             ref_type,
         };
-        let split = Lookup::Split {
+        let split = Lookup::Candidates {
             candidates: vec![],
             ref_type: None,
         };
@@ -507,7 +496,11 @@ mod tests {
             url("g/p", exact("main", "e", Some(RefType::Tags))),
             named(p(), "main", "a"),
         ];
-        let refs: Vec<&Target<ProjectFile>> = targets.iter().collect();
+        let all = Extent::Lines(LineRequest::OffsetLimit {
+            offset: 0,
+            limit: 500,
+        });
+        let refs: Vec<(&ProjectFile, Extent)> = targets.iter().map(|t| (t, all)).collect();
         assert_eq!(
             steps(&plan(&refs)),
             [

@@ -2,8 +2,8 @@
 //!
 //! Every call asks GitLab, with the caller's own credential, whether the caller may read the file
 //! at the ref now and which blob it is: the blob query ([`blob_query`]) for a file named by ref
-//! and path, or the URL-split query ([`splits`]) for a URL whose "ref/path" splits several
-//! ways. That one request carries the content only when the blob this lookup named last time
+//! and path, or the evidence query ([`evidence_query`]) for a URL whose "ref/path" splits
+//! several ways. That one request carries the content only when the blob this lookup named last time
 //! is not cached ([`cache`]): windows after the first cost a request without content. The
 //! content comes from the cache, the answer, or the REST raw endpoints past GitLab's 10 MiB
 //! read limit and for LFS objects ([`content`], [`raw`]). A second request happens only when
@@ -18,17 +18,23 @@ mod capabilities;
 mod client;
 mod content;
 mod envelope;
-pub(crate) mod error;
-pub(crate) mod exclusion;
+mod error;
+mod evidence_query;
+mod exclusion;
 mod flights;
-pub(crate) mod graphql;
-pub(crate) mod json_text;
+mod graphql;
+mod json_text;
 mod many;
 mod probe;
 mod raw;
-pub(crate) mod scalars;
-pub(crate) mod splits;
-pub(crate) mod transport;
+mod scalars;
+mod transport;
+
+/// The pure parts the fuzz targets check (through `crate::fuzzing`, nothing else).
+pub(crate) mod pure {
+    pub(crate) use super::exclusion::{fnmatch, is_excluded, normalize_path};
+    pub(crate) use super::json_text::decode as decode_json_text;
+}
 
 use std::sync::Arc;
 
@@ -36,16 +42,18 @@ use blob_query::{BlobRequest, ProjectAnswer};
 use cache::Hints;
 use client::Client;
 use content::{Content, ContentStore, FileAt, size_bytes};
-pub(crate) use error::GitlabError;
 use flights::Flights;
 use graphql::BlobFields;
 use transport::Transport;
 
+use crate::args::ToolArgs;
 use crate::config::{ConfigError, Credential, GitlabConfig};
-use crate::resolve::{Lookup, ProjectFile, ProjectRef, RefType, Target, qualify_ref};
+use crate::ref_name::{RefType, qualify_ref};
+use crate::resolve::choice::choose;
+use crate::resolve::{self, Lookup, ProjectFile, ProjectRef, ResolveError, Target};
+use crate::source::Source;
 use crate::source::blob::{Blob, Fetched, SourceError};
-use crate::source::split_choice::choose;
-use crate::window::LineRequest;
+use crate::window::Extent;
 
 /// The GitLab source; cheap to clone and share across calls (and callers: the blob cache and
 /// what was last seen are shared, every call still validates with its own credential).
@@ -75,6 +83,31 @@ struct Answered {
     split_fallback_from: Option<String>,
 }
 
+impl Source for GitlabSource {
+    type Lookup = ProjectFile;
+
+    fn resolve(&self, args: &ToolArgs) -> Result<Target<ProjectFile>, ResolveError> {
+        resolve::for_gitlab(args, self.base())
+    }
+
+    async fn fetch(
+        &self,
+        lookup: &ProjectFile,
+        extent: Extent,
+        credential: Option<&Credential>,
+    ) -> Result<Fetched, SourceError> {
+        GitlabSource::fetch(self, lookup, extent, credential).await
+    }
+
+    async fn fetch_many(
+        &self,
+        wanted: &[(&ProjectFile, Extent)],
+        credential: Option<&Credential>,
+    ) -> Vec<Result<Fetched, SourceError>> {
+        GitlabSource::fetch_many(self, wanted, credential).await
+    }
+}
+
 impl GitlabSource {
     pub(crate) fn new(config: &GitlabConfig) -> Result<Self, ConfigError> {
         let transport = Transport::new(config)?;
@@ -95,13 +128,14 @@ impl GitlabSource {
         &self.base
     }
 
-    /// Reads the file with the caller's credential, enough of it for the window `lines`.
+    /// Reads the file `lookup` names with the caller's credential, enough of it for `extent`.
     pub(crate) async fn fetch(
         &self,
-        target: &Target<ProjectFile>,
+        lookup: &ProjectFile,
+        extent: Extent,
         credential: Option<&Credential>,
     ) -> Result<Fetched, SourceError> {
-        let key = hint_key(&target.lookup);
+        let key = hint_key(lookup);
         // A first read (nothing cached for this lookup) waits for any first read of it in
         // flight, then finds its blob cached.
         let _turn = if self.cached_hint(&key) {
@@ -113,20 +147,18 @@ impl GitlabSource {
         // At most two rounds: the second only when the first, asked without content, names
         // a blob that is not cached (the file changed).
         loop {
-            let answered = self
-                .answer(&target.lookup, with_content, credential)
-                .await?;
+            let answered = self.answer(lookup, with_content, credential).await?;
             self.shared
                 .hints
                 .remember(&key, &content::cache_key(&answered.node));
             if let ProjectFile::Url {
                 expect_project_id, ..
-            } = &target.lookup
+            } = lookup
             {
                 check_project_id(*expect_project_id, &answered.project)?;
             }
             match self
-                .blob(answered, target.lines, with_content, credential)
+                .blob(answered, extent, with_content, credential)
                 .await?
             {
                 Some(fetched) => return Ok(fetched),
@@ -187,13 +219,13 @@ impl GitlabSource {
             ProjectFile::Url {
                 project_path,
                 file:
-                    Lookup::Split {
+                    Lookup::Candidates {
                         candidates,
                         ref_type,
                     },
                 ..
             } => {
-                let asked = splits::Asked {
+                let asked = evidence_query::Asked {
                     project_path,
                     candidates,
                     ref_type: *ref_type,
@@ -244,19 +276,22 @@ impl GitlabSource {
     /// whether each candidate ref is a branch or tag); GitLab's precedence picks the answer.
     async fn answer_split(
         &self,
-        asked: splits::Asked<'_>,
+        asked: evidence_query::Asked<'_>,
         credential: Option<&Credential>,
     ) -> Result<Answered, SourceError> {
-        let Some(splits::SplitsAnswer {
+        let Some(evidence_query::CandidatesAnswer {
             project,
             mut answers,
-        }) = splits::ask(&self.client, asked, credential).await?
+        }) = evidence_query::ask(&self.client, asked, credential).await?
         else {
             return Err(SourceError::ProjectNotFound {
                 project: asked.project_path.to_string(),
             });
         };
-        let evidence: Vec<_> = answers.iter().map(splits::SplitAnswer::evidence).collect();
+        let evidence: Vec<_> = answers
+            .iter()
+            .map(evidence_query::CandidateAnswer::evidence)
+            .collect();
         let candidates = asked.candidates;
         // Indexes from `choose` are into `evidence`: one per candidate and per answer.
         let pick = match choose(&evidence).pick() {
@@ -298,7 +333,7 @@ impl GitlabSource {
     async fn blob(
         &self,
         answered: Answered,
-        lines: LineRequest,
+        extent: Extent,
         asked_content: bool,
         credential: Option<&Credential>,
     ) -> Result<Option<Fetched>, SourceError> {
@@ -317,7 +352,7 @@ impl GitlabSource {
             git_ref: &rest_ref,
         };
         let store = &self.shared.store;
-        let kind = match store.content(node, at, lines, credential).await? {
+        let kind = match store.content(node, at, extent, credential).await? {
             Content::Ready(kind) => kind,
             Content::NotInAnswer if asked_content => store.binary(&oid),
             Content::NotInAnswer => return Ok(None),
@@ -354,7 +389,7 @@ fn hint_key(lookup: &ProjectFile) -> String {
                 path,
                 ref_type,
             } => format!("url\0{project_path}\0{git_ref}/{path}\0{ref_type:?}"),
-            Lookup::Split {
+            Lookup::Candidates {
                 candidates,
                 ref_type,
             } => {
@@ -403,17 +438,17 @@ pub(crate) fn all_documents() -> Vec<(String, String)> {
         ),
         ("MissProbe".into(), miss_probe::QUERY.into()),
     ];
-    for count in 1..=splits::MAX_PER_REQUEST {
+    for count in 1..=evidence_query::MAX_PER_REQUEST {
         for rules in [false, true] {
             for commit in [false, true] {
-                let extras = splits::Extras {
+                let extras = evidence_query::Extras {
                     rules,
                     commit,
                     content: true,
                 };
                 documents.push((
                     format!("BlobBySplits {count} {extras:?}"),
-                    splits::document(count, 3, extras),
+                    evidence_query::document(count, 3, extras),
                 ));
             }
         }

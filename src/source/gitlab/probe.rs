@@ -15,7 +15,7 @@ use super::error::{GitlabError, answer_data};
 use super::exclusion;
 use super::graphql::{MissProbe, miss_probe};
 use crate::config::Credential;
-use crate::resolve::{RefType, qualify_ref};
+use crate::ref_name::{RefType, qualify_ref};
 use crate::source::blob::{SourceError, file_not_found};
 use crate::source::suggest::{self, Entry, EntryKind, Listing, Suggestion};
 
@@ -188,7 +188,7 @@ fn any_entry<T>(nodes: &Option<Vec<Option<T>>>) -> bool {
     nodes.iter().flatten().flatten().next().is_some()
 }
 
-/// GitLab's complexity score of the document, by the rules `splits` documents, counted high:
+/// GitLab's complexity score of the document, by the rules `evidence_query` documents, counted high:
 /// each `trees`/`blobs` connection as if it were a resolver connection (1% more per item it may
 /// load): `(name + nodes + field + Gitaly) × (1 + first/100)` = 4 × 2 = 8 with a full page, 4
 /// with `first: 1`; a `tree` adds 1 + 1 (Gitaly) to its children, `lastCommit { sha }` costs 3,

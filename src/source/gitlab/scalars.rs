@@ -1,4 +1,7 @@
-//! Custom GraphQL scalars used by the generated operations.
+//! Custom GraphQL scalars used by the generated operations, and the GraphQL form of
+//! [`RefType`].
+
+use crate::ref_name::RefType;
 
 /// GitLab's `BigInt`: sent as a JSON string (`"15234"`); a number is accepted too.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,9 +75,26 @@ impl serde::Serialize for BlobText {
     }
 }
 
+/// `ref_type` as GitLab's GraphQL `RefType` enum.
+impl serde::Serialize for RefType {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_graphql())
+    }
+}
+
+impl RefType {
+    /// The GraphQL `RefType` enum value: `"HEADS"` or `"TAGS"`.
+    pub(crate) fn as_graphql(self) -> &'static str {
+        match self {
+            RefType::Heads => "HEADS",
+            RefType::Tags => "TAGS",
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::BigInt;
+    use super::{BigInt, RefType};
 
     #[test]
     fn blob_text_stays_raw_until_decoded() {
@@ -97,5 +117,11 @@ mod tests {
         assert_eq!(serde_json::from_str::<BigInt>("17").unwrap(), BigInt(17));
         assert!(serde_json::from_str::<BigInt>("\"x\"").is_err());
         assert!(serde_json::from_str::<BigInt>("-1").is_err());
+    }
+
+    #[test]
+    fn ref_type_graphql() {
+        assert_eq!(RefType::Heads.as_graphql(), "HEADS");
+        assert_eq!(RefType::Tags.as_graphql(), "TAGS");
     }
 }

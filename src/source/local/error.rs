@@ -3,6 +3,7 @@
 
 use crate::cause::{Shared, chain};
 use crate::ref_name::PASS_INSTEAD;
+use crate::source::SourceError;
 use std::fmt::{self, Display, Formatter};
 use std::path::PathBuf;
 
@@ -89,5 +90,11 @@ impl Display for LocalRefError {
                 write!(f, "it names a chain of more than {max} tags; {PASS_INSTEAD}")
             }
         }
+    }
+}
+
+impl From<LocalError> for SourceError {
+    fn from(e: LocalError) -> Self {
+        SourceError::failed(e)
     }
 }

@@ -25,16 +25,21 @@ use gix::hash::ObjectId;
 use gix::object::Kind;
 use gix::object::tree::EntryKind;
 
-use super::split_choice::{Evidence, choose};
+use crate::resolve::choice::{Evidence, choose};
 pub(crate) mod error;
 
 pub(crate) use error::{LocalError, LocalRefError};
 
-use super::blob::{Blob, BlobKind, Fetched, RefProblem, SourceError, file_not_found, looks_binary};
+use super::blob::{Blob, BlobKind, Fetched, SourceError, file_not_found, looks_binary};
 use super::suggest::{self, Entry, Listing};
+use crate::args::ToolArgs;
 use crate::cause::Shared;
+use crate::config::Credential;
+use crate::ref_name::qualify_ref;
 use crate::ref_name::{check_ref_name, check_rev};
-use crate::resolve::{Lookup, qualify_ref};
+use crate::resolve::{self, Lookup, ResolveError, Target};
+use crate::source::Source;
+use crate::window::Extent;
 
 /// A Git LFS pointer file is smaller than this (git-lfs spec).
 const LFS_POINTER_MAX_LEN: usize = 1024;
@@ -124,7 +129,7 @@ impl LocalRepo {
     /// Errors, in the order they are checked: [`SourceError::InvalidRef`] (bad ref syntax,
     /// ambiguous short SHA, not a commit), [`SourceError::RefNotFound`],
     /// [`SourceError::FileNotFound`] (also for an empty path or `.`, `..` or empty components),
-    /// [`SourceError::IsDirectory`], [`SourceError::Local`] (the repository could not be read).
+    /// [`SourceError::IsDirectory`], [`SourceError::Failed`] (the repository could not be read).
     ///
     /// A missing file's error names the paths most like it ("Did you mean") when `on_miss` is
     /// [`OnMiss::Suggest`]; a URL's other candidate splits do without.
@@ -184,6 +189,24 @@ pub(crate) struct LocalSource {
     repo: Arc<LocalRepo>,
 }
 
+impl Source for LocalSource {
+    type Lookup = Lookup;
+
+    fn resolve(&self, args: &ToolArgs) -> Result<Target<Lookup>, ResolveError> {
+        resolve::for_local(args)
+    }
+
+    /// The whole blob is read whatever the extent: a local read has no read limit.
+    async fn fetch(
+        &self,
+        lookup: &Lookup,
+        _extent: Extent,
+        _credential: Option<&Credential>,
+    ) -> Result<Fetched, SourceError> {
+        LocalSource::fetch(self, lookup).await
+    }
+}
+
 impl LocalSource {
     pub(crate) fn new(repo: LocalRepo) -> Self {
         Self {
@@ -198,7 +221,7 @@ impl LocalSource {
         tokio::task::spawn_blocking(move || repo.fetch(&lookup))
             .await
             .unwrap_or_else(|e| {
-                Err(SourceError::Local(LocalError::Task {
+                Err(SourceError::failed(LocalError::Task {
                     cause: Shared::new(e),
                 }))
             })
@@ -219,7 +242,7 @@ impl LocalRepo {
                 project: None,
                 split_fallback_from: None,
             }),
-            Lookup::Split {
+            Lookup::Candidates {
                 candidates,
                 ref_type,
             } => {
@@ -261,7 +284,7 @@ impl LocalRepo {
     fn read_as(
         &self,
         git_ref: &str,
-        ref_type: Option<crate::resolve::RefType>,
+        ref_type: Option<crate::ref_name::RefType>,
         path: &str,
         on_miss: OnMiss,
     ) -> Result<Blob, SourceError> {
@@ -491,12 +514,12 @@ fn not_found_ref(rev: &str) -> SourceError {
 fn invalid_ref(rev: &str, reason: LocalRefError) -> SourceError {
     SourceError::InvalidRef {
         git_ref: rev.to_owned(),
-        reason: RefProblem::Local(reason),
+        reason: Shared::any(reason),
     }
 }
 
 fn read_error(err: impl std::error::Error + Send + Sync + 'static) -> SourceError {
-    SourceError::Local(LocalError::Read {
+    SourceError::failed(LocalError::Read {
         cause: Shared::any(err),
     })
 }

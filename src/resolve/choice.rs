@@ -13,7 +13,7 @@ pub(crate) struct Evidence {
 }
 
 /// Which candidate to read, from [`choose`]. Indexes are into the evidence
-/// slice (the same order as `Splits::Candidates`).
+/// slice (the same order as `Candidates::Segments`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Choice {
     /// GitLab's own pick, and the file exists there.
@@ -33,7 +33,7 @@ pub(crate) enum Choice {
 }
 
 /// Picks the candidate to read, given evidence for each candidate in the
-/// order of `Splits::Candidates`.
+/// order of `Candidates::Segments`.
 ///
 /// GitLab's own pick `g` (`gitlab_pick`): index 0 (the first segment) when
 /// its ref is an existing branch or tag; else the longest candidate whose ref
@@ -59,7 +59,7 @@ pub(crate) enum Choice {
 /// segment has no such file, step 2 still finds it under the longer ref.
 ///
 /// An empty slice gives `NotFound { gitlab: 0 }`, which the caller cannot
-/// index: `splits` never returns an empty candidate list.
+/// index: `candidates::enumerate` never returns an empty candidate list.
 pub(crate) fn choose(evidence: &[Evidence]) -> Choice {
     let gitlab = gitlab_pick(evidence);
     if evidence.get(gitlab).is_some_and(|e| e.blob_found) {

@@ -17,8 +17,9 @@ use super::error::{GitlabError, answer_data, answer_data_despite};
 use super::graphql::fragments::{BLOB_FIELDS, DUO_EXCLUSIONS_IF_SUPPORTED};
 use super::graphql::{BlobFields, global_id_number};
 use crate::config::Credential;
-use crate::resolve::{RefType, Split};
-use crate::source::split_choice::Evidence;
+use crate::ref_name::RefType;
+use crate::resolve::Candidate;
+use crate::resolve::choice::Evidence;
 
 /// Candidates asked for in one request, chosen to stay well inside GitLab's query complexity
 /// limits (250 points authenticated, 200 anonymous); see [`estimated_complexity`].
@@ -26,7 +27,7 @@ pub(crate) const MAX_PER_REQUEST: usize = 8;
 
 /// What one candidate's aliases answered.
 #[derive(Debug, Clone)]
-pub(crate) struct SplitAnswer {
+pub(crate) struct CandidateAnswer {
     /// The blob at this candidate's ref and path, if there is one.
     pub node: Option<BlobFields>,
     /// Whether the candidate ref is a branch or tag; `None` when the instance cannot say
@@ -34,8 +35,8 @@ pub(crate) struct SplitAnswer {
     pub ref_is_branch_or_tag: Option<bool>,
 }
 
-impl SplitAnswer {
-    /// The evidence for `split_choice::choose`. A found blob also counts as an existing ref (a
+impl CandidateAnswer {
+    /// The evidence for `choice::choose`. A found blob also counts as an existing ref (a
     /// blob can only be found at a ref that exists), which covers instances without ref lookups
     /// and any whose `commit(ref:)` does not take fully qualified `refs/heads/…` names.
     pub(crate) fn evidence(&self) -> Evidence {
@@ -49,9 +50,9 @@ impl SplitAnswer {
 
 /// Every candidate's answer, and the project (its `nodes` unused: the answers hold the blobs).
 #[derive(Debug)]
-pub(crate) struct SplitsAnswer {
+pub(crate) struct CandidatesAnswer {
     pub project: ProjectAnswer,
-    pub answers: Vec<SplitAnswer>,
+    pub answers: Vec<CandidateAnswer>,
 }
 
 /// What one batch's request asks for besides the blobs' metadata.
@@ -72,7 +73,7 @@ pub(crate) async fn ask(
     client: &Client,
     asked: Asked<'_>,
     credential: Option<&Credential>,
-) -> Result<Option<SplitsAnswer>, GitlabError> {
+) -> Result<Option<CandidatesAnswer>, GitlabError> {
     loop {
         match ask_batches(client, asked, credential).await? {
             Batches::Answered(answer) => return Ok(answer),
@@ -85,14 +86,14 @@ pub(crate) async fn ask(
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Asked<'a> {
     pub project_path: &'a str,
-    pub candidates: &'a [Split],
+    pub candidates: &'a [Candidate],
     pub ref_type: Option<RefType>,
     /// Whether to ask for the blobs' content.
     pub content: bool,
 }
 
 enum Batches {
-    Answered(Option<SplitsAnswer>),
+    Answered(Option<CandidatesAnswer>),
     /// An optional field turned out to be absent (now remembered): ask again.
     LearnedAField,
 }
@@ -104,7 +105,7 @@ async fn ask_batches(
 ) -> Result<Batches, GitlabError> {
     let caps = client.caps();
     let mut project: Option<ProjectAnswer> = None;
-    let mut answers: Vec<SplitAnswer> = Vec::with_capacity(asked.candidates.len());
+    let mut answers: Vec<CandidateAnswer> = Vec::with_capacity(asked.candidates.len());
     for batch in asked.candidates.chunks(MAX_PER_REQUEST) {
         let extras = Extras {
             rules: caps.exclusions.worth_asking() && project.is_none(),
@@ -130,7 +131,7 @@ async fn ask_batches(
         answers.extend(parsed.answers);
     }
     Ok(Batches::Answered(
-        project.map(|project| SplitsAnswer { project, answers }),
+        project.map(|project| CandidatesAnswer { project, answers }),
     ))
 }
 
@@ -193,7 +194,7 @@ pub(crate) fn estimated_complexity(count: usize, extras: Extras) -> usize {
 /// The request body (query, variables, operationName) for a batch of candidates.
 pub(crate) fn request(
     project_path: &str,
-    batch: &[Split],
+    batch: &[Candidate],
     offset: usize,
     ref_type: Option<RefType>,
     extras: Extras,
@@ -228,7 +229,7 @@ pub(crate) fn request(
 #[derive(Debug)]
 pub(crate) struct ParsedBatch {
     pub project: ProjectAnswer,
-    pub answers: Vec<SplitAnswer>,
+    pub answers: Vec<CandidateAnswer>,
     /// True when the answer carried the commit lookups.
     pub commit_known: bool,
 }
@@ -258,7 +259,7 @@ pub(crate) fn parse(
         let node = take_node(repo.as_mut(), i)?;
         let ref_is_branch_or_tag = branch_or_tag(repo.as_ref(), i);
         commit_known |= ref_is_branch_or_tag.is_some();
-        answers.push(SplitAnswer {
+        answers.push(CandidateAnswer {
             node,
             ref_is_branch_or_tag,
         });
@@ -365,8 +366,8 @@ fn branch_or_tag(repo: Option<&Value>, i: usize) -> Option<bool> {
 mod tests {
     use super::*;
 
-    fn split(r: &str, p: &str) -> Split {
-        Split {
+    fn split(r: &str, p: &str) -> Candidate {
+        Candidate {
             git_ref: r.into(),
             path: p.into(),
         }
