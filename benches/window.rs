@@ -11,7 +11,8 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use gitlab_file_mcp::window::{DEFAULT_MAX_CHARS, Fit, LineRequest, fit_window};
+use gitlab_file_mcp::limits::DEFAULT_MAX_CHARS;
+use gitlab_file_mcp::window::{Fit, LineRequest, fit_window};
 
 /// The size each generated text reaches (it stops at the first line end at
 /// or past this).

@@ -4,7 +4,7 @@
 //! Parsing is by hand rather than by serde so that every mistake gets an [`ArgError`] that
 //! names the argument. `null` counts as absent. Numbers sent as strings
 //! (`"10"`) and booleans sent as strings (`"true"`) are accepted, as agents often send them;
-//! `project_id` may be a string or an integer. `start_line`/`end_line` are signed, as the seeds'
+//! `project_id` may be a string or an integer. `start_line`/`end_line` are signed, as forgejo-mcp's
 //! line-range rules clamp them ([`LineRequest::from_line_args`]). Ranges and lengths are
 //! checked here, before anything is sent anywhere; cross-argument rules live in `resolve`.
 
@@ -127,7 +127,7 @@ pub(crate) enum ArgError {
     /// Names the tool does not accept (sorted; at most [`MAX_UNKNOWN_LISTED`], `more` others).
     Unknown { names: Vec<String>, more: usize },
     /// An argument that must be a string.
-    NotAString { name: ArgName, got: Got },
+    NotAString { name: ArgName, got: Sent },
     /// A string longer than [`ArgName::max_bytes`] (its length in bytes; never its text).
     TooLong {
         name: ArgName,
@@ -135,22 +135,22 @@ pub(crate) enum ArgError {
         got_bytes: usize,
     },
     /// A `project_id` that is neither a string nor a non-negative integer.
-    NotAProjectId { got: Got },
+    NotAProjectId { got: Sent },
     /// An argument that must be an integer.
-    NotAnInteger { name: ArgName, got: Got },
+    NotAnInteger { name: ArgName, got: Sent },
     /// An integer outside `min..=max` (`max == u64::MAX`: no upper bound, so it is below `min`).
     OutOfRange {
         name: ArgName,
         min: u64,
         max: u64,
-        got: Got,
+        got: Sent,
     },
     /// An integer above `max`, the largest value the argument takes.
-    TooLarge { name: ArgName, max: u64, got: Got },
+    TooLarge { name: ArgName, max: u64, got: Sent },
     /// A `start_line`/`end_line` outside `i64`.
-    NotALineNumber { name: ArgName, got: Got },
+    NotALineNumber { name: ArgName, got: Sent },
     /// An argument that must be a boolean.
-    NotABoolean { name: ArgName, got: Got },
+    NotABoolean { name: ArgName, got: Sent },
     /// offset/limit and start_line/end_line together.
     BothWindowForms,
 }
@@ -228,7 +228,7 @@ fn unknown_arguments(f: &mut Formatter<'_>, names: &[String], more: usize) -> fm
 }
 
 /// A number as sent (`-1`, `1.8446744073709552e19`); other values by their kind.
-fn number_sent(got: &Got) -> String {
+fn number_sent(got: &Sent) -> String {
     match (&got.kind, &got.text) {
         (JsonKind::Number, Some(text)) => text.clone(),
         _ => got.to_string(),
@@ -237,12 +237,12 @@ fn number_sent(got: &Got) -> String {
 
 /// What kind of JSON value was sent, and its text when that is short (at most 40 characters).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Got {
+pub(crate) struct Sent {
     pub kind: JsonKind,
     pub text: Option<String>,
 }
 
-impl Display for Got {
+impl Display for Sent {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         match &self.text {
             Some(text) => write!(f, "{} ({text})", self.kind),
@@ -497,9 +497,9 @@ fn digits(s: &str) -> Number {
 }
 
 /// The kind of `value`, with its JSON text when that is at most 40 characters.
-pub(crate) fn got(value: &Value) -> Got {
+pub(crate) fn got(value: &Value) -> Sent {
     let text = value.to_string();
-    Got {
+    Sent {
         kind: JsonKind::of(value),
         text: (text.chars().count() <= 40).then_some(text),
     }

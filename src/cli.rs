@@ -1,22 +1,24 @@
 //! The command line: `serve` (MCP over stdio, or HTTP with `--http`; the default with no
 //! subcommand) and `read` (one call of the tool, for people and scripts). Parses flags, builds
-//! the [`Reader`], and hands over; nothing else.
+//! the `Reader`, and hands over; nothing else.
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::args::ArgName;
 use crate::config::{GitlabArgs, GitlabConfig};
 use crate::http::HttpArgs;
-use crate::reader::{Backend, ReadDefaults, Reader};
+use crate::limits::DEFAULT_MAX_CHARS;
+use crate::reader::{AnySource, ReadDefaults, Reader};
 use crate::source::gitlab::GitlabSource;
 use crate::source::local::{LocalRepo, LocalSource};
-use crate::tool::{FileServer, Tokens};
-use crate::window::{CONTROL_CHARGE, DEFAULT_LIMIT, DEFAULT_MAX_CHARS, MAX_LIMIT};
+use crate::tool::{FileServer, TokenSource};
+use crate::window::{CONTROL_CHARGE, DEFAULT_LIMIT, MAX_LIMIT};
 
 /// The variable that sets the character budget (`--max-chars`).
 const MAX_CHARS_ENV: &str = "GITLAB_FILE_MCP_MAX_CHARS";
@@ -141,10 +143,10 @@ fn build_reader(
     defaults: ReadDefaults,
 ) -> Result<Reader, String> {
     let backend = match repo {
-        Some(path) => Backend::Local(LocalSource::new(
+        Some(path) => AnySource::Local(LocalSource::new(
             LocalRepo::open(path).map_err(|e| e.to_string())?,
         )),
-        None => Backend::Gitlab(GitlabSource::new(config).map_err(|e| e.to_string())?),
+        None => AnySource::Gitlab(GitlabSource::new(config).map_err(|e| e.to_string())?),
     };
     Ok(Reader::new(backend, defaults))
 }
@@ -185,7 +187,7 @@ async fn serve(args: ServeArgs, config: GitlabConfig, max_chars: Option<u64>) ->
         None => config.base_url.to_string(),
     };
     tracing::info!(source = %where_from, "serving MCP on stdio");
-    let server = FileServer::new(reader, Tokens::Configured(config.credential.clone()));
+    let server = FileServer::new(reader, TokenSource::Configured(config.credential.clone()));
     match crate::stdio::serve(server).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -193,6 +195,15 @@ async fn serve(args: ServeArgs, config: GitlabConfig, max_chars: Option<u64>) ->
             ExitCode::FAILURE
         }
     }
+}
+
+/// What `read` prints of the tool's output (`response::FileOutput`): the content on stdout, the
+/// hint on stderr.
+#[derive(Debug, Default, serde::Deserialize)]
+struct Printed {
+    #[serde(default)]
+    content: String,
+    system_instruction: Option<String>,
 }
 
 async fn read(args: ReadArgs, config: GitlabConfig, max_chars: Option<u64>) -> ExitCode {
@@ -204,7 +215,7 @@ async fn read(args: ReadArgs, config: GitlabConfig, max_chars: Option<u64>) -> E
         Ok(r) => r,
         Err(e) => return usage_error(&e),
     };
-    let server = FileServer::new(reader, Tokens::Configured(config.credential.clone()));
+    let server = FileServer::new(reader, TokenSource::Configured(config.credential.clone()));
     let arguments = args.tool_arguments(max_chars);
     let result = server
         .call(Some(&arguments), config.credential.as_ref())
@@ -224,14 +235,11 @@ async fn read(args: ReadArgs, config: GitlabConfig, max_chars: Option<u64>) -> E
     let written = if args.json {
         writeln!(stdout, "{value}")
     } else {
-        if let Some(hint) = value.get("system_instruction").and_then(Value::as_str) {
+        let printed = Printed::deserialize(&value).unwrap_or_default();
+        if let Some(hint) = &printed.system_instruction {
             eprintln!("{hint}");
         }
-        let content = value
-            .get("content")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
-        stdout.write_all(content.as_bytes())
+        stdout.write_all(printed.content.as_bytes())
     };
     match written.and_then(|()| stdout.flush()) {
         Ok(()) => ExitCode::SUCCESS,

@@ -9,8 +9,9 @@
 //! calls that run too long. The README's Development section maps every module.
 //!
 //! The public surface is what the binary, the benches and the tests need: [`cli`], the pure
-//! [`window`]ing, and (hidden) the `fuzzing` and `testing` entry points.
+//! [`window`]ing and its [`limits`], and (hidden) the `fuzzing` and `testing` entry points.
 pub mod cli;
+pub mod limits;
 pub mod window;
 
 mod args;

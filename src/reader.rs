@@ -21,7 +21,7 @@ use crate::window::{self, Extent, Fit, WindowError};
 
 /// Where files come from.
 #[derive(Debug, Clone)]
-pub(crate) enum Backend {
+pub(crate) enum AnySource {
     Gitlab(GitlabSource),
     Local(LocalSource),
 }
@@ -87,13 +87,13 @@ pub(crate) struct ReadDefaults {
 /// Reads files for the tool; cheap to clone and share across calls.
 #[derive(Debug, Clone)]
 pub(crate) struct Reader {
-    backend: Backend,
+    backend: AnySource,
     defaults: ReadDefaults,
     history: Arc<History>,
 }
 
 impl Reader {
-    pub(crate) fn new(backend: Backend, defaults: ReadDefaults) -> Self {
+    pub(crate) fn new(backend: AnySource, defaults: ReadDefaults) -> Self {
         Self {
             backend,
             defaults,
@@ -114,8 +114,8 @@ impl Reader {
     ) -> Result<Value, ReadError> {
         let args = args::parse(arguments).map_err(ReadError::Args)?;
         match &self.backend {
-            Backend::Gitlab(source) => self.read_from(source, &args, credential).await,
-            Backend::Local(source) => self.read_from(source, &args, credential).await,
+            AnySource::Gitlab(source) => self.read_from(source, &args, credential).await,
+            AnySource::Local(source) => self.read_from(source, &args, credential).await,
         }
     }
 
@@ -146,8 +146,8 @@ impl Reader {
     ) -> Result<Value, BatchError> {
         let call = batch::parse(arguments)?;
         Ok(match &self.backend {
-            Backend::Gitlab(source) => batch::read_from(self, source, &call, credential).await,
-            Backend::Local(source) => batch::read_from(self, source, &call, credential).await,
+            AnySource::Gitlab(source) => batch::read_from(self, source, &call, credential).await,
+            AnySource::Local(source) => batch::read_from(self, source, &call, credential).await,
         })
     }
 

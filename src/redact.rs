@@ -81,7 +81,7 @@ fn parts(s: &str, query: Query, bare_is_secret: bool) -> String {
         .join("&")
 }
 
-/// Tool arguments for a log line: every string value through [`url`] (keys kept) and cut to
+/// Tool arguments for a log line: every string value through [`url()`] (keys kept) and cut to
 /// [`MAX_LOGGED_CHARS`] characters; the rest as sent.
 pub(crate) fn arguments(arguments: Option<&Map<String, Value>>) -> String {
     let Some(map) = arguments else {

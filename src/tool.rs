@@ -23,11 +23,9 @@ mod batch;
 use crate::args::ArgName;
 use crate::config::Credential;
 use crate::cutoff::Cutoffs;
+use crate::limits::{MAX_RESULT_CHARS, MAX_RESULT_ENVELOPE};
 use crate::reader::{ReadDefaults, Reader};
-use crate::window::{
-    CONTROL_CHARGE, DEFAULT_LIMIT, MAX_LIMIT, MAX_RESULT_CHARS, MAX_RESULT_ENVELOPE,
-    MAX_WINDOW_BYTES,
-};
+use crate::window::{CONTROL_CHARGE, DEFAULT_LIMIT, MAX_LIMIT, MAX_WINDOW_BYTES};
 
 /// The tool's name, as GitLab's own tool calls it.
 pub(crate) const TOOL_NAME: &str = "get_repository_file";
@@ -223,7 +221,7 @@ fn published(face: Face, input: Value, output: Value, defaults: ReadDefaults) ->
 
 /// Whose token a call uses.
 #[derive(Debug, Clone)]
-pub(crate) enum Tokens {
+pub(crate) enum TokenSource {
     /// The server's configured token (or none) for every call.
     Configured(Option<Credential>),
     /// The token of the HTTP request carrying the call: the HTTP layer reads it from the
@@ -260,7 +258,7 @@ impl Display for CallRefusal {
 #[derive(Debug, Clone)]
 pub(crate) struct FileServer {
     reader: Reader,
-    tokens: Tokens,
+    tokens: TokenSource,
     cutoffs: Cutoffs,
     /// The published definition, built once: rmcp asks for it on every `tools/call` too.
     tool: Arc<Tool>,
@@ -269,7 +267,7 @@ pub(crate) struct FileServer {
 }
 
 impl FileServer {
-    pub(crate) fn new(reader: Reader, tokens: Tokens) -> Self {
+    pub(crate) fn new(reader: Reader, tokens: TokenSource) -> Self {
         let tool = Arc::new(tool(reader.defaults()));
         let batch_tool = Arc::new(batch::batch_tool(reader.defaults()));
         Self {
@@ -406,14 +404,14 @@ impl ServerHandler for FileServer {
             return Err(McpError::invalid_params(refusal.to_string(), None));
         }
         let credential = match &self.tokens {
-            Tokens::Configured(c) => c.clone(),
-            Tokens::FromRequest => context
+            TokenSource::Configured(c) => c.clone(),
+            TokenSource::FromRequest => context
                 .extensions
                 .get::<http::request::Parts>()
                 .and_then(|parts| parts.extensions.get::<Credential>())
                 .cloned(),
         };
-        if matches!(self.tokens, Tokens::FromRequest) && credential.is_none() {
+        if matches!(self.tokens, TokenSource::FromRequest) && credential.is_none() {
             let refusal = CallRefusal::NoCallerToken.to_string();
             return Ok(CallToolResult::error(vec![ContentBlock::text(refusal)]).into());
         }

@@ -5,9 +5,10 @@
 
 use std::collections::BTreeMap;
 
+use gitlab_file_mcp::limits::{DEFAULT_MAX_CHARS, MAX_RESULT_CHARS, MAX_RESULT_ENVELOPE};
 use gitlab_file_mcp::window::{
-    CONTROL_CHARGE, DEFAULT_LIMIT, DEFAULT_MAX_CHARS, Fit, LINE_NUMBER_WIDTH, LineRequest,
-    MAX_LIMIT, MAX_RESULT_CHARS, MAX_RESULT_ENVELOPE, MAX_WINDOW_BYTES, fit_window,
+    CONTROL_CHARGE, DEFAULT_LIMIT, Fit, LINE_NUMBER_WIDTH, LineRequest, MAX_LIMIT,
+    MAX_WINDOW_BYTES, fit_window,
 };
 use serde_json::Value;
 

@@ -9,7 +9,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::args::{self, ArgError, ArgName, Got, ToolArgs};
+use crate::args::{self, ArgError, ArgName, Sent, ToolArgs};
 
 /// The most entries one call reads.
 pub(crate) const MAX_FILES: usize = 20;
@@ -53,7 +53,7 @@ pub(crate) enum BatchError {
     )]
     NoFiles,
     #[error("Argument 'files' must be an array of 1 to {MAX_FILES} objects, got {got}.")]
-    NotAnArray { got: Got },
+    NotAnArray { got: Sent },
     #[error(
         "Argument 'files' has {got} entries; at most {MAX_FILES} are read in one call. Split them over several calls."
     )]
@@ -71,7 +71,7 @@ pub(crate) enum EntryError {
     #[error(
         "Each entry of 'files' must be an object of get_repository_file's arguments, got {got}."
     )]
-    NotAnObject { got: Got },
+    NotAnObject { got: Sent },
     #[error(
         "Argument '{name}' applies to the whole call: pass it beside 'files', not in an entry."
     )]

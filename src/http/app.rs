@@ -20,7 +20,7 @@ use super::wording;
 use super::{body, capacity, gate};
 use crate::config::Credential;
 use crate::reader::Reader;
-use crate::tool::{FileServer, Tokens};
+use crate::tool::{FileServer, TokenSource};
 
 /// What steers the server's shutdown.
 #[derive(Debug, Clone)]
@@ -100,9 +100,9 @@ fn file_server(
     controls: &Controls,
 ) -> FileServer {
     let tokens = if args.token_from_request {
-        Tokens::FromRequest
+        TokenSource::FromRequest
     } else {
-        Tokens::Configured(configured)
+        TokenSource::Configured(configured)
     };
     let server = FileServer::new(reader, tokens)
         .with_shutdown(controls.calls_stop.clone(), wording::SHUTTING_DOWN);

@@ -194,7 +194,7 @@ pub(super) fn narrow(
 ) -> Result<Vec<Candidate>, ResolveError> {
     let mut kept = clean_candidates(candidates, url)?;
     if let Some(p) = args.file_path.as_deref().map(clean_file_path).transpose()? {
-        kept = pin(
+        kept = keep_agreeing(
             kept,
             |s| s.path == p,
             |first| ResolveError::PathMismatch {
@@ -204,7 +204,7 @@ pub(super) fn narrow(
         )?;
     }
     if let Some(r) = given_ref(args)? {
-        kept = pin(
+        kept = keep_agreeing(
             kept,
             |s| s.git_ref == r,
             |first| ResolveError::RefMismatch {
@@ -254,7 +254,7 @@ fn valid_refs_only(candidates: Vec<Candidate>) -> Vec<Candidate> {
 
 /// The candidates that `keep`; none left is the `mismatch` error about the first candidate
 /// (what GitLab would have read).
-fn pin(
+fn keep_agreeing(
     candidates: Vec<Candidate>,
     keep: impl Fn(&Candidate) -> bool,
     mismatch: impl FnOnce(&Candidate) -> ResolveError,

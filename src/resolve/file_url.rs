@@ -565,7 +565,7 @@ fn ref_type_from_query_value(value: &str) -> Option<RefType> {
 /// The query is form-decoded (`+` is a space, `%XX` decoded). The key must
 /// be exactly `ref_type` (`ref_type[]` and `REF_TYPE` do not count); when it
 /// appears more than once the last one wins, as in Rack. The value is read
-/// by [`RefType::from_query_value`].
+/// by [`ref_type_from_query_value`].
 fn ref_type_of(url: &Url) -> Option<RefType> {
     url.query_pairs()
         .filter(|(key, _)| key == "ref_type")

@@ -409,7 +409,7 @@ fn url_lookup(args: &ToolArgs, parsed: &FileUrl, url: &str) -> Result<Lookup, Re
     })
 }
 
-/// The requested lines: a line range by the seeds' rules ([`LineRequest::from_line_args`]:
+/// The requested lines: a line range by forgejo-mcp's rules ([`LineRequest::from_line_args`]:
 /// below 1 clamps, `0`/`0` is none), else offset/limit, else a URL's `#L` anchor, else the first
 /// [`DEFAULT_LIMIT`] lines.
 fn line_request(args: &ToolArgs, anchor: Option<(u64, Option<u64>)>) -> (LineRequest, HintStyle) {

@@ -245,7 +245,8 @@ fn short_id(id: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::window::{DEFAULT_MAX_CHARS, Fit, LineRequest, fit_window};
+    use crate::limits::DEFAULT_MAX_CHARS;
+    use crate::window::{Fit, LineRequest, fit_window};
 
     fn facts(style: HintStyle) -> ReadFacts<'static> {
         ReadFacts {
@@ -449,7 +450,7 @@ mod tests {
 
     #[test]
     fn dropped_by_the_budget_in_both_vocabularies() {
-        // Issue 10's case: 1 KiB lines under the default budget keep 97 lines.
+        // 1 KiB lines under the default budget keep 97 lines.
         let text = format!("{}\n", "x".repeat(1023)).repeat(500);
         let fit = budget(DEFAULT_MAX_CHARS, false);
         let s = fitted_hint(&text, off(0, 500), HintStyle::OffsetLimit, fit, None);

@@ -9,15 +9,6 @@ use std::sync::Arc;
 use super::suggest::{EntryKind, Suggestion};
 use crate::cause::Shared;
 
-/// Bytes at the start of a file searched for a NUL (git's and GitLab's binary heuristic).
-pub(crate) const BINARY_SNIFF_LEN: usize = 8_000;
-
-/// True when a NUL byte occurs in the first [`BINARY_SNIFF_LEN`] bytes: git's and GitLab's
-/// test for a binary file.
-pub(crate) fn looks_binary(data: &[u8]) -> bool {
-    data[..data.len().min(BINARY_SNIFF_LEN)].contains(&0)
-}
-
 /// A file as a source found it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Blob {
@@ -331,17 +322,5 @@ mod tests {
             .to_string(),
             "File 'app/model/user.rb' does not exist at ref 'main'. Did you mean 'a.rb', 'b.rb' or 'app/models/'? Paths ending in '/' are directories; the file may be inside one. Do not retry the same path; if none of these is the file, search the repository for the file name to locate it."
         );
-    }
-
-    #[test]
-    fn nul_sniffing_looks_at_the_first_8000_bytes() {
-        assert!(!looks_binary(b"text"));
-        assert!(!looks_binary(b""));
-        assert!(looks_binary(b"a\0b"));
-        let mut late = vec![b'x'; BINARY_SNIFF_LEN];
-        late.push(0);
-        assert!(!looks_binary(&late));
-        late[BINARY_SNIFF_LEN - 1] = 0;
-        assert!(looks_binary(&late));
     }
 }

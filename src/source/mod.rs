@@ -5,9 +5,15 @@
 //! same pure rule ([`crate::resolve::choice`]).
 
 pub(crate) mod blob;
+pub(crate) mod classify;
 pub(crate) mod gitlab;
 pub(crate) mod local;
 pub(crate) mod suggest;
+
+/// The throwaway repository the local source's and the classification's tests read.
+#[cfg(test)]
+#[path = "../../tests/support/git_fixture.rs"]
+mod git_fixture;
 
 pub(crate) use blob::{BlobKind, Fetched, SourceError};
 

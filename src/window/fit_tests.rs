@@ -1,5 +1,5 @@
 //! Tests of fitted windows: the character budget, both caps at once, line
-//! numbers, the seeds' line-range rules, and properties that following the
+//! numbers, forgejo-mcp's line-range rules, and properties that following the
 //! hints rebuilds the file.
 
 use super::*;
@@ -298,9 +298,13 @@ fn control_characters_make_a_budget_past_the_byte_cap_bind() {
 
 #[test]
 fn default_budget_on_one_kib_lines() {
-    // Issue 10's measurement: 500 lines of 1 KiB are 512,000 characters.
+    // The default window of 1 KiB lines: 500 lines are 512,000 characters.
     let text = format!("{}\n", "x".repeat(1023)).repeat(600);
-    let f = fit(&text, offset_limit(0, 500), budget(DEFAULT_MAX_CHARS));
+    let f = fit(
+        &text,
+        offset_limit(0, 500),
+        budget(crate::limits::DEFAULT_MAX_CHARS),
+    );
     assert_eq!(f.window.returned, 97);
     assert_eq!(f.content.len(), 97 * 1024);
     assert_eq!(f.shortened, dropped(Chars));
@@ -427,7 +431,7 @@ fn empty_file_and_offset_past_end() {
     }
 }
 
-// ---- the seeds' line-range rules ---------------------------------------------
+// ---- forgejo-mcp's line-range rules -------------------------------------------
 
 /// The window `start_line`/`end_line` give, as the tool will ask for it: no
 /// line range falls back to the default window.

@@ -3,7 +3,7 @@
 //!
 //! This module owns everything between "here is the whole blob as `&str`" and
 //! "here is the content to return": what a line is, how the request forms
-//! become one zero-indexed window ([`LineRequest`]; the seeds' rules for raw
+//! become one zero-indexed window ([`LineRequest`]; forgejo-mcp's rules for raw
 //! `start_line`/`end_line` are [`LineRequest::from_line_args`]), the two caps
 //! on a window's size — GitLab's 1 MiB byte cap and the agent's character
 //! budget — and what each did ([`Shortened`]), `cat -n` line numbers, and the
@@ -14,8 +14,9 @@
 //! `fit_window(t, r, Fit::RAW)`'s [`Fitted::window`].
 //!
 //! It does not parse arguments, validate `limit` (the caller keeps it in
-//! `1..=MAX_LIMIT`), write the hint, or know about the read limit on the blob
-//! itself; a caller that read only part of a blob ORs its own flag into
+//! `1..=MAX_LIMIT`) or write the hint. A source told how much of a file a call
+//! needs ([`Extent`]) asks it whether the first part of a large blob is enough;
+//! a caller that read only part of a blob ORs its own flag into
 //! [`Window::is_partial`].
 //!
 //! # Lines
@@ -106,22 +107,6 @@ pub const DEFAULT_LIMIT: u64 = 500;
 
 /// The most lines one window returns.
 pub const MAX_LIMIT: u64 = 2000;
-
-/// The character budget when the server is given none (issue 10: about
-/// 25,000 tokens, Claude Code's default ceiling for a tool result).
-pub const DEFAULT_MAX_CHARS: u64 = 100_000;
-
-/// What a tool result's text block may take beyond twice its content's
-/// budget: the envelope around `content` (names, numbers, the
-/// `system_instruction` sentences, their JSON escaping), with room to spare.
-/// A content charged at most `B` is at most `2 × B` characters as a JSON
-/// string, so a result is at most `2 × B + MAX_RESULT_ENVELOPE`.
-pub const MAX_RESULT_ENVELOPE: u64 = 50_000;
-
-/// The largest result a client is asked to take inline
-/// (`anthropic/maxResultSizeChars`; Claude Code's maximum), and what is
-/// declared when the server's default budget is 0.
-pub const MAX_RESULT_CHARS: u64 = 500_000;
 
 /// The narrowest field a line number is right-aligned in, `cat -n`'s 6.
 pub const LINE_NUMBER_WIDTH: usize = 6;

@@ -1,4 +1,4 @@
-//! The two request forms (`offset`/`limit` and `start`/`end`): the seeds'
+//! The two request forms (`offset`/`limit` and `start`/`end`): forgejo-mcp's
 //! rules that turn an agent's raw `start_line`/`end_line` into one, how a
 //! request becomes a zero-indexed span of lines, and the one way that can
 //! fail ([`WindowError::InvertedRange`]).
@@ -25,7 +25,7 @@ pub enum LineRequest {
 
 impl LineRequest {
     /// Returns the request an agent's raw `start_line` and `end_line` make
-    /// under the seeds' (forgejo-mcp's) line-range rules, or `None` when they
+    /// under forgejo-mcp's line-range rules, or `None` when they
     /// make no line range.
     ///
     /// The bounds are signed, as sent, so 0 and negative numbers reach

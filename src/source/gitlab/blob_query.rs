@@ -7,7 +7,7 @@ use graphql_client::{GraphQLQuery, QueryBody};
 
 use super::capabilities::EXCLUSIONS_FIELD;
 use super::client::Client;
-use super::error::{GitlabError, answer_data, answer_data_despite};
+use super::error::{GitlabError, answer_data, answer_data_ignoring};
 use super::graphql::variants::BLOB_WITHOUT_DUO_EXCLUSIONS_IF_SUPPORTED;
 use super::graphql::{Blob as BlobQuery, BlobFields, blob, global_id_number, project_global_id};
 use crate::config::Credential;
@@ -70,24 +70,25 @@ pub(crate) async fn ask_paths(
     with_content: bool,
     credential: Option<&Credential>,
 ) -> Result<Option<ProjectAnswer>, GitlabError> {
-    // At most two rounds: the first answer either uses the rules field or rules it out.
-    loop {
-        let with_rules = client.caps().exclusions.worth_asking();
-        let body = body(request, with_rules, with_content);
-        let answer = client.post(&body, credential).await?;
-        if with_rules && answer.lacks_field(EXCLUSIONS_FIELD) {
-            tracing::info!("this GitLab has no {EXCLUSIONS_FIELD}; not asking again");
-            client.caps().exclusions.record(false);
-            continue;
-        }
-        let data: blob::ResponseData = if with_rules {
-            client.caps().exclusions.record(true);
-            answer_data_despite(answer, EXCLUSIONS_FIELD)?
-        } else {
-            answer_data(answer)?
-        };
-        return Ok(project_of(data).map(ProjectAnswer::from));
-    }
+    let with_rules = client.caps().exclusions.worth_asking();
+    let answer = client
+        .post(&body(request, with_rules, with_content), credential)
+        .await?;
+    let data: blob::ResponseData = if !with_rules {
+        answer_data(answer)?
+    } else if answer.lacks_field(EXCLUSIONS_FIELD) {
+        tracing::info!("this GitLab has no {EXCLUSIONS_FIELD}; not asking again");
+        client.caps().exclusions.record(false);
+        // The second and last round: the first answer ruled the rules field out.
+        let answer = client
+            .post(&body(request, false, with_content), credential)
+            .await?;
+        answer_data(answer)?
+    } else {
+        client.caps().exclusions.record(true);
+        answer_data_ignoring(answer, EXCLUSIONS_FIELD)?
+    };
+    Ok(project_of(data).map(ProjectAnswer::from))
 }
 
 /// The request body; without the rules field for instances that lack it.

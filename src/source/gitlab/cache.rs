@@ -5,7 +5,7 @@
 //! caller.
 //!
 //! Beside it, a small map (also bounded, least recently used out) of which blob a (project,
-//! ref, path) named last time ([`Hints`]), so a call can ask GitLab without content when that
+//! ref, path) named last time ([`LastBlobs`]), so a call can ask GitLab without content when that
 //! blob is cached.
 
 use std::sync::Arc;
@@ -78,18 +78,19 @@ impl BlobCache {
     }
 }
 
-/// Which content (its cache key: a blob oid, or an LFS object) a lookup (project, ref, path —
-/// or a URL's ref/path) named when last read, by anyone. Only a hint: it decides whether a call asks GitLab for content; what is served
-/// comes from the oid the call's own answer names.
+/// The path-to-blob memory: which content (its cache key: a blob oid, or an LFS object) a
+/// lookup (project, ref, path — or a URL's ref/path) named when last read, by anyone. Only a
+/// hint: it decides whether a call asks GitLab for content; what is served comes from the oid
+/// the call's own answer names.
 #[derive(Debug)]
-pub(crate) struct Hints {
+pub(crate) struct LastBlobs {
     seen: SharedLru<String, String>,
 }
 
-/// How many lookups [`Hints`] remembers.
+/// How many lookups [`LastBlobs`] remembers.
 pub(crate) const HINTS: u64 = 4096;
 
-impl Hints {
+impl LastBlobs {
     pub(crate) fn new() -> Self {
         Self {
             seen: SharedLru::new(HINTS),
@@ -130,7 +131,7 @@ mod tests {
 
     #[test]
     fn hints_remember_the_latest_oid() {
-        let hints = Hints::new();
+        let hints = LastBlobs::new();
         assert_eq!(hints.get("p\0main\0a"), None);
         hints.remember("p\0main\0a", "x");
         hints.remember("p\0main\0a", "y");

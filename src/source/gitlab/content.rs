@@ -12,7 +12,8 @@ use super::graphql::BlobFields;
 use super::raw::{self, Download, Sniff};
 use super::transport::Transport;
 use crate::config::Credential;
-use crate::source::blob::{BlobKind, SourceError, looks_binary};
+use crate::source::blob::{BlobKind, SourceError};
+use crate::source::classify::looks_binary;
 use crate::window::Extent;
 
 /// Where the blob lives, for the REST downloads.

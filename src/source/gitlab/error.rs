@@ -65,7 +65,10 @@ pub(crate) fn answer_data<T>(r: GraphqlResponse<T>) -> Result<T, GitlabError> {
 
 /// Like [`answer_data`], but errors that all lie under `field` (e.g. Duo exclusion settings a
 /// user may not read) leave the rest of the answer usable: they are logged and the data used.
-pub(crate) fn answer_data_despite<T>(r: GraphqlResponse<T>, field: &str) -> Result<T, GitlabError> {
+pub(crate) fn answer_data_ignoring<T>(
+    r: GraphqlResponse<T>,
+    field: &str,
+) -> Result<T, GitlabError> {
     let errors = r.errors();
     if !errors.is_empty() && errors.iter().all(|e| e.is_under(field)) {
         tracing::warn!(
@@ -134,12 +137,12 @@ mod tests {
             {"message": "not allowed", "path": ["project", "duoContextExclusionSettings"]}
         ]}));
         assert_eq!(
-            answer_data_despite(r, "duoContextExclusionSettings"),
+            answer_data_ignoring(r, "duoContextExclusionSettings"),
             Ok(json!({"x": 1}))
         );
         let r = response(json!({"data": {"x": 1}, "errors": [
             {"message": "boom", "path": ["project", "repository"]}
         ]}));
-        assert!(answer_data_despite(r, "duoContextExclusionSettings").is_err());
+        assert!(answer_data_ignoring(r, "duoContextExclusionSettings").is_err());
     }
 }

@@ -47,7 +47,7 @@ struct Member<'a> {
     extent: Extent,
     path: &'a str,
     expect_project_id: Option<u64>,
-    /// Its key in the hints of which blob it named last time.
+    /// Its key in the memory of which blob it named last time.
     key: String,
 }
 
@@ -267,20 +267,19 @@ impl GitlabSource {
         credential: Option<&Credential>,
     ) -> Result<Fetched, SourceError> {
         let Some(node) = node else {
-            let missing = probe::why_missing(
-                &self.client,
-                &project.full_path,
-                group.git_ref,
-                member.path,
-                group.ref_type,
-                project.rules.as_deref(),
-                credential,
-            );
+            let missing = probe::Missing {
+                project_path: &project.full_path,
+                git_ref: group.git_ref,
+                path: member.path,
+                ref_type: group.ref_type,
+                rules: project.rules.as_deref(),
+            };
+            let missing = probe::why_missing(&self.client, missing, credential);
             return Err(missing.await);
         };
         refuse_excluded(project, member.path)?;
         self.shared
-            .hints
+            .last_blobs
             .remember(&member.key, &content::cache_key(&node));
         check_project_id(member.expect_project_id, project)?;
         let answered = Answered {

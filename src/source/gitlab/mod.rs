@@ -39,7 +39,7 @@ pub(crate) mod pure {
 use std::sync::Arc;
 
 use blob_query::{BlobRequest, ProjectAnswer};
-use cache::Hints;
+use cache::LastBlobs;
 use client::Client;
 use content::{Content, ContentStore, FileAt, size_bytes};
 use flights::Flights;
@@ -68,7 +68,7 @@ pub(crate) struct GitlabSource {
 #[derive(Debug)]
 struct Shared {
     store: ContentStore,
-    hints: Hints,
+    last_blobs: LastBlobs,
     /// First reads of one lookup take turns, so concurrent ones download its content once.
     first_reads: Flights<String>,
 }
@@ -117,7 +117,7 @@ impl GitlabSource {
             base: config.base_url.clone(),
             shared: Arc::new(Shared {
                 store,
-                hints: Hints::new(),
+                last_blobs: LastBlobs::new(),
                 first_reads: Flights::default(),
             }),
         })
@@ -149,7 +149,7 @@ impl GitlabSource {
         loop {
             let answered = self.answer(lookup, with_content, credential).await?;
             self.shared
-                .hints
+                .last_blobs
                 .remember(&key, &content::cache_key(&answered.node));
             if let ProjectFile::Url {
                 expect_project_id, ..
@@ -170,7 +170,7 @@ impl GitlabSource {
     /// Whether the content the lookup named last time is cached.
     fn cached_hint(&self, key: &str) -> bool {
         self.shared
-            .hints
+            .last_blobs
             .get(key)
             .is_some_and(|oid| self.shared.store.holds(&oid))
     }
@@ -251,15 +251,14 @@ impl GitlabSource {
             });
         };
         let Some(node) = project.take_node(request.path) else {
-            let missing = probe::why_missing(
-                &self.client,
-                &project.full_path,
-                request.git_ref,
-                request.path,
-                request.ref_type,
-                project.rules.as_deref(),
-                credential,
-            );
+            let missing = probe::Missing {
+                project_path: &project.full_path,
+                git_ref: request.git_ref,
+                path: request.path,
+                ref_type: request.ref_type,
+                rules: project.rules.as_deref(),
+            };
+            let missing = probe::why_missing(&self.client, missing, credential);
             return Err(missing.await);
         };
         refuse_excluded(&project, request.path)?;
@@ -298,15 +297,14 @@ impl GitlabSource {
             Ok(pick) => pick,
             Err(gitlab) => {
                 let c = &candidates[gitlab];
-                let missing = probe::why_missing(
-                    &self.client,
-                    &project.full_path,
-                    &c.git_ref,
-                    &c.path,
-                    asked.ref_type,
-                    project.rules.as_deref(),
-                    credential,
-                );
+                let missing = probe::Missing {
+                    project_path: &project.full_path,
+                    git_ref: &c.git_ref,
+                    path: &c.path,
+                    ref_type: asked.ref_type,
+                    rules: project.rules.as_deref(),
+                };
+                let missing = probe::why_missing(&self.client, missing, credential);
                 return Err(missing.await);
             }
         };
@@ -372,7 +370,7 @@ impl GitlabSource {
     }
 }
 
-/// The key under which [`Hints`] remembers which blob a lookup named: the project as named,
+/// The key under which [`LastBlobs`] remembers which blob a lookup named: the project as named,
 /// and the ref and path (or the URL's ref/path and ref type).
 fn hint_key(lookup: &ProjectFile) -> String {
     match lookup {

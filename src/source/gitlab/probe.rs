@@ -36,18 +36,31 @@ struct Probe {
     listings: Vec<Listing>,
 }
 
-/// The error for a file GitLab did not find at `git_ref`: ref not found, a directory, or file
-/// not found with what is near it (or why the question could not be answered). `rules` are the
-/// project's Duo exclusion rules, when the instance has them.
+/// A file GitLab did not find: where it was looked for.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Missing<'a> {
+    pub project_path: &'a str,
+    pub git_ref: &'a str,
+    pub path: &'a str,
+    pub ref_type: Option<RefType>,
+    /// The project's Duo exclusion rules, when the instance has them.
+    pub rules: Option<&'a [String]>,
+}
+
+/// The error for a file GitLab did not find at its ref: ref not found, a directory, or file
+/// not found with what is near it (or why the question could not be answered).
 pub(crate) async fn why_missing(
     client: &Client,
-    project_path: &str,
-    git_ref: &str,
-    path: &str,
-    ref_type: Option<RefType>,
-    rules: Option<&[String]>,
+    missing: Missing<'_>,
     credential: Option<&Credential>,
 ) -> SourceError {
+    let Missing {
+        project_path,
+        git_ref,
+        path,
+        ref_type,
+        rules,
+    } = missing;
     let qualified = qualify_ref(git_ref, ref_type);
     match probe(client, project_path, &qualified, path, credential).await {
         Ok(Probe {

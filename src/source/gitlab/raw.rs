@@ -11,7 +11,7 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
 use super::transport::{Transport, TransportError};
 use crate::config::Credential;
-use crate::source::blob::{BINARY_SNIFF_LEN, looks_binary};
+use crate::source::classify::{BINARY_SNIFF_LEN, looks_binary};
 
 /// What is left unencoded in a path segment or query value: RFC 3986's unreserved characters.
 const UNRESERVED: &AsciiSet = &NON_ALPHANUMERIC

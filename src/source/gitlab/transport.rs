@@ -143,15 +143,22 @@ impl Display for TransportError {
                 retry_after,
                 retries,
             } => retries_exhausted(f, *status, *retry_after, *retries),
-            T::Raw { status: 404, what } => write!(
-                f,
-                "GitLab's raw file endpoint found no {what} (HTTP 404). The file may have changed since the request that named it; call again."
-            ),
-            T::Raw { status, what } => write!(
-                f,
-                "GitLab's raw file endpoint answered HTTP {status} for {what}; try again later."
-            ),
+            T::Raw { status, what } => raw_status(f, *status, what),
         }
+    }
+}
+
+fn raw_status(f: &mut Formatter<'_>, status: u16, what: &str) -> fmt::Result {
+    if status == 404 {
+        write!(
+            f,
+            "GitLab's raw file endpoint found no {what} (HTTP 404). The file may have changed since the request that named it; call again."
+        )
+    } else {
+        write!(
+            f,
+            "GitLab's raw file endpoint answered HTTP {status} for {what}; try again later."
+        )
     }
 }
 
