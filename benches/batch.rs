@@ -29,6 +29,8 @@ use serde_json::{Map, Value, json};
 use mcp::{error_of, file_args, percentile, text_of, thousands};
 
 const FILES: usize = 10;
+/// One file holding the ten's lines, for a single call with as much content as the batch.
+const ALL: &str = "src/all.rs";
 const BATCH: &str = "get_repository_files";
 /// Fresh servers for the first-read samples.
 const COLD_SAMPLES: usize = 15;
@@ -60,24 +62,39 @@ fn batch_args() -> Map<String, Value> {
 struct Timed {
     batch: Vec<Duration>,
     single: Vec<Duration>,
+    /// One single call returning as much content as the batch (a file of the ten together).
+    same_size: Vec<Duration>,
 }
 
 impl Timed {
     fn row(&self, label: &str) {
-        let mut b = self.batch.clone();
-        let mut s = self.single.clone();
-        b.sort();
-        s.sort();
-        let (b50, s50) = (percentile(&b, 0.5), percentile(&s, 0.5));
+        let sorted = |v: &[Duration]| {
+            let mut v = v.to_vec();
+            v.sort();
+            v
+        };
+        let (b, s, z) = (
+            sorted(&self.batch),
+            sorted(&self.single),
+            sorted(&self.same_size),
+        );
+        let (b50, s50, z50) = (
+            percentile(&b, 0.5),
+            percentile(&s, 0.5),
+            percentile(&z, 0.5),
+        );
         let mean = |v: &[Duration]| v.iter().sum::<Duration>() / v.len().max(1) as u32;
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
         println!(
-            "| {label} | {} | {:.2} ms | {:.2} ms | {:.2} ms | {:.2} ms | {:.2} |",
+            "| {label} | {} | {:.2} ms | {:.2} ms | {:.2} ms | {:.2} ms | {:.2} ms | {:.2} | {:.2} |",
             b.len(),
-            s50.as_secs_f64() * 1e3,
-            b50.as_secs_f64() * 1e3,
-            mean(&s).as_secs_f64() * 1e3,
-            mean(&b).as_secs_f64() * 1e3,
-            b50.as_secs_f64() / s50.as_secs_f64()
+            ms(s50),
+            ms(z50),
+            ms(b50),
+            ms(mean(&s)),
+            ms(mean(&b)),
+            b50.as_secs_f64() / s50.as_secs_f64(),
+            b50.as_secs_f64() / z50.as_secs_f64()
         );
     }
 }
@@ -90,12 +107,16 @@ fn check(call: &mcp::Call, what: &str) {
 
 #[tokio::main]
 async fn main() {
-    let files: Vec<(String, String)> = (0..FILES).map(|n| (path(n), source(n, 60))).collect();
+    let mut files: Vec<(String, String)> = (0..FILES).map(|n| (path(n), source(n, 60))).collect();
     let bytes: usize = files.iter().map(|(_, c)| c.len()).sum();
+    let together: String = files.iter().map(|(_, c)| c.as_str()).collect();
+    files.push((ALL.to_string(), together));
     let mock =
         mock_gitlab::start(files.iter().map(|(p, c)| (p.as_str(), c.clone())).collect()).await;
     let batch = batch_args();
     let single = file_args(&path(0));
+    let mut same_size = file_args(ALL);
+    same_size.insert("limit".into(), 2000.into());
 
     // Requests and characters, from one fresh server.
     let server = mcp::start(&mock.base_url).await;
@@ -156,6 +177,7 @@ async fn main() {
     let mut cold = Timed {
         batch: Vec::new(),
         single: Vec::new(),
+        same_size: Vec::new(),
     };
     for _ in 0..COLD_SAMPLES {
         let server = mcp::start(&mock.base_url).await;
@@ -168,13 +190,20 @@ async fn main() {
         check(&call, "single");
         cold.single.push(call.elapsed);
         server.stop().await;
+        let server = mcp::start(&mock.base_url).await;
+        let call = server.call(&same_size).await;
+        check(&call, "same size");
+        cold.same_size.push(call.elapsed);
+        server.stop().await;
     }
     // Warm reads: one server, everything cached, alternating.
     let server = mcp::start(&mock.base_url).await;
     check(&server.call_named(BATCH, &batch).await, "batch");
+    check(&server.call(&same_size).await, "same size");
     let mut warm = Timed {
         batch: Vec::new(),
         single: Vec::new(),
+        same_size: Vec::new(),
     };
     let before = mock.traffic.snapshot();
     for _ in 0..WARM_SAMPLES {
@@ -184,6 +213,9 @@ async fn main() {
         let call = server.call(&single).await;
         check(&call, "single");
         warm.single.push(call.elapsed);
+        let call = server.call(&same_size).await;
+        check(&call, "same size");
+        warm.same_size.push(call.elapsed);
     }
     let warm_traffic = mock.traffic.snapshot().since(&before);
     server.stop().await;
@@ -195,8 +227,9 @@ async fn main() {
     cold.row("first (fresh server, content downloaded)");
     warm.row("warm (cached, content-free request)");
     println!(
-        "\nwarm: {} upstream requests for {} batch + {} single calls ({} bytes)",
+        "\nwarm: {} upstream requests for {} batch + {} single + {} same-size calls ({} bytes)",
         warm_traffic.total().requests,
+        WARM_SAMPLES,
         WARM_SAMPLES,
         WARM_SAMPLES,
         thousands(warm_traffic.total().bytes)
