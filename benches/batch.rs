@@ -105,6 +105,15 @@ fn check(call: &mcp::Call, what: &str) {
     }
 }
 
+/// The time of the first call of a fresh server (nothing cached).
+async fn first_call(base_url: &str, tool: &'static str, args: &Map<String, Value>) -> Duration {
+    let server = mcp::start(base_url).await;
+    let call = server.call_named(tool, args).await;
+    check(&call, tool);
+    server.stop().await;
+    call.elapsed
+}
+
 #[tokio::main]
 async fn main() {
     let mut files: Vec<(String, String)> = (0..FILES).map(|n| (path(n), source(n, 60))).collect();
@@ -180,21 +189,12 @@ async fn main() {
         same_size: Vec::new(),
     };
     for _ in 0..COLD_SAMPLES {
-        let server = mcp::start(&mock.base_url).await;
-        let call = server.call_named(BATCH, &batch).await;
-        check(&call, "batch");
-        cold.batch.push(call.elapsed);
-        server.stop().await;
-        let server = mcp::start(&mock.base_url).await;
-        let call = server.call(&single).await;
-        check(&call, "single");
-        cold.single.push(call.elapsed);
-        server.stop().await;
-        let server = mcp::start(&mock.base_url).await;
-        let call = server.call(&same_size).await;
-        check(&call, "same size");
-        cold.same_size.push(call.elapsed);
-        server.stop().await;
+        cold.batch
+            .push(first_call(&mock.base_url, BATCH, &batch).await);
+        cold.single
+            .push(first_call(&mock.base_url, mcp::TOOL, &single).await);
+        cold.same_size
+            .push(first_call(&mock.base_url, mcp::TOOL, &same_size).await);
     }
     // Warm reads: one server, everything cached, alternating.
     let server = mcp::start(&mock.base_url).await;
@@ -221,9 +221,9 @@ async fn main() {
     server.stop().await;
 
     println!(
-        "| read | samples each | single p50 | batch p50 | single mean | batch mean | batch / single (p50) |"
+        "| read | samples each | single p50 | same-size single p50 | batch p50 | single mean | batch mean | batch / single (p50) | batch / same-size single (p50) |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     cold.row("first (fresh server, content downloaded)");
     warm.row("warm (cached, content-free request)");
     println!(
