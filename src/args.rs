@@ -79,7 +79,7 @@ impl ArgName {
         }
     }
 
-    fn from_wire(name: &str) -> Option<ArgName> {
+    pub(crate) fn from_wire(name: &str) -> Option<ArgName> {
         ArgName::ALL.into_iter().find(|a| a.as_str() == name)
     }
 
@@ -529,7 +529,7 @@ fn digits(s: &str) -> Number {
 }
 
 /// The kind of `value`, with its JSON text when that is at most 40 characters.
-fn got(value: &Value) -> Sent {
+pub(crate) fn got(value: &Value) -> Sent {
     let text = value.to_string();
     Sent {
         kind: JsonKind::of(value),

@@ -9,7 +9,7 @@ use std::time::Duration;
 use rmcp::model::{CallToolResult, ContentBlock};
 use tokio_util::sync::CancellationToken;
 
-use crate::metrics::ErrorKind;
+use crate::metrics::{ErrorKind, Tool};
 
 /// The cutoffs of every call a [`crate::tool::FileServer`] runs; none by default.
 #[derive(Debug, Clone, Default)]
@@ -72,13 +72,18 @@ impl Cutoffs {
         self
     }
 
-    /// Runs `call` within the cutoffs. Dropping the call cancels it (and its GitLab request).
-    pub(crate) async fn bound(&self, call: impl Future<Output = CallToolResult>) -> CallToolResult {
+    /// Runs `call`, a call of `tool`, within the cutoffs. Dropping the call cancels it (and
+    /// its GitLab request).
+    pub(crate) async fn bound(
+        &self,
+        tool: Tool,
+        call: impl Future<Output = CallToolResult>,
+    ) -> CallToolResult {
         match self.run(call).await {
             Ok(result) => result,
             Err(cut) => {
                 tracing::warn!(?cut, "tool call cut off");
-                crate::metrics::tool_call_not_run(cut.error_kind());
+                crate::metrics::tool_call_not_run(tool, cut.error_kind());
                 CallToolResult::error(vec![ContentBlock::text(self.message(cut).to_string())])
             }
         }
@@ -130,14 +135,18 @@ mod tests {
 
     #[tokio::test]
     async fn without_cutoffs_the_call_runs_to_its_end() {
-        let result = Cutoffs::default().bound(async { ok() }).await;
+        let result = Cutoffs::default()
+            .bound(Tool::GetRepositoryFile, async { ok() })
+            .await;
         assert_eq!(text(&result), "done");
     }
 
     #[tokio::test]
     async fn a_call_past_its_time_limit_is_a_tool_error() {
         let cutoffs = Cutoffs::default().with_time_limit(Duration::from_millis(10), "too slow");
-        let result = cutoffs.bound(std::future::pending()).await;
+        let result = cutoffs
+            .bound(Tool::GetRepositoryFile, std::future::pending())
+            .await;
         assert_eq!(result.is_error, Some(true));
         assert_eq!(text(&result), "too slow");
     }
@@ -147,10 +156,15 @@ mod tests {
         let token = CancellationToken::new();
         let cutoffs = Cutoffs::default().with_shutdown(token.clone(), "shutting down");
         token.cancel();
-        let result = cutoffs.bound(std::future::pending()).await;
+        let result = cutoffs
+            .bound(Tool::GetRepositoryFile, std::future::pending())
+            .await;
         assert_eq!(result.is_error, Some(true));
         assert_eq!(text(&result), "shutting down");
         // A call already done keeps its answer.
-        assert_eq!(text(&cutoffs.bound(async { ok() }).await), "done");
+        assert_eq!(
+            text(&cutoffs.bound(Tool::GetRepositoryFile, async { ok() }).await),
+            "done"
+        );
     }
 }

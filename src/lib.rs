@@ -15,6 +15,7 @@ pub mod limits;
 pub mod window;
 
 mod args;
+mod batch;
 mod cause;
 mod config;
 mod cutoff;

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use crate::args::{self, ArgError};
+use crate::batch::{self, BatchError};
 use crate::config::Credential;
 use crate::history::{Caller, History};
 use crate::resolve::{ResolveError, SearchArgs, Target};
@@ -135,13 +136,7 @@ impl Reader {
     ) -> Result<Value, ReadError> {
         let target = source.resolve(args).map_err(ReadError::Resolve)?;
         // A pattern that cannot be searched with costs no request.
-        let pattern = match &target.search {
-            Some(s) => Some(
-                Pattern::new(&s.pattern, s.ignore_case.unwrap_or(false))
-                    .map_err(ReadError::Pattern)?,
-            ),
-            None => None,
-        };
+        let pattern = compile(&target)?;
         let fetched = source
             .fetch(
                 &target.lookup,
@@ -155,16 +150,33 @@ impl Reader {
         let read = Read {
             fetched: &fetched,
             changed_from: changed_from.as_deref(),
-            defaults: self.defaults,
+            max_chars: target.max_chars.unwrap_or(self.defaults.max_chars),
         };
-        match (&target.search, &pattern) {
-            (Some(args), Some(pattern)) => render_search(&target, &read, args, pattern),
-            _ => render(&target, &read),
-        }
+        render(&target, &read, pattern.as_ref()).map(|r| r.output)
+    }
+
+    /// Runs one `get_repository_files` call: `Ok` is `{"files": [...]}`, one entry per file
+    /// asked for; only a malformed call is an error.
+    pub(crate) async fn read_many(
+        &self,
+        arguments: Option<&Map<String, Value>>,
+        credential: Option<&Credential>,
+        caller: Option<Caller>,
+    ) -> Result<Value, BatchError> {
+        let call = batch::parse(arguments)?;
+        let who = (credential, caller);
+        Ok(match &self.backend {
+            AnySource::Gitlab(source) => batch::read_from(self, source, &call, who).await,
+            AnySource::Local(source) => batch::read_from(self, source, &call, who).await,
+        })
     }
 
     /// The blob the caller's previous window of this file came from, if it was another one.
-    fn changed_since_last_window(&self, caller: Caller, fetched: &Fetched) -> Option<String> {
+    pub(crate) fn changed_since_last_window(
+        &self,
+        caller: Caller,
+        fetched: &Fetched,
+    ) -> Option<String> {
         let blob = &fetched.blob;
         let id = blob.id.as_deref()?;
         let project = fetched.project.as_deref().unwrap_or_default();
@@ -173,11 +185,23 @@ impl Reader {
     }
 }
 
-/// What a call read, beside its target.
-struct Read<'a> {
-    fetched: &'a Fetched,
-    changed_from: Option<&'a str>,
-    defaults: ReadDefaults,
+/// The target's search pattern, compiled (`None` without one).
+pub(crate) fn compile<L>(target: &Target<L>) -> Result<Option<Pattern>, ReadError> {
+    target
+        .search
+        .as_ref()
+        .map(|s| Pattern::new(&s.pattern, s.ignore_case.unwrap_or(false)))
+        .transpose()
+        .map_err(ReadError::Pattern)
+}
+
+/// What a call read, beside its target: the blob, whether the caller read another blob of the
+/// file before, and the character budget the content may take (the caller's, else the
+/// server's; in a batch, what is left of the call's).
+pub(crate) struct Read<'a> {
+    pub fetched: &'a Fetched,
+    pub changed_from: Option<&'a str>,
+    pub max_chars: u64,
 }
 
 impl Read<'_> {
@@ -221,15 +245,10 @@ impl Read<'_> {
         }
     }
 
-    /// The call's budget: the caller's, else the server's.
-    fn max_chars<L>(&self, target: &Target<L>) -> u64 {
-        target.max_chars.unwrap_or(self.defaults.max_chars)
-    }
-
-    /// The fit of a window: the call's budget and numbering.
+    /// The fit of a window: the budget and numbering.
     fn fit<L>(&self, target: &Target<L>) -> Fit {
         Fit {
-            max_chars: self.max_chars(target),
+            max_chars: self.max_chars,
             line_numbers: target.line_numbers,
         }
     }
@@ -243,42 +262,69 @@ impl Read<'_> {
     }
 }
 
-/// Windows a fetched blob, fitted to the call's budget and numbered if asked, and serialises
-/// the output (or the binary/LFS/range error). A blob the caller holds (`if_none_match`) is
-/// answered without content.
-fn render<L>(target: &Target<L>, read: &Read<'_>) -> Result<Value, ReadError> {
+/// A rendered answer: the output object, and what its content was charged against the budget.
+#[derive(Debug)]
+pub(crate) struct Rendered {
+    pub output: Value,
+    pub charged: u64,
+}
+
+impl Rendered {
+    fn of(output: impl serde::Serialize, charged: usize) -> Result<Self, ReadError> {
+        Ok(Self {
+            output: serde_json::to_value(output).map_err(ReadError::Output)?,
+            charged: charged as u64,
+        })
+    }
+}
+
+/// Renders what a call read: a page of matches for a search (`pattern`, compiled from the
+/// target's), else a window; a blob the caller holds (`if_none_match`) without content.
+pub(crate) fn render<L>(
+    target: &Target<L>,
+    read: &Read<'_>,
+    pattern: Option<&Pattern>,
+) -> Result<Rendered, ReadError> {
     if read.held(target) {
         return render_unchanged(target, read);
     }
+    match (&target.search, pattern) {
+        (Some(args), Some(pattern)) => render_search(target, read, args, pattern),
+        _ => render_window(target, read),
+    }
+}
+
+/// Windows a fetched blob, fitted to the budget and numbered if asked, and serialises the
+/// output (or the binary/LFS/range error).
+fn render_window<L>(target: &Target<L>, read: &Read<'_>) -> Result<Rendered, ReadError> {
     let (content, cut_by_read_limit) = read.text()?;
     let fitted =
         window::fit_window(content, target.lines, read.fit(target)).map_err(ReadError::Window)?;
     let facts = read.facts(target, cut_by_read_limit);
-    serde_json::to_value(response::file_output(facts, &fitted)).map_err(ReadError::Output)
+    Rendered::of(
+        response::file_output(facts, &fitted),
+        fitted.charged_chars(),
+    )
 }
 
 /// Searches a fetched blob (the whole of it was fetched) and serialises the page of matches.
-/// A blob the caller holds is answered without content, as a read is.
 fn render_search<L>(
     target: &Target<L>,
     read: &Read<'_>,
     args: &SearchArgs,
     pattern: &Pattern,
-) -> Result<Value, ReadError> {
-    if read.held(target) {
-        return render_unchanged(target, read);
-    }
+) -> Result<Rendered, ReadError> {
     let (content, cut_by_read_limit) = read.text()?;
     let how = search::Search {
         pattern,
         lines: args.lines,
         context_lines: args.context_lines.unwrap_or(search::DEFAULT_CONTEXT_LINES),
-        max_chars: read.max_chars(target),
+        max_chars: read.max_chars,
     };
     let found = search::search(content, &how).map_err(ReadError::Window)?;
     let facts = read.facts(target, cut_by_read_limit);
-    serde_json::to_value(response::search_output(facts, args, &found, how.max_chars))
-        .map_err(ReadError::Output)
+    let output = response::search_output(facts, args, &found, how.max_chars);
+    Rendered::of(output, found.charged_chars())
 }
 
 /// Whether the caller holds the blob read: `if_none_match` names its id (in any case).
@@ -289,7 +335,7 @@ fn holds(if_none_match: Option<&str>, blob_id: Option<&str>) -> bool {
 /// The answer for a blob the caller holds: no content, and the window's metadata when the
 /// text was at hand and the call asked for a window (an invalid window is refused as in any
 /// answer); a search's answer names no window.
-fn render_unchanged<L>(target: &Target<L>, read: &Read<'_>) -> Result<Value, ReadError> {
+fn render_unchanged<L>(target: &Target<L>, read: &Read<'_>) -> Result<Rendered, ReadError> {
     let (text, cut_by_read_limit) = match &read.fetched.blob.kind {
         BlobKind::Text {
             content,
@@ -302,8 +348,7 @@ fn render_unchanged<L>(target: &Target<L>, read: &Read<'_>) -> Result<Value, Rea
         .transpose()
         .map_err(ReadError::Window)?;
     let facts = read.facts(target, cut_by_read_limit);
-    serde_json::to_value(response::unchanged_output(facts, fitted.as_ref()))
-        .map_err(ReadError::Output)
+    Rendered::of(response::unchanged_output(facts, fitted.as_ref()), 0)
 }
 
 #[cfg(test)]

@@ -18,18 +18,24 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
+mod batch;
+
 use crate::args::ArgName;
+use crate::batch::BatchError;
 use crate::config::Credential;
 use crate::cutoff::Cutoffs;
 use crate::history::Caller;
 use crate::limits::{MAX_RESULT_CHARS, MAX_RESULT_ENVELOPE};
-use crate::metrics::ErrorKind;
-use crate::reader::{ReadDefaults, Reader};
+use crate::metrics::{self, ErrorKind};
+use crate::reader::{ReadDefaults, ReadError, Reader};
 use crate::window::search::{DEFAULT_CONTEXT_LINES, MAX_CONTEXT_LINES, MAX_PATTERN_BYTES};
 use crate::window::{CONTROL_CHARGE, DEFAULT_LIMIT, MAX_LIMIT, MAX_WINDOW_BYTES};
 
 /// The tool's name, as GitLab's own tool calls it.
 pub(crate) const TOOL_NAME: &str = "get_repository_file";
+
+/// The tools a `tools/call` may name, as a refusal lists them.
+const TOOL_NAMES: &str = "get_repository_file, get_repository_files";
 
 /// The `_meta` key that tells Claude Code how large a result of this tool may be inline.
 const MAX_RESULT_SIZE_KEY: &str = "anthropic/maxResultSizeChars";
@@ -78,9 +84,13 @@ when it has not changed."
 /// required by the schema (url, or project_id + file_path + ref); unknown properties are
 /// rejected.
 pub(crate) fn input_schema(defaults: ReadDefaults) -> Value {
-    let properties: Map<String, Value> = ArgName::ALL
-        .iter()
-        .map(|&name| (name.as_str().to_string(), property(name, defaults)))
+    arguments_schema(ArgName::ALL.into_iter(), defaults)
+}
+
+/// A strict object schema of `names`' properties, in that order.
+fn arguments_schema(names: impl Iterator<Item = ArgName>, defaults: ReadDefaults) -> Value {
+    let properties: Map<String, Value> = names
+        .map(|name| (name.as_str().to_string(), property(name, defaults)))
         .collect();
     json!({
         "type": "object",
@@ -223,6 +233,23 @@ pub(crate) fn output_schema() -> Value {
 
 /// The published tool definition, for a server whose calls get `defaults`.
 pub(crate) fn tool(defaults: ReadDefaults) -> Tool {
+    let face = Face {
+        name: TOOL_NAME,
+        title: "Get repository file",
+        description: description(defaults),
+    };
+    published(face, input_schema(defaults), output_schema(), defaults)
+}
+
+/// What a tool is called and says it does.
+struct Face {
+    name: &'static str,
+    title: &'static str,
+    description: String,
+}
+
+/// A tool definition: read-only, open-world, its result ceiling declared in `_meta`.
+fn published(face: Face, input: Value, output: Value, defaults: ReadDefaults) -> Tool {
     let object = |v: Value| match v {
         Value::Object(map) => Arc::new(map),
         _ => Arc::new(serde_json::Map::new()),
@@ -232,19 +259,15 @@ pub(crate) fn tool(defaults: ReadDefaults) -> Tool {
         MAX_RESULT_SIZE_KEY.to_string(),
         Value::from(declared_result_chars(defaults.max_chars)),
     );
-    Tool::new(
-        TOOL_NAME,
-        description(defaults),
-        object(input_schema(defaults)),
-    )
-    .with_title("Get repository file")
-    .with_meta(MetaObject::from(meta))
-    .with_raw_output_schema(object(output_schema()))
-    .with_annotations(
-        ToolAnnotations::with_title("Get repository file")
-            .read_only(true)
-            .open_world(true),
-    )
+    Tool::new(face.name, face.description, object(input))
+        .with_title(face.title)
+        .with_meta(MetaObject::from(meta))
+        .with_raw_output_schema(object(output))
+        .with_annotations(
+            ToolAnnotations::with_title(face.title)
+                .read_only(true)
+                .open_world(true),
+        )
 }
 
 /// Whose token a call uses.
@@ -272,7 +295,7 @@ impl Display for CallRefusal {
         match self {
             CallRefusal::UnknownTool { name, ours } => write!(
                 f,
-                "Unknown tool '{}'. This server has one tool: {ours}.",
+                "Unknown tool '{}'. This server's tools: {ours}.",
                 shown(name)
             ),
             CallRefusal::NoCallerToken => f.write_str(
@@ -293,17 +316,21 @@ pub(crate) struct FileServer {
     /// Whether calls come in MCP sessions (HTTP without `--stateless`), whose ids tell
     /// clients apart.
     sessions: bool,
+    /// `get_repository_files`'s, likewise.
+    batch_tool: Arc<Tool>,
 }
 
 impl FileServer {
     pub(crate) fn new(reader: Reader, tokens: TokenSource) -> Self {
         let tool = Arc::new(tool(reader.defaults()));
+        let batch_tool = Arc::new(batch::batch_tool(reader.defaults()));
         Self {
             reader,
             tokens,
             cutoffs: Cutoffs::default(),
             tool,
             sessions: false,
+            batch_tool,
         }
     }
 
@@ -340,29 +367,67 @@ impl FileServer {
         credential: Option<&Credential>,
         caller: Option<Caller>,
     ) -> CallToolResult {
-        tracing::debug!(
-            target: "gitlab_file_mcp::calls",
-            arguments = %crate::redact::arguments(arguments),
-            "get_repository_file arguments"
-        );
-        let (read, timing) =
-            crate::timing::measure(self.reader.read(arguments, credential, caller)).await;
-        let kind = read.as_ref().err().map(crate::outcome::error_kind);
-        crate::metrics::tool_call(kind, timing.total, timing.upstream);
-        let result = match read {
-            Ok(value) => CallToolResult::structured(value),
-            Err(e) => CallToolResult::error(vec![ContentBlock::text(e.to_string())]),
-        };
-        tracing::info!(
-            target: "gitlab_file_mcp::calls",
-            is_error = result.is_error == Some(true),
-            total_us = timing.total.as_micros() as u64,
-            upstream_us = timing.upstream.as_micros() as u64,
-            own_us = timing.own().as_micros() as u64,
-            "get_repository_file"
-        );
-        result
+        // Boxed: the call's future is large, and is moved into `logged` by value.
+        let read = Box::pin(self.reader.read(arguments, credential, caller));
+        let kind = |e: &ReadError| crate::outcome::error_kind(e);
+        logged(
+            (TOOL_NAME, metrics::Tool::GetRepositoryFile),
+            arguments,
+            read,
+            kind,
+        )
+        .await
     }
+
+    /// Runs `get_repository_files` with explicit arguments and credential.
+    pub async fn call_many(
+        &self,
+        arguments: Option<&serde_json::Map<String, Value>>,
+        credential: Option<&Credential>,
+        caller: Option<Caller>,
+    ) -> CallToolResult {
+        let read = Box::pin(self.reader.read_many(arguments, credential, caller));
+        // Only a malformed call is the batch's own error; an entry's is inside its answer.
+        let kind = |_: &BatchError| ErrorKind::BadArgument;
+        let tool = (batch::BATCH_TOOL_NAME, metrics::Tool::GetRepositoryFiles);
+        logged(tool, arguments, read, kind).await
+    }
+}
+
+/// A call of `tool` (its name, and its label in the metrics) as an MCP result (an error as a
+/// tool error, counted as `kind` says), with its log lines: the arguments (redacted) at debug,
+/// the times at info.
+async fn logged<E: std::fmt::Display>(
+    (tool, label): (&'static str, metrics::Tool),
+    arguments: Option<&serde_json::Map<String, Value>>,
+    read: impl Future<Output = Result<Value, E>>,
+    kind: impl Fn(&E) -> ErrorKind,
+) -> CallToolResult {
+    tracing::debug!(
+        target: "gitlab_file_mcp::calls",
+        arguments = %crate::redact::arguments(arguments),
+        "{tool} arguments"
+    );
+    let (read, timing) = crate::timing::measure(read).await;
+    metrics::tool_call(
+        label,
+        read.as_ref().err().map(kind),
+        timing.total,
+        timing.upstream,
+    );
+    let result = match read {
+        Ok(value) => CallToolResult::structured(value),
+        Err(e) => CallToolResult::error(vec![ContentBlock::text(e.to_string())]),
+    };
+    tracing::info!(
+        target: "gitlab_file_mcp::calls",
+        is_error = result.is_error == Some(true),
+        total_us = timing.total.as_micros() as u64,
+        upstream_us = timing.upstream.as_micros() as u64,
+        own_us = timing.own().as_micros() as u64,
+        "{tool}"
+    );
+    result
 }
 
 impl FileServer {
@@ -393,6 +458,7 @@ get_repository_file reads one file of a GitLab repository (or of a local git rep
 - Name the file by its URL (.../-/blob/<ref>/<path>, a #L10-20 anchor selects lines) or by project_id + file_path + ref (HEAD = the default branch).
 - Follow system_instruction: it names the exact arguments of the next window, or says why a window was shortened.
 - In a large file, search with pattern (a regular expression) instead of paging through it.
+- To read several files at once (up to 20, each with its own window or pattern), call get_repository_files: one request per project and ref, one shared budget.
 - To re-read a file you already hold, pass its metadata.blob_id as if_none_match: an unchanged file comes back without content.
 - Cite metadata.web_url (a permalink at metadata.commit_sha, with the lines' anchor) rather than a URL naming a branch, which may move.";
 
@@ -418,11 +484,18 @@ impl ServerHandler for FileServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        Ok(ListToolsResult::with_all_items(vec![(*self.tool).clone()]))
+        Ok(ListToolsResult::with_all_items(vec![
+            (*self.tool).clone(),
+            (*self.batch_tool).clone(),
+        ]))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        (name == TOOL_NAME).then(|| (*self.tool).clone())
+        match name {
+            TOOL_NAME => Some((*self.tool).clone()),
+            batch::BATCH_TOOL_NAME => Some((*self.batch_tool).clone()),
+            _ => None,
+        }
     }
 
     async fn call_tool(
@@ -431,10 +504,11 @@ impl ServerHandler for FileServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let _running = crate::metrics::call_running();
-        if request.name != TOOL_NAME {
+        let batch = request.name == batch::BATCH_TOOL_NAME;
+        if request.name != TOOL_NAME && !batch {
             let refusal = CallRefusal::UnknownTool {
                 name: request.name.to_string(),
-                ours: TOOL_NAME,
+                ours: TOOL_NAMES,
             };
             return Err(McpError::invalid_params(refusal.to_string(), None));
         }
@@ -447,13 +521,25 @@ impl ServerHandler for FileServer {
                 .cloned(),
         };
         if matches!(self.tokens, TokenSource::FromRequest) && credential.is_none() {
-            crate::metrics::tool_call_not_run(ErrorKind::NoToken);
+            let tool = if batch {
+                metrics::Tool::GetRepositoryFiles
+            } else {
+                metrics::Tool::GetRepositoryFile
+            };
+            metrics::tool_call_not_run(tool, ErrorKind::NoToken);
             let refusal = CallRefusal::NoCallerToken.to_string();
             return Ok(CallToolResult::error(vec![ContentBlock::text(refusal)]).into());
         }
         let caller = self.caller(&context, credential.as_ref());
-        let call = self.call(request.arguments.as_ref(), credential.as_ref(), caller);
-        Ok(self.cutoffs.bound(call).await.into())
+        let (arguments, credential) = (request.arguments.as_ref(), credential.as_ref());
+        if batch {
+            let call = self.call_many(arguments, credential, caller);
+            let tool = metrics::Tool::GetRepositoryFiles;
+            return Ok(self.cutoffs.bound(tool, call).await.into());
+        }
+        let call = self.call(arguments, credential, caller);
+        let tool = metrics::Tool::GetRepositoryFile;
+        Ok(self.cutoffs.bound(tool, call).await.into())
     }
 
     /// rmcp hands over requests it could not type; a `tools/call` with malformed params is one.

@@ -150,7 +150,11 @@ fn observations(scrape: &Scrape, name: &str, part: &str) -> f64 {
     let series = scrape
         .samples
         .iter()
-        .find(|s| s.metric == name && s.labels.get("part") == Some(part))
+        .find(|s| {
+            s.metric == name
+                && s.labels.get("part") == Some(part)
+                && s.labels.get("tool") == Some("get_repository_file")
+        })
         .unwrap_or_else(|| panic!("no {name}{{part={part}}}"));
     let Sample::Histogram(buckets) = &series.value else {
         panic!("{name} is not a histogram");
@@ -165,7 +169,7 @@ fn observations(scrape: &Scrape, name: &str, part: &str) -> f64 {
 /// Every label value the server may use, by label name.
 fn allowed_labels() -> HashMap<&'static str, Vec<&'static str>> {
     HashMap::from([
-        ("tool", vec!["get_repository_file"]),
+        ("tool", vec!["get_repository_file", "get_repository_files"]),
         ("outcome", vec!["ok", "tool_error"]),
         ("kind", {
             let mut kinds = vec![""];
@@ -250,12 +254,12 @@ async fn a_scripted_session_is_counted_by_value() {
         value(
             &s,
             calls,
-            &[("outcome", "tool_error"), ("kind", "not_found")]
+            &[tool, ("outcome", "tool_error"), ("kind", "not_found")]
         ),
         1.0
     );
     for kind in KINDS.into_iter().filter(|k| *k != "not_found") {
-        assert_eq!(value(&s, calls, &[("kind", kind)]), 0.0, "{kind}");
+        assert_eq!(value(&s, calls, &[tool, ("kind", kind)]), 0.0, "{kind}");
     }
     let durations = "gitlab_file_mcp_tool_call_duration_seconds";
     for part in ["total", "gitlab", "own"] {
@@ -393,7 +397,11 @@ async fn retries_and_status_classes_are_counted_per_attempt() {
         answers.with_content.len() as f64
     );
     assert_eq!(
-        value(&s, "gitlab_file_mcp_tool_calls_total", &[("outcome", "ok")]),
+        value(
+            &s,
+            "gitlab_file_mcp_tool_calls_total",
+            &[("tool", "get_repository_file"), ("outcome", "ok")]
+        ),
         1.0
     );
 }
@@ -421,7 +429,11 @@ async fn metrics_addr_serves_them_apart_checking_origin_not_host() {
     assert_eq!(scraped.status, 200, "{}", scraped.body);
     let s = parse(&scraped.body);
     assert_eq!(
-        value(&s, "gitlab_file_mcp_tool_calls_total", &[("outcome", "ok")]),
+        value(
+            &s,
+            "gitlab_file_mcp_tool_calls_total",
+            &[("tool", "get_repository_file"), ("outcome", "ok")]
+        ),
         0.0
     );
     // A browser page elsewhere.

@@ -55,7 +55,7 @@ async fn the_tool_is_read_only_and_strict() {
     let server = mcp::spawn(&[], &[("GITLAB_URL", "http://127.0.0.1:9")]).await;
     let tools = server.list_tools().await;
     server.stop().await;
-    assert_eq!(tools.len(), 1);
+    assert_eq!(tools.len(), 2);
     let tool = serde_json::to_value(&tools[0]).unwrap();
     assert_eq!(tool["name"], "get_repository_file");
     assert_eq!(tool["annotations"]["readOnlyHint"], true);
@@ -64,6 +64,29 @@ async fn the_tool_is_read_only_and_strict() {
     assert!(tool["inputSchema"].get("required").is_none());
     assert_eq!(tool["inputSchema"]["properties"]["limit"]["maximum"], 2000);
     assert!(tool["outputSchema"]["properties"]["metadata"].is_object());
+    let batch = serde_json::to_value(&tools[1]).unwrap();
+    assert_eq!(batch["name"], "get_repository_files");
+    assert_eq!(batch["annotations"]["readOnlyHint"], true);
+    assert_eq!(batch["inputSchema"]["additionalProperties"], false);
+    assert_eq!(
+        batch["inputSchema"]["required"],
+        serde_json::json!(["files"])
+    );
+    let files = &batch["inputSchema"]["properties"]["files"];
+    assert_eq!(files["maxItems"], 20);
+    assert_eq!(files["items"]["additionalProperties"], false);
+    // An entry takes the single tool's per-file arguments, with the same schemas; the budget
+    // and numbering are the call's.
+    let entry = files["items"]["properties"].as_object().unwrap();
+    for (name, schema) in tool["inputSchema"]["properties"].as_object().unwrap() {
+        match name.as_str() {
+            "max_chars" | "line_numbers" => assert!(!entry.contains_key(name), "{name}"),
+            _ => assert_eq!(&entry[name], schema, "{name}"),
+        }
+    }
+    assert!(
+        batch["outputSchema"]["properties"]["files"]["items"]["properties"]["error"].is_object()
+    );
 }
 
 /// `_meta["anthropic/maxResultSizeChars"]` of the tool a server started with `args` and `env`
@@ -75,6 +98,12 @@ async fn declared(args: &[&str], env: &[(&str, &str)]) -> (Value, String) {
     let tools = server.list_tools().await;
     server.stop().await;
     let tool = serde_json::to_value(&tools[0]).unwrap();
+    // Both tools declare the same ceiling: the batch's one budget bounds its whole answer.
+    let batch = serde_json::to_value(&tools[1]).unwrap();
+    assert_eq!(
+        batch["_meta"]["anthropic/maxResultSizeChars"],
+        tool["_meta"]["anthropic/maxResultSizeChars"]
+    );
     let description = tool["inputSchema"]["properties"]["max_chars"]["description"]
         .as_str()
         .unwrap_or_default()
@@ -139,6 +168,6 @@ async fn the_server_sends_instructions_at_initialization_and_in_discover() {
     let server = mcp::spawn_discovering(&[], &env).await;
     assert_instructions(server.instructions());
     // The discovered session works like any other.
-    assert_eq!(server.list_tools().await.len(), 1);
+    assert_eq!(server.list_tools().await.len(), 2);
     server.stop().await;
 }

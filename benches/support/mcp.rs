@@ -43,7 +43,12 @@ pub struct Call {
 impl Server {
     /// Calls the tool with `args` (a JSON object).
     pub async fn call(&self, args: &Map<String, Value>) -> Call {
-        let params = CallToolRequestParams::new(TOOL).with_arguments(args.clone());
+        self.call_named(TOOL, args).await
+    }
+
+    /// Calls the tool `name` with `args` (a JSON object).
+    pub async fn call_named(&self, name: &'static str, args: &Map<String, Value>) -> Call {
+        let params = CallToolRequestParams::new(name).with_arguments(args.clone());
         let started = Instant::now();
         let result = self.client.call_tool(params).await;
         Call {

@@ -3,8 +3,8 @@
 //! counts, per endpoint, the requests and response body bytes it served.
 //!
 //! - `POST /api/graphql`: `project(fullPath:)` or `projects(ids:)` (`variables.byId`, or for
-//!   older documents the field the query names) → `repository.blobs` for the
-//!   path in `variables.paths[0]` (or `variables.p0`). Each blob carries its git oid, its full
+//!   older documents the field the query names) → `repository.blobs` for every
+//!   path in `variables.paths` (or `variables.p0`). Each blob carries its git oid, its full
 //!   `size`/`rawSize` as BigInt strings, and `rawTextBlob` cut at GitLab's 10 MiB read limit;
 //!   `variables.withContent == false` leaves `rawTextBlob` out (`@include(if: false)`).
 //!   Fields the query names are answered: `duoContextExclusionSettings` (no rules) and
@@ -226,7 +226,7 @@ pub async fn start(files: Vec<(&str, String)>) -> MockGitlab {
 struct BlobQuery<'a> {
     by_ids: bool,
     project_known: bool,
-    path: Option<&'a str>,
+    paths: Vec<&'a str>,
     with_content: bool,
     wants_rules: bool,
     wants_commit: bool,
@@ -246,11 +246,17 @@ impl<'a> BlobQuery<'a> {
         } else {
             vars["projectPath"] == PROJECT_PATH
         };
-        let path = vars["paths"][0].as_str().or_else(|| vars["p0"].as_str());
+        let mut paths: Vec<&str> = vars["paths"]
+            .as_array()
+            .map(|ps| ps.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        if paths.is_empty() {
+            paths.extend(vars["p0"].as_str());
+        }
         BlobQuery {
             by_ids,
             project_known,
-            path,
+            paths,
             with_content: vars["withContent"] != Value::Bool(false),
             wants_rules: query.contains("duoContextExclusionSettings"),
             wants_commit: query.contains("commit("),
@@ -273,10 +279,12 @@ async fn graphql(State(repo): State<Arc<Repo>>, body: Bytes) -> Response {
 fn graphql_answer(repo: &Repo, q: &BlobQuery<'_>) -> String {
     let project = if q.project_known {
         let node = q
-            .path
-            .and_then(|p| repo.by_path.get(p))
+            .paths
+            .iter()
+            .filter_map(|p| repo.by_path.get(*p))
             .map(|b| b.node_json(q.with_content))
-            .unwrap_or_default();
+            .collect::<Vec<_>>()
+            .join(",");
         let rules = if q.wants_rules {
             r#""duoContextExclusionSettings":{"exclusionRules":[]},"#
         } else {

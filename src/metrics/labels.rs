@@ -38,9 +38,10 @@ macro_rules! label {
 }
 
 label! {
-    /// The tool called (the server has one).
+    /// The tool called.
     Tool {
         GetRepositoryFile => "get_repository_file",
+        GetRepositoryFiles => "get_repository_files",
     }
 }
 

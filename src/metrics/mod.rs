@@ -16,7 +16,7 @@ mod registry;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-pub(crate) use labels::{Endpoint, ErrorKind, Guard};
+pub(crate) use labels::{Endpoint, ErrorKind, Guard, Tool};
 pub(crate) use registry::Metrics;
 
 static INSTALLED: OnceLock<Metrics> = OnceLock::new();
@@ -37,17 +37,17 @@ pub(crate) fn render() -> Option<String> {
 
 /// A tool call answered (`error`: its tool error's kind), its total time and the part of it
 /// spent waiting on GitLab.
-pub(crate) fn tool_call(error: Option<ErrorKind>, total: Duration, gitlab: Duration) {
+pub(crate) fn tool_call(tool: Tool, error: Option<ErrorKind>, total: Duration, gitlab: Duration) {
     if let Some(m) = installed() {
-        m.calls.answered(error, total, gitlab);
+        m.calls.answered(tool, error, total, gitlab);
     }
 }
 
 /// A tool call answered with a tool error of `kind` without running to its end: cut off
 /// (`Timeout`, `Shutdown`) or refused before it ran (`NoToken`). Counted, with no duration.
-pub(crate) fn tool_call_not_run(kind: ErrorKind) {
+pub(crate) fn tool_call_not_run(tool: Tool, kind: ErrorKind) {
     if let Some(m) = installed() {
-        m.calls.not_run(kind);
+        m.calls.not_run(tool, kind);
     }
 }
 

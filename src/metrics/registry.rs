@@ -119,23 +119,27 @@ fn duration_histogram() -> Histogram {
 /// Tool calls: outcomes, durations, calls running.
 #[derive(Debug)]
 pub(crate) struct CallMetrics {
-    /// Index: `None` (ok) first, then each [`ErrorKind`].
+    /// Index: [`Tool`] × (`None` (ok) first, then each [`ErrorKind`]).
     answered: Vec<Counter>,
-    /// Index: [`Part`].
+    /// Index: [`Tool`] × [`Part`].
     durations: Vec<Histogram>,
     pub(crate) in_flight: Gauge,
 }
 
+/// The outcomes of one tool: ok, then each error kind.
+const OUTCOMES: usize = 1 + ErrorKind::ALL.len();
+
 impl CallMetrics {
     fn register(r: &mut Registry) -> Self {
-        let tool = Tool::GetRepositoryFile;
-        let outcomes = std::iter::once(None)
-            .chain(ErrorKind::ALL.iter().copied().map(Some))
-            .map(|kind| CallLabels {
-                tool,
-                outcome: kind.map_or(Outcome::Ok, |_| Outcome::ToolError),
-                kind,
-            });
+        let outcomes = Tool::ALL.iter().flat_map(|&tool| {
+            std::iter::once(None)
+                .chain(ErrorKind::ALL.iter().copied().map(Some))
+                .map(move |kind| CallLabels {
+                    tool,
+                    outcome: kind.map_or(Outcome::Ok, |_| Outcome::ToolError),
+                    kind,
+                })
+        });
         let answered = series(
             r,
             "tool_calls",
@@ -144,13 +148,18 @@ impl CallMetrics {
             counters(),
             outcomes,
         );
+        let parts = Tool::ALL.iter().flat_map(|&tool| {
+            Part::ALL
+                .iter()
+                .map(move |&part| DurationLabels { tool, part })
+        });
         let durations = series(
             r,
             "tool_call_duration",
             "Time of a tool call: total, waiting on GitLab, and the server's own",
             Some(Unit::Seconds),
             Family::new_with_constructor(duration_histogram as fn() -> Histogram),
-            Part::ALL.iter().map(|&part| DurationLabels { tool, part }),
+            parts,
         );
         let in_flight = single(r, "tool_calls_in_flight", "Tool calls running now", None);
         Self {
@@ -160,23 +169,31 @@ impl CallMetrics {
         }
     }
 
-    /// A call answered, `error` its tool error's kind if any, after `total` of which `gitlab`
-    /// was spent waiting on GitLab.
-    pub(crate) fn answered(&self, error: Option<ErrorKind>, total: Duration, gitlab: Duration) {
-        self.answered[error.map_or(0, |kind| kind as usize + 1)].inc();
+    /// A call of `tool` answered, `error` its tool error's kind if any, after `total` of which
+    /// `gitlab` was spent waiting on GitLab.
+    pub(crate) fn answered(
+        &self,
+        tool: Tool,
+        error: Option<ErrorKind>,
+        total: Duration,
+        gitlab: Duration,
+    ) {
+        let outcome = error.map_or(0, |kind| kind as usize + 1);
+        self.answered[tool as usize * OUTCOMES + outcome].inc();
         let own = total.saturating_sub(gitlab);
         for (part, time) in [
             (Part::Total, total),
             (Part::Gitlab, gitlab),
             (Part::Own, own),
         ] {
-            self.durations[part as usize].observe(time.as_secs_f64());
+            let at = tool as usize * Part::ALL.len() + part as usize;
+            self.durations[at].observe(time.as_secs_f64());
         }
     }
 
-    /// A call answered without running to its end: counted, with no duration.
-    pub(crate) fn not_run(&self, kind: ErrorKind) {
-        self.answered[kind as usize + 1].inc();
+    /// A call of `tool` answered without running to its end: counted, with no duration.
+    pub(crate) fn not_run(&self, tool: Tool, kind: ErrorKind) {
+        self.answered[tool as usize * OUTCOMES + kind as usize + 1].inc();
     }
 }
 

@@ -4,7 +4,7 @@ use std::time::Duration;
 use prometheus_parse::{Scrape, Value};
 
 use super::Running;
-use super::labels::{Endpoint, ErrorKind, Guard};
+use super::labels::{Endpoint, ErrorKind, Guard, Tool};
 use super::registry::{DURATION_BUCKETS, Metrics};
 
 fn scrape(m: &Metrics) -> Scrape {
@@ -31,7 +31,11 @@ fn histogram_count(s: &Scrape, name: &str, part: &str) -> f64 {
     let sample = s
         .samples
         .iter()
-        .find(|x| x.metric == name && x.labels.get("part") == Some(part))
+        .find(|x| {
+            x.metric == name
+                && x.labels.get("part") == Some(part)
+                && x.labels.get("tool") == Some("get_repository_file")
+        })
         .unwrap_or_else(|| panic!("no {name} {part}"));
     match &sample.value {
         Value::Histogram(buckets) => buckets
@@ -48,10 +52,13 @@ fn every_series_exists_from_the_start_at_zero() {
     let m = Metrics::new();
     let s = scrape(&m);
     let calls = "gitlab_file_mcp_tool_calls_total";
-    assert_eq!(value(&s, calls, &[("outcome", "ok")]), 0.0);
-    for kind in ErrorKind::ALL {
-        let labels = [("outcome", "tool_error"), ("kind", kind.as_str())];
-        assert_eq!(value(&s, calls, &labels), 0.0);
+    for tool in Tool::ALL {
+        let tool = ("tool", tool.as_str());
+        assert_eq!(value(&s, calls, &[tool, ("outcome", "ok")]), 0.0);
+        for kind in ErrorKind::ALL {
+            let labels = [tool, ("outcome", "tool_error"), ("kind", kind.as_str())];
+            assert_eq!(value(&s, calls, &labels), 0.0);
+        }
     }
     for guard in Guard::ALL {
         let labels = [("guard", guard.as_str())];
@@ -68,10 +75,19 @@ fn every_series_exists_from_the_start_at_zero() {
 fn recordings_show_by_value_under_their_labels() {
     let m = Metrics::new();
     let ms = Duration::from_millis;
-    m.calls.answered(None, ms(30), ms(20));
-    m.calls.answered(None, ms(2), ms(0));
-    m.calls.answered(Some(ErrorKind::NotFound), ms(50), ms(45));
-    m.calls.not_run(ErrorKind::Timeout);
+    m.calls
+        .answered(Tool::GetRepositoryFile, None, ms(30), ms(20));
+    m.calls
+        .answered(Tool::GetRepositoryFile, None, ms(2), ms(0));
+    m.calls.answered(
+        Tool::GetRepositoryFile,
+        Some(ErrorKind::NotFound),
+        ms(50),
+        ms(45),
+    );
+    m.calls
+        .not_run(Tool::GetRepositoryFiles, ErrorKind::Timeout);
+    m.calls.not_run(Tool::GetRepositoryFile, ErrorKind::Timeout);
     m.gitlab.request(Endpoint::Graphql, Some(200));
     m.gitlab.request(Endpoint::Graphql, Some(502));
     m.gitlab.request(Endpoint::Lfs, None);
@@ -99,15 +115,21 @@ fn recordings_show_by_value_under_their_labels() {
         ),
         2.0
     );
-    assert_eq!(value(&s, calls, &[("kind", "not_found")]), 1.0);
-    assert_eq!(value(&s, calls, &[("kind", "timeout")]), 1.0);
-    assert_eq!(value(&s, calls, &[("kind", "binary")]), 0.0);
+    let one = ("tool", "get_repository_file");
+    let batch = ("tool", "get_repository_files");
+    assert_eq!(value(&s, calls, &[one, ("kind", "not_found")]), 1.0);
+    assert_eq!(value(&s, calls, &[one, ("kind", "timeout")]), 1.0);
+    assert_eq!(value(&s, calls, &[one, ("kind", "binary")]), 0.0);
+    // Each tool its own series.
+    assert_eq!(value(&s, calls, &[batch, ("kind", "timeout")]), 1.0);
+    assert_eq!(value(&s, calls, &[batch, ("kind", "binary")]), 0.0);
+    assert_eq!(value(&s, calls, &[batch, ("kind", "not_found")]), 0.0);
     let durations = "gitlab_file_mcp_tool_call_duration_seconds";
     for part in ["total", "gitlab", "own"] {
         // The cut-off call has no duration.
         assert_eq!(histogram_count(&s, durations, part), 3.0, "{part}");
     }
-    let sum = |part| value(&s, &format!("{durations}_sum"), &[("part", part)]);
+    let sum = |part| value(&s, &format!("{durations}_sum"), &[one, ("part", part)]);
     assert!((sum("total") - 0.082).abs() < 1e-9, "{}", sum("total"));
     assert!((sum("gitlab") - 0.065).abs() < 1e-9);
     assert!((sum("own") - 0.017).abs() < 1e-9);
@@ -151,8 +173,12 @@ fn recordings_show_by_value_under_their_labels() {
 #[test]
 fn durations_fall_in_the_buckets_they_should() {
     let m = Metrics::new();
-    m.calls
-        .answered(None, Duration::from_micros(80), Duration::ZERO);
+    m.calls.answered(
+        Tool::GetRepositoryFile,
+        None,
+        Duration::from_micros(80),
+        Duration::ZERO,
+    );
     let s = scrape(&m);
     let sample = s
         .samples
@@ -160,6 +186,7 @@ fn durations_fall_in_the_buckets_they_should() {
         .find(|x| {
             x.metric == "gitlab_file_mcp_tool_call_duration_seconds"
                 && x.labels.get("part") == Some("total")
+                && x.labels.get("tool") == Some("get_repository_file")
         })
         .expect("the total histogram");
     let Value::Histogram(buckets) = &sample.value else {
@@ -184,7 +211,7 @@ fn the_exposition_has_only_known_label_values() {
     let m = Metrics::new();
     let s = scrape(&m);
     let allowed: HashMap<&str, Vec<&str>> = HashMap::from([
-        ("tool", vec!["get_repository_file"]),
+        ("tool", vec!["get_repository_file", "get_repository_files"]),
         ("outcome", vec!["ok", "tool_error"]),
         ("kind", {
             let mut v: Vec<&str> = ErrorKind::ALL.iter().map(|k| k.as_str()).collect();

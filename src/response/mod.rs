@@ -4,6 +4,7 @@
 //! Output and hints follow GitLab's own `get_repository_file` tool word for word where it has
 //! words; the `start_line`/`end_line` hints and the URL-split note are ours.
 
+pub(crate) mod batch;
 mod search;
 
 use serde::Serialize;

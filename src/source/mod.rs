@@ -43,4 +43,37 @@ pub(crate) trait Source {
         held: Option<&str>,
         credential: Option<&Credential>,
     ) -> Result<Fetched, SourceError>;
+
+    /// Reads the files of several lookups, each as [`Source::fetch`] would: one answer per
+    /// lookup, in order. By default one `fetch` after the other; a source that can ask for
+    /// many files at once groups them, each file still validated and read as `fetch` would.
+    async fn fetch_many(
+        &self,
+        wanted: &[Wanted<'_, Self::Lookup>],
+        credential: Option<&Credential>,
+    ) -> Vec<Result<Fetched, SourceError>> {
+        let mut fetched = Vec::with_capacity(wanted.len());
+        for w in wanted {
+            fetched.push(self.fetch(w.lookup, w.extent, w.held, credential).await);
+        }
+        fetched
+    }
 }
+
+/// One file of a [`Source::fetch_many`]: what [`Source::fetch`] takes for it.
+#[derive(Debug)]
+pub(crate) struct Wanted<'a, L> {
+    pub lookup: &'a L,
+    pub extent: Extent,
+    /// The blob id the caller holds (`if_none_match`).
+    pub held: Option<&'a str>,
+}
+
+// Derived `Clone`/`Copy` would ask `L: Copy`; only the reference is copied.
+impl<L> Clone for Wanted<'_, L> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<L> Copy for Wanted<'_, L> {}

@@ -85,11 +85,20 @@ pub async fn spawn_gitlab(gitlab_url: &str, token: Option<&str>) -> Server {
 impl Server {
     /// Calls `get_repository_file` with a JSON object of arguments.
     pub async fn call(&self, arguments: Value) -> CallToolResult {
+        self.call_tool("get_repository_file", arguments).await
+    }
+
+    /// Calls `get_repository_files` with a JSON object of arguments.
+    pub async fn call_many(&self, arguments: Value) -> CallToolResult {
+        self.call_tool("get_repository_files", arguments).await
+    }
+
+    async fn call_tool(&self, name: &'static str, arguments: Value) -> CallToolResult {
         let Value::Object(map) = arguments else {
             panic!("arguments must be an object");
         };
         self.client
-            .call_tool(CallToolRequestParams::new("get_repository_file").with_arguments(map))
+            .call_tool(CallToolRequestParams::new(name).with_arguments(map))
             .await
             .expect("tools/call transport")
     }

@@ -1,4 +1,4 @@
-//! The one blob query (`graphql/blob.graphql`): one file of one project, named by full path or
+//! The one blob query (`graphql/blob.graphql`): one file (or several, `blobs(paths:)`) of one project, named by full path or
 //! numeric id, with the project's Duo exclusion rules where the instance has them, with or
 //! without the file's content; and what its answer says about the project ([`ProjectAnswer`])
 //! and the blob (its `BlobFields` node).
@@ -27,6 +27,15 @@ pub(crate) struct BlobRequest<'a> {
     pub ref_type: Option<RefType>,
 }
 
+/// Several files of one project at one ref, in one request (`blobs(paths:)`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PathsRequest<'a> {
+    pub project: &'a ProjectRef,
+    pub git_ref: &'a str,
+    pub paths: &'a [&'a str],
+    pub ref_type: Option<RefType>,
+}
+
 /// What a blob answer says about the project, whichever way it was named.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct ProjectAnswer {
@@ -35,7 +44,7 @@ pub(crate) struct ProjectAnswer {
     pub full_path: String,
     /// The Duo exclusion rules; `None` when the instance has none to give.
     pub rules: Option<Vec<String>>,
-    /// The blobs found at the ref and path (at most one is asked for).
+    /// The blobs found at the ref and paths asked for.
     pub nodes: Vec<BlobFields>,
 }
 
@@ -53,6 +62,24 @@ static WITHOUT_PERMALINK: LazyLock<[String; 2]> = LazyLock::new(|| {
 pub(crate) async fn ask(
     client: &Client,
     request: BlobRequest<'_>,
+    with_content: bool,
+    credential: Option<&Credential>,
+) -> Result<Option<ProjectAnswer>, GitlabError> {
+    let paths = [request.path];
+    let request = PathsRequest {
+        project: request.project,
+        git_ref: request.git_ref,
+        paths: &paths,
+        ref_type: request.ref_type,
+    };
+    ask_paths(client, request, with_content, credential).await
+}
+
+/// Like [`ask`], for several paths of one project at one ref: the same document, the same
+/// validation, one request.
+pub(crate) async fn ask_paths(
+    client: &Client,
+    request: PathsRequest<'_>,
     with_content: bool,
     credential: Option<&Credential>,
 ) -> Result<Option<ProjectAnswer>, GitlabError> {
@@ -104,7 +131,7 @@ struct Optional {
 
 /// The request body; without the optional fields the instance lacks.
 fn body(
-    request: BlobRequest<'_>,
+    request: PathsRequest<'_>,
     asked: Optional,
     with_content: bool,
 ) -> QueryBody<blob::Variables> {
@@ -117,7 +144,7 @@ fn body(
         project_path,
         ids,
         ref_: request.git_ref.to_string(),
-        paths: vec![request.path.to_string()],
+        paths: request.paths.iter().map(|p| p.to_string()).collect(),
         ref_type: request.ref_type,
         with_content,
     });
@@ -177,10 +204,10 @@ mod tests {
     #[test]
     fn bodies_by_path_and_by_id() {
         let path = ProjectRef::Path("g/p".into());
-        let request = BlobRequest {
+        let request = PathsRequest {
             project: &path,
             git_ref: "main",
-            path: "a.txt",
+            paths: &["a.txt", "b/c.rs"],
             ref_type: Some(RefType::Tags),
         };
         let all = Optional {
@@ -192,10 +219,14 @@ mod tests {
         assert_eq!(v["variables"]["projectPath"], "g/p");
         assert_eq!(v["variables"]["byId"], false);
         assert_eq!(v["variables"]["refType"], "TAGS");
+        assert_eq!(
+            v["variables"]["paths"],
+            serde_json::json!(["a.txt", "b/c.rs"])
+        );
         assert!(v["query"].as_str().unwrap().contains(EXCLUSIONS_FIELD));
         let id = ProjectRef::Id(42);
         let v = serde_json::to_value(body(
-            BlobRequest {
+            PathsRequest {
                 project: &id,
                 ..request
             },

@@ -24,6 +24,7 @@ mod exclusion;
 mod flights;
 mod graphql;
 mod json_text;
+mod many;
 mod permalink;
 mod probe;
 mod raw;
@@ -52,8 +53,8 @@ use crate::config::{ConfigError, Credential, GitlabConfig};
 use crate::ref_name::{RefType, qualify_ref};
 use crate::resolve::choice::choose;
 use crate::resolve::{self, Lookup, ProjectFile, ProjectRef, ResolveError, Target};
-use crate::source::Source;
 use crate::source::blob::{Blob, BlobKind, Fetched, SourceError};
+use crate::source::{Source, Wanted};
 use crate::window::Extent;
 
 /// The GitLab source; cheap to clone and share across calls (and callers: the blob cache and
@@ -129,6 +130,14 @@ impl Source for GitlabSource {
         credential: Option<&Credential>,
     ) -> Result<Fetched, SourceError> {
         GitlabSource::fetch(self, lookup, extent, held, credential).await
+    }
+
+    async fn fetch_many(
+        &self,
+        wanted: &[Wanted<'_, ProjectFile>],
+        credential: Option<&Credential>,
+    ) -> Vec<Result<Fetched, SourceError>> {
+        GitlabSource::fetch_many(self, wanted, credential).await
     }
 }
 

@@ -60,6 +60,7 @@ mod tests;
 
 pub use pattern::{MAX_COMPILED_BYTES, Pattern, PatternError};
 
+use super::chars::charged_chars;
 use super::lines::count_lines;
 use super::{CapKind, LineCut, LineRequest, MAX_LIMIT, MAX_WINDOW_BYTES, WindowError};
 
@@ -139,6 +140,12 @@ impl Found {
     /// Whether some match is not in `content`.
     pub fn is_partial(&self) -> bool {
         (self.shown.len() as u64) < self.total_matches
+    }
+
+    /// What `content` is charged against the character budget (prefixes,
+    /// context and separators included, as the page was fitted).
+    pub fn charged_chars(&self) -> usize {
+        charged_chars(self.content.as_bytes())
     }
 }
 

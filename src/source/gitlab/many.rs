@@ -1,0 +1,561 @@
+//! Many lookups in one go (`get_repository_files`): lookups that share a project and ref are
+//! one group, and a group is one blob query with all its paths (`blobs(paths: [...])`, the
+//! same document as a single file's). Each lookup is then finished exactly as
+//! [`GitlabSource::fetch`] finishes one: a miss is probed (only the lookups that missed), Duo
+//! exclusions refused, the project id checked, the content taken from the cache, the answer or
+//! REST. Lookups whose blob the cache holds are asked without content, in a request of their
+//! own; a URL that splits several ways is fetched alone, as the single tool does. Groups run
+//! concurrently, at most [`GROUPS_AT_ONCE`] at a time.
+//!
+//! GitLab refuses a request whose content passes 20 MiB ([`SIZE_LIMIT_MESSAGE`]). Sizes are
+//! not known before asking, so a group is asked whole; on that refusal it is asked again
+//! without content, which names every blob's size, and then in parts that each stay within
+//! the cap ([`parts_within`]).
+
+use std::collections::HashMap;
+
+use futures_util::future::join_all;
+use futures_util::stream::{self, StreamExt};
+
+use super::blob_query::{self, PathsRequest, ProjectAnswer};
+use super::error::GitlabError;
+use super::graphql::BlobFields;
+use super::{
+    Answered, Asked, GitlabSource, check_project_id, content, hint_key, probe, refuse_excluded,
+};
+use crate::config::Credential;
+use crate::ref_name::RefType;
+use crate::resolve::{Lookup, ProjectFile, ProjectRef};
+use crate::source::Wanted;
+use crate::source::blob::{Fetched, SourceError};
+use crate::window::Extent;
+
+/// Groups asked at the same time.
+const GROUPS_AT_ONCE: usize = 4;
+
+/// The most content bytes GitLab returns for one `blobs` request.
+const MAX_REQUEST_CONTENT: u64 = 20 * 1024 * 1024;
+
+/// The most bytes of one blob's content a `blobs` answer carries (GitLab's read limit).
+const READ_LIMIT: u64 = 10 * 1024 * 1024;
+
+/// GitLab's words when a request's content would pass [`MAX_REQUEST_CONTENT`].
+const SIZE_LIMIT_MESSAGE: &str = "Max blobs size limit exceeded";
+
+/// One lookup of a group.
+struct Member<'a> {
+    /// Its place among the targets asked for.
+    index: usize,
+    lookup: &'a ProjectFile,
+    extent: Extent,
+    /// The blob id the caller holds (`if_none_match`).
+    held: Option<&'a str>,
+    path: &'a str,
+    expect_project_id: Option<u64>,
+    /// Its key in the memory of which blob it named last time.
+    key: String,
+}
+
+/// Lookups of one project at one ref.
+struct Group<'a> {
+    project: ProjectRef,
+    git_ref: &'a str,
+    ref_type: Option<RefType>,
+    members: Vec<Member<'a>>,
+}
+
+/// What one concurrent step reads.
+enum Work<'a> {
+    Group(Group<'a>),
+    /// A lookup read as the single tool reads it (a URL that splits several ways).
+    Single(usize, Wanted<'a, ProjectFile>),
+}
+
+type Answer = Result<Option<ProjectAnswer>, GitlabError>;
+
+impl GitlabSource {
+    /// Reads every lookup's file, enough of it for its extent: one answer per lookup, in order.
+    pub(crate) async fn fetch_many(
+        &self,
+        wanted: &[Wanted<'_, ProjectFile>],
+        credential: Option<&Credential>,
+    ) -> Vec<Result<Fetched, SourceError>> {
+        // The steps' futures are built first: a closure inside the stream would make the
+        // call's future not `Send` for the compiler (a higher-ranked lifetime it cannot prove).
+        let steps: Vec<_> = plan(wanted)
+            .into_iter()
+            .map(|work| self.run(work, credential))
+            .collect();
+        let mut done: Vec<(usize, Result<Fetched, SourceError>)> = stream::iter(steps)
+            .buffer_unordered(GROUPS_AT_ONCE)
+            .collect::<Vec<_>>()
+            .await
+            .into_iter()
+            .flatten()
+            .collect();
+        // `plan` puts every lookup in exactly one step.
+        done.sort_by_key(|(index, _)| *index);
+        done.into_iter().map(|(_, fetched)| fetched).collect()
+    }
+
+    async fn run(
+        &self,
+        work: Work<'_>,
+        credential: Option<&Credential>,
+    ) -> Vec<(usize, Result<Fetched, SourceError>)> {
+        match work {
+            // Boxed: these futures are large, and a batch holds many of them.
+            Work::Single(index, w) => {
+                let fetched = Box::pin(self.fetch(w.lookup, w.extent, w.held, credential)).await;
+                vec![(index, fetched)]
+            }
+            Work::Group(group) => Box::pin(self.fetch_group(&group, credential)).await,
+        }
+    }
+
+    /// One group: the lookups whose blob is cached, or that the caller holds, asked without
+    /// content, the others with it, both at once; then each finished.
+    async fn fetch_group(
+        &self,
+        group: &Group<'_>,
+        credential: Option<&Credential>,
+    ) -> Vec<(usize, Result<Fetched, SourceError>)> {
+        let (cached, fresh): (Vec<&Member<'_>>, Vec<&Member<'_>>) = group
+            .members
+            .iter()
+            .partition(|m| m.held.is_some() || self.cached_hint(&m.key));
+        let (bare, full) = tokio::join!(
+            self.ask_set(group, &cached, false, credential),
+            self.ask_fresh(group, &fresh, credential)
+        );
+        let mut done = self
+            .finish_set(group, &cached, bare, false, credential)
+            .await;
+        done.extend(self.finish_set(group, &fresh, full, true, credential).await);
+        done
+    }
+
+    /// One request for `members`' paths (none for no members).
+    async fn ask_set(
+        &self,
+        group: &Group<'_>,
+        members: &[&Member<'_>],
+        with_content: bool,
+        credential: Option<&Credential>,
+    ) -> Answer {
+        let paths = unique_paths(members.iter().map(|m| m.path));
+        self.ask_paths(group, &paths, with_content, credential)
+            .await
+    }
+
+    async fn ask_paths(
+        &self,
+        group: &Group<'_>,
+        paths: &[&str],
+        with_content: bool,
+        credential: Option<&Credential>,
+    ) -> Answer {
+        if paths.is_empty() {
+            return Ok(None);
+        }
+        let request = PathsRequest {
+            project: &group.project,
+            git_ref: group.git_ref,
+            paths,
+            ref_type: group.ref_type,
+        };
+        blob_query::ask_paths(&self.client, request, with_content, credential).await
+    }
+
+    /// `members` with content: in one request, or in parts when GitLab finds them too large
+    /// together.
+    async fn ask_fresh(
+        &self,
+        group: &Group<'_>,
+        members: &[&Member<'_>],
+        credential: Option<&Credential>,
+    ) -> Answer {
+        match self.ask_set(group, members, true, credential).await {
+            Err(GitlabError::Graphql { messages }) if messages.contains(SIZE_LIMIT_MESSAGE) => {
+                tracing::info!(
+                    files = members.len(),
+                    "GitLab: {SIZE_LIMIT_MESSAGE}; asking in parts"
+                );
+                self.ask_in_parts(group, members, credential).await
+            }
+            other => other,
+        }
+    }
+
+    /// Asks without content (the answer names each blob's size), then with content in parts
+    /// within GitLab's cap; one project answer with every part's blobs.
+    async fn ask_in_parts(
+        &self,
+        group: &Group<'_>,
+        members: &[&Member<'_>],
+        credential: Option<&Credential>,
+    ) -> Answer {
+        let Some(mut sized) = self.ask_set(group, members, false, credential).await? else {
+            return Ok(None);
+        };
+        let sizes: Vec<(&str, u64)> = sized
+            .nodes
+            .iter()
+            .map(|n| (n.path.as_str(), content_bytes(n)))
+            .collect();
+        let parts: Vec<Vec<String>> = parts_within(&sizes, MAX_REQUEST_CONTENT)
+            .into_iter()
+            .map(|part| part.into_iter().map(str::to_string).collect())
+            .collect();
+        sized.nodes.clear();
+        for part in parts {
+            let paths: Vec<&str> = part.iter().map(String::as_str).collect();
+            match self.ask_paths(group, &paths, true, credential).await? {
+                Some(answer) => sized.nodes.extend(answer.nodes),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(sized))
+    }
+
+    /// Each member of a set finished from the set's answer.
+    async fn finish_set(
+        &self,
+        group: &Group<'_>,
+        members: &[&Member<'_>],
+        answer: Answer,
+        with_content: bool,
+        credential: Option<&Credential>,
+    ) -> Vec<(usize, Result<Fetched, SourceError>)> {
+        let mut project = match answer {
+            Ok(Some(project)) => project,
+            Ok(None) => {
+                let missing = SourceError::ProjectNotFound {
+                    project: group.project.to_string(),
+                };
+                return members
+                    .iter()
+                    .map(|m| (m.index, Err(missing.clone())))
+                    .collect();
+            }
+            Err(e) => {
+                let failed = |m: &&Member<'_>| {
+                    let e = SourceError::from(e.clone()).naming_ref(group.git_ref);
+                    (m.index, Err(e))
+                };
+                return members.iter().map(failed).collect();
+            }
+        };
+        let mut nodes = Nodes::new(std::mem::take(&mut project.nodes), members);
+        let finishing: Vec<_> = members
+            .iter()
+            .map(|m| {
+                let node = nodes.take(m.path);
+                let project = &project;
+                async move {
+                    let finishing = self.finish(group, m, project, node, with_content, credential);
+                    (m.index, Box::pin(finishing).await)
+                }
+            })
+            .collect();
+        join_all(finishing).await
+    }
+
+    /// One lookup from its group's answer, as [`GitlabSource::fetch`] finishes one.
+    async fn finish(
+        &self,
+        group: &Group<'_>,
+        member: &Member<'_>,
+        project: &ProjectAnswer,
+        node: Option<BlobFields>,
+        with_content: bool,
+        credential: Option<&Credential>,
+    ) -> Result<Fetched, SourceError> {
+        let Some(node) = node else {
+            let missing = probe::Missing {
+                project_path: &project.full_path,
+                git_ref: group.git_ref,
+                path: member.path,
+                ref_type: group.ref_type,
+                rules: project.rules.as_deref(),
+            };
+            let missing = probe::why_missing(&self.client, missing, credential);
+            return Err(missing.await);
+        };
+        refuse_excluded(project, member.path)?;
+        self.shared
+            .last_blobs
+            .remember(&member.key, &content::cache_key(&node));
+        check_project_id(member.expect_project_id, project)?;
+        let answered = Answered {
+            project: project.clone(),
+            node,
+            git_ref: group.git_ref.to_string(),
+            ref_type: group.ref_type,
+            split_fallback_from: None,
+        };
+        let unchanged = member
+            .held
+            .is_some_and(|id| id.eq_ignore_ascii_case(&answered.node.oid));
+        let asked = Asked {
+            extent: member.extent,
+            content: with_content,
+            unchanged,
+        };
+        match self.blob(answered, asked, credential).await? {
+            Some(fetched) => Ok(fetched),
+            // Asked without content, and the blob named is neither cached (the file changed,
+            // or the cache let it go) nor the one the caller holds: read as a single lookup,
+            // which asks again with content.
+            None => Box::pin(self.fetch(member.lookup, member.extent, None, credential)).await,
+        }
+    }
+}
+
+/// The blobs of an answer by path, handed to the members that asked for them (a path asked
+/// by two members is copied for the first).
+struct Nodes {
+    by_path: HashMap<String, BlobFields>,
+    uses: HashMap<String, usize>,
+}
+
+impl Nodes {
+    fn new(nodes: Vec<BlobFields>, members: &[&Member<'_>]) -> Self {
+        let mut uses: HashMap<String, usize> = HashMap::new();
+        for m in members {
+            *uses.entry(m.path.to_string()).or_default() += 1;
+        }
+        let by_path = nodes.into_iter().map(|n| (n.path.clone(), n)).collect();
+        Self { by_path, uses }
+    }
+
+    fn take(&mut self, path: &str) -> Option<BlobFields> {
+        let left = self.uses.get_mut(path)?;
+        *left = left.saturating_sub(1);
+        if *left == 0 {
+            self.by_path.remove(path)
+        } else {
+            self.by_path.get(path).cloned()
+        }
+    }
+}
+
+/// The steps that read `wanted`: one group per (project as named, ref, ref type) in the order
+/// first seen, a URL that splits several ways on its own.
+fn plan<'a>(wanted: &[Wanted<'a, ProjectFile>]) -> Vec<Work<'a>> {
+    let mut work: Vec<Work<'a>> = Vec::new();
+    let mut groups: HashMap<String, usize> = HashMap::new();
+    for (index, &w) in wanted.iter().enumerate() {
+        let Some((project, git_ref, path, ref_type, expect_project_id)) = exact(w.lookup) else {
+            work.push(Work::Single(index, w));
+            continue;
+        };
+        let (lookup, extent, held) = (w.lookup, w.extent, w.held);
+        let member = Member {
+            index,
+            lookup,
+            extent,
+            held,
+            path,
+            expect_project_id,
+            key: hint_key(lookup),
+        };
+        let group_key = format!("{project:?}\0{git_ref}\0{ref_type:?}");
+        if let Some(&at) = groups.get(&group_key)
+            && let Some(Work::Group(group)) = work.get_mut(at)
+        {
+            group.members.push(member);
+            continue;
+        }
+        groups.insert(group_key, work.len());
+        work.push(Work::Group(Group {
+            project,
+            git_ref,
+            ref_type,
+            members: vec![member],
+        }));
+    }
+    work
+}
+
+/// A lookup of exactly one ref and path: its project, ref, path, ref type and the project id a
+/// URL's project must have.
+type ExactLookup<'a> = (ProjectRef, &'a str, &'a str, Option<RefType>, Option<u64>);
+
+fn exact(lookup: &ProjectFile) -> Option<ExactLookup<'_>> {
+    match lookup {
+        ProjectFile::Named {
+            project,
+            git_ref,
+            path,
+        } => Some((project.clone(), git_ref, path, None, None)),
+        ProjectFile::Url {
+            project_path,
+            expect_project_id,
+            file:
+                Lookup::Exact {
+                    git_ref,
+                    path,
+                    ref_type,
+                },
+        } => Some((
+            ProjectRef::Path(project_path.clone()),
+            git_ref,
+            path,
+            *ref_type,
+            *expect_project_id,
+        )),
+        ProjectFile::Url {
+            file: Lookup::Candidates { .. },
+            ..
+        } => None,
+    }
+}
+
+/// `paths` without repeats, in order.
+fn unique_paths<'a>(paths: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut unique: Vec<&str> = Vec::new();
+    for path in paths {
+        if !unique.contains(&path) {
+            unique.push(path);
+        }
+    }
+    unique
+}
+
+/// The bytes of content a `blobs` answer carries for `node`: the blob's own size (an LFS
+/// pointer's, not the object's), at most the read limit.
+fn content_bytes(node: &BlobFields) -> u64 {
+    node.size
+        .or(node.raw_size)
+        .map_or(READ_LIMIT, |s| s.0)
+        .min(READ_LIMIT)
+}
+
+/// `sizes` (path, content bytes) in consecutive parts of at most `cap` bytes each; a blob larger
+/// than `cap` alone is a part of its own.
+fn parts_within<'a>(sizes: &[(&'a str, u64)], cap: u64) -> Vec<Vec<&'a str>> {
+    let mut parts: Vec<Vec<&str>> = Vec::new();
+    let mut current: Vec<&str> = Vec::new();
+    let mut bytes = 0u64;
+    for &(path, size) in sizes {
+        if !current.is_empty() && bytes.saturating_add(size) > cap {
+            parts.push(std::mem::take(&mut current));
+            bytes = 0;
+        }
+        current.push(path);
+        bytes = bytes.saturating_add(size);
+    }
+    if !current.is_empty() {
+        parts.push(current);
+    }
+    parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::window::LineRequest;
+
+    fn named(project: ProjectRef, git_ref: &str, path: &str) -> ProjectFile {
+        ProjectFile::Named {
+            project,
+            git_ref: git_ref.into(),
+            path: path.into(),
+        }
+    }
+
+    fn url(project: &str, file: Lookup) -> ProjectFile {
+        ProjectFile::Url {
+            project_path: project.into(),
+            expect_project_id: None,
+            file,
+        }
+    }
+
+    /// Each step as the indexes it reads, `S` marking a single lookup.
+    fn steps(work: &[Work<'_>]) -> Vec<String> {
+        work.iter()
+            .map(|w| match w {
+                Work::Single(i, _) => format!("S{i}"),
+                Work::Group(g) => {
+                    let members: Vec<String> =
+                        g.members.iter().map(|m| m.index.to_string()).collect();
+                    format!("{}@{}:{}", g.project, g.git_ref, members.join(","))
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn lookups_group_by_project_and_ref_in_order() {
+        let p = || ProjectRef::Path("g/p".into());
+        let exact = |r: &str, path: &str, ref_type| Lookup::Exact {
+            git_ref: r.into(),
+            path: path.into(),
+            ref_type,
+        };
+        let split = Lookup::Candidates {
+            candidates: vec![],
+            ref_type: None,
+        };
+        let targets = [
+            named(p(), "main", "a"),
+            named(ProjectRef::Id(42), "main", "b"),
+            named(p(), "dev", "c"),
+            url("g/p", exact("main", "d", None)),
+            url("g/p", split),
+            url("g/p", exact("main", "e", Some(RefType::Tags))),
+            named(p(), "main", "a"),
+        ];
+        let all = Extent::Lines(LineRequest::OffsetLimit {
+            offset: 0,
+            limit: 500,
+        });
+        let refs: Vec<Wanted<'_, ProjectFile>> = targets
+            .iter()
+            .map(|lookup| Wanted {
+                lookup,
+                extent: all,
+                held: None,
+            })
+            .collect();
+        assert_eq!(
+            steps(&plan(&refs)),
+            [
+                "g/p@main:0,3,6",
+                "42@main:1",
+                "g/p@dev:2",
+                "S4",
+                "g/p@main:5"
+            ]
+        );
+    }
+
+    #[test]
+    fn parts_stay_within_the_cap() {
+        let mib = 1024 * 1024;
+        let sizes = [
+            ("a", 10 * mib),
+            ("b", 10 * mib),
+            ("c", 1),
+            ("d", 5 * mib),
+            ("e", 30 * mib),
+            ("f", 0),
+        ];
+        assert_eq!(
+            parts_within(&sizes, 20 * mib),
+            vec![vec!["a", "b"], vec!["c", "d"], vec!["e"], vec!["f"]]
+        );
+        assert!(parts_within(&[], 20 * mib).is_empty());
+        assert_eq!(parts_within(&[("a", 3), ("b", 3)], 6), vec![vec!["a", "b"]]);
+    }
+
+    #[test]
+    fn paths_are_asked_once_and_handed_to_each_member() {
+        assert_eq!(
+            unique_paths(["a", "b", "a", "c", "b"].into_iter()),
+            ["a", "b", "c"]
+        );
+    }
+}

@@ -1,0 +1,136 @@
+//! The published definition of `get_repository_files`: its input schema (each entry takes the
+//! single tool's per-file properties, built from the same [`property`] function, so an entry's
+//! schema follows the single tool's), its output schema (a list of the single tool's outputs,
+//! or `{path, ref, error}`), and its description.
+
+use rmcp::model::Tool;
+use serde_json::{Map, Value, json};
+
+use super::{Face, arguments_schema, default_budget, output_schema, property, published};
+use crate::args::ArgName;
+use crate::batch::{CALL_WIDE, FILES, MAX_FILES};
+use crate::reader::ReadDefaults;
+
+/// The batch tool's name.
+pub(crate) const BATCH_TOOL_NAME: &str = "get_repository_files";
+
+fn description(defaults: ReadDefaults) -> String {
+    let budget = default_budget(defaults);
+    format!(
+        "Read up to {MAX_FILES} files from GitLab repositories in one call: each entry of files takes \
+get_repository_file's arguments for one file (url, or file_path with optional project_id and ref, \
+which default to the ones given beside files; its own line window or pattern, and if_none_match). \
+Files of one project and \
+ref are fetched together. The answer lists one result per entry, in order: get_repository_file's \
+output, or {{path, ref, error}} for an entry that cannot be read (the other entries are still \
+read). One max_chars budget (default {budget}) is shared by the entries in order; entries it does \
+not reach come back without content and their system_instruction names the arguments that read them."
+    )
+}
+
+/// The per-file properties an entry takes: the single tool's, but the call-wide budget and
+/// numbering.
+fn entry_schema(defaults: ReadDefaults) -> Value {
+    let per_file = ArgName::ALL
+        .into_iter()
+        .filter(|name| !matches!(name, ArgName::MaxChars | ArgName::LineNumbers));
+    arguments_schema(per_file, defaults)
+}
+
+/// The input schema: `files`, then the call-wide arguments.
+pub(crate) fn input_schema(defaults: ReadDefaults) -> Value {
+    let mut properties = Map::new();
+    properties.insert(
+        FILES.to_string(),
+        json!({
+            "type": "array",
+            "minItems": 1,
+            "maxItems": MAX_FILES,
+            "description": format!("1 to {MAX_FILES} files to read, each with get_repository_file's per-file arguments."),
+            "items": entry_schema(defaults)
+        }),
+    );
+    for name in CALL_WIDE {
+        properties.insert(name.as_str().to_string(), call_wide(name, defaults));
+    }
+    json!({
+        "type": "object",
+        "properties": properties,
+        "required": [FILES],
+        "additionalProperties": false
+    })
+}
+
+/// A call-wide argument: the single tool's property, described for the whole call.
+fn call_wide(name: ArgName, defaults: ReadDefaults) -> Value {
+    let mut schema = property(name, defaults);
+    let said = match name {
+        ArgName::ProjectId => {
+            "Default project for entries that give a file_path and no project_id.".to_string()
+        }
+        ArgName::Ref => {
+            "Default ref for entries that give a file_path and no ref (HEAD = the default branch)."
+                .to_string()
+        }
+        ArgName::MaxChars => format!(
+            "One budget of characters for the whole answer, shared by the entries in order: each entry's window is fitted to what the entries before it left. Same meaning as get_repository_file's max_chars; 0 = no budget (each entry within the byte cap). Default {}.",
+            default_budget(defaults)
+        ),
+        _ => "For every entry: prefix each line with its number, cat -n style. Default false."
+            .to_string(),
+    };
+    if let Some(object) = schema.as_object_mut() {
+        object.insert("description".into(), said.into());
+    }
+    schema
+}
+
+/// The output schema: one result per entry, the single tool's output or an error.
+pub(crate) fn batch_output_schema() -> Value {
+    let single = output_schema();
+    let mut entry = single["properties"]
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
+    for name in ["path", "ref"] {
+        entry.insert(
+            name.into(),
+            json!({ "type": ["string", "null"], "description": format!("The entry's {name}; null when the entry gave none.") }),
+        );
+    }
+    entry.insert(
+        "error".into(),
+        json!({ "type": "string", "description": "Why this entry could not be read (get_repository_file's error message)." }),
+    );
+    json!({
+        "type": "object",
+        "properties": {
+            FILES: {
+                "type": "array",
+                "description": "One result per entry of files, in order: get_repository_file's output, {path, ref, error}, or (past the budget) {path, ref, system_instruction} without content.",
+                "items": {
+                    "type": "object",
+                    "properties": entry,
+                    "required": ["path", "ref"]
+                }
+            }
+        },
+        "required": [FILES]
+    })
+}
+
+/// The published definition, with the same declared ceiling as the single tool: the shared
+/// budget bounds the whole answer's content as a single call's budget bounds its one.
+pub(crate) fn batch_tool(defaults: ReadDefaults) -> Tool {
+    let face = Face {
+        name: BATCH_TOOL_NAME,
+        title: "Get repository files",
+        description: description(defaults),
+    };
+    published(
+        face,
+        input_schema(defaults),
+        batch_output_schema(),
+        defaults,
+    )
+}
