@@ -272,8 +272,11 @@ async fn two_users_share_a_session_server() {
 
 /// In session mode a call reads with the token of the request carrying it: a session opened
 /// with Alice's token and then used with Bob's reads as Bob, never as Alice.
+/// A session answers only the token that opened it (issue 20): another token naming it gets
+/// the 404 of an unknown session, for a call and for `DELETE`, and GitLab never sees that
+/// token; the owner's calls read with the owner's token, and only the owner can end it.
 #[tokio::test]
-async fn session_calls_use_each_requests_token_not_the_sessions() {
+async fn a_session_answers_only_the_token_that_opened_it() {
     let gitlab = gitlab(Duration::ZERO).await;
     let server = Server::start(&gitlab.uri(), &["--token-from-request"], None);
     let as_alice = format!("Bearer {ALICE}");
@@ -306,7 +309,7 @@ async fn session_calls_use_each_requests_token_not_the_sessions() {
     let response = post(&server.mcp(), &initialized, &with(&in_session(ALICE))).await;
     assert_eq!(response.status(), 202);
 
-    // Bob's token in Alice's session: Bob's project is readable, Alice's is not.
+    // Bob's token in Alice's session: as if it did not exist.
     let bob = in_session(BOB);
     let response = post(
         &server.mcp(),
@@ -314,20 +317,31 @@ async fn session_calls_use_each_requests_token_not_the_sessions() {
         &with(&bob),
     )
     .await;
-    assert_eq!(response.status(), 200);
-    let result = answer(response, 2).await;
+    assert_eq!(response.status(), 404);
     assert_eq!(
-        result["result"]["structuredContent"]["content"], "grp/bob:as-bob.txt\n",
-        "{result}"
+        response.text().await.unwrap(),
+        "Not Found: Session not found"
     );
+    // Nor can Bob end it.
+    let mut delete = http().delete(server.mcp());
+    for (k, v) in &bob {
+        delete = delete.header(*k, v);
+    }
+    assert_eq!(delete.send().await.unwrap().status(), 404);
+
+    // Alice's own calls go on, with her token.
     let response = post(
         &server.mcp(),
-        &call_body(3, "grp/alice", "not-as-alice.txt"),
-        &with(&bob),
+        &call_body(3, "grp/alice", "as-alice.txt"),
+        &with(&in_session(ALICE)),
     )
     .await;
+    assert_eq!(response.status(), 200);
     let result = answer(response, 3).await;
-    assert_eq!(result["result"]["isError"], true, "{result}");
+    assert_eq!(
+        result["result"]["structuredContent"]["content"], "grp/alice:as-alice.txt\n",
+        "{result}"
+    );
 
     // The same session without a token at all is refused outright.
     let no_token: Vec<_> = bob
@@ -343,15 +357,38 @@ async fn session_calls_use_each_requests_token_not_the_sessions() {
     .await;
     assert_eq!(response.status(), 401);
 
-    let seen = seen(&gitlab).await;
-    assert!(!seen.is_empty());
-    for (file, token) in &seen {
-        assert_eq!(
-            token.as_deref(),
-            Some(BOB),
-            "{file} was not read with the request's token"
-        );
+    // Alice ends it; then it is gone for her too.
+    let mut delete = http().delete(server.mcp());
+    for (k, v) in &in_session(ALICE) {
+        delete = delete.header(*k, v);
     }
+    assert!(delete.send().await.unwrap().status().is_success());
+    let response = post(
+        &server.mcp(),
+        &call_body(5, "grp/alice", "after-delete.txt"),
+        &with(&in_session(ALICE)),
+    )
+    .await;
+    assert_eq!(response.status(), 404);
+
+    let seen = seen(&gitlab).await;
+    assert_eq!(seen.len(), 1, "{seen:?}");
+    assert_eq!(seen[0], ("as-alice.txt".into(), Some(ALICE.to_string())));
+    // Bob's call, his DELETE and Alice's call after hers, counted by the guard that refused
+    // them (an ended session is unknown to it too).
+    let metrics = server.mcp().replace("/mcp", "/metrics");
+    let exposition = http()
+        .get(metrics)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        exposition.contains("gitlab_file_mcp_http_refused_requests_total{guard=\"session\"} 3"),
+        "{exposition}"
+    );
     assert_no_secrets(&server);
 }
 

@@ -189,6 +189,7 @@ fn allowed_labels() -> HashMap<&'static str, Vec<&'static str>> {
                 "host",
                 "body_size",
                 "token",
+                "session",
                 "body_timeout",
                 "body_framing",
                 "json_rpc",

@@ -1,5 +1,5 @@
 //! The app: `/mcp` (rmcp's streamable-HTTP service behind the checks of [`super::gate`],
-//! [`super::body`] and [`super::capacity`]), `/healthz` (open, for probes) and, unless it is
+//! [`super::session`], [`super::body`] and [`super::capacity`]), `/healthz` (open, for probes) and, unless it is
 //! served apart or off, `/metrics` ([`super::scrape`]).
 
 use std::net::SocketAddr;
@@ -17,8 +17,9 @@ use tower::ServiceBuilder;
 use super::admission::Admission;
 use super::flags::HttpArgs;
 use super::origin::OriginPolicy;
+use super::session::Owners;
 use super::wording;
-use super::{body, capacity, gate, scrape};
+use super::{body, capacity, gate, scrape, session};
 use crate::config::Credential;
 use crate::reader::Reader;
 use crate::tool::{FileServer, TokenSource};
@@ -61,6 +62,7 @@ pub(crate) fn router(
         slots: Arc::clone(&controls.slots),
         request_timeout: args.request_timeout(),
     });
+    let owners = Arc::new(Owners::new(!args.stateless, args.token_from_request));
     let handler = file_server(args, reader, configured, controls);
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(!args.stateless)
@@ -80,6 +82,7 @@ pub(crate) fn router(
             Arc::clone(&admission),
             gate::authenticate,
         ))
+        .layer(from_fn_with_state(owners, session::bind))
         .layer(from_fn_with_state(Arc::clone(&admission), body::receive))
         .layer(from_fn_with_state(
             Arc::clone(&admission),

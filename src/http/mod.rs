@@ -8,13 +8,15 @@
 //! 2. [`gate::authenticate`] (with `--token-from-request`): the caller's token ([`token`])
 //!    goes into the request's extensions for the tool, or 401 with `WWW-Authenticate`, before
 //!    any GitLab request.
-//! 3. [`body::receive`]: the whole body within `--body-timeout-secs` (408) and
+//! 3. [`session::bind`] (sessions with `--token-from-request`): a request naming a session
+//!    must carry the token that opened it, or 404 as for an unknown session.
+//! 4. [`body::receive`]: the whole body within `--body-timeout-secs` (408) and
 //!    `--max-body-bytes` (413); bad framing is 400; a JSON body that is no JSON-RPC message is
 //!    400 with a JSON-RPC error.
-//! 4. [`capacity::limit_concurrency`]: a free slot or 503 with `Retry-After`, never a queue;
+//! 5. [`capacity::limit_concurrency`]: a free slot or 503 with `Retry-After`, never a queue;
 //!    only now, so a stalled upload holds no slot. The slot is held until the response body is
 //!    sent, and shutdown waits for all slots to come back.
-//! 5. [`capacity::deadline`]: 504 when no response has started in time (stateless); in session
+//! 6. [`capacity::deadline`]: 504 when no response has started in time (stateless); in session
 //!    mode the tool's own time limit answers with a tool error.
 //!
 //! rmcp then checks `Host` again, `Accept` (406) and `Content-Type` (415). Headers have a read
@@ -25,8 +27,9 @@
 //! counted by the check that makes it (`crate::metrics`).
 //!
 //! Whose token: rmcp hands each request's own HTTP parts to the handler, so a call reads with
-//! the token of the request that carries it, never with the one that opened the session;
-//! nothing token-related is kept between requests.
+//! the token of the request that carries it, never with the one that opened the session,
+//! and a session answers only the token that opened it ([`session`]); of a token, only that
+//! session's keyed fingerprint is kept between requests.
 //!
 //! Shutdown: no new connections; in-flight calls get `--drain-timeout-secs` to finish; calls
 //! still running then are answered that the server is shutting down (a tool error, never a
@@ -43,6 +46,7 @@ mod listen;
 mod origin;
 mod reply;
 mod scrape;
+mod session;
 mod token;
 mod wording;
 

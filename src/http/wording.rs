@@ -21,6 +21,9 @@ pub(crate) const UNAUTHORIZED: &str = "Unauthorized: send your GitLab token as '
 pub(crate) const BODY_UNREADABLE: &str = "Bad Request: the request body could not be read (malformed chunked encoding, or the connection broke)\n";
 pub(crate) const BUSY: &str = "Service Unavailable: too many requests in flight, retry shortly\n";
 pub(crate) const HEALTHY: &str = "ok\n";
+/// A session another token opened, or one not known: rmcp's own words for an unknown session,
+/// so the answer tells nothing about whether it exists.
+pub(crate) const SESSION_NOT_FOUND: &str = "Not Found: Session not found";
 
 pub(crate) fn too_large(limit: usize) -> String {
     format!("Payload Too Large: request body exceeds {limit} bytes (see --max-body-bytes)\n")
@@ -119,6 +122,8 @@ pub(crate) const LOG_HOST_MALFORMED: &str =
 pub(crate) const LOG_ORIGIN_REFUSED: &str =
     "refused a request from an Origin not allowed (--allowed-origin)";
 pub(crate) const LOG_NO_TOKEN: &str = "refused a request without a caller token";
+pub(crate) const LOG_FOREIGN_SESSION: &str =
+    "refused a request naming a session its token did not open (or one not known)";
 pub(crate) const LOG_BODY_TIMED_OUT: &str = "request body not received in time, answered 408";
 pub(crate) const LOG_BODY_UNREADABLE: &str = "request body unreadable, answered 400";
 pub(crate) const LOG_NOT_JSON_RPC: &str = "request body is not a JSON-RPC message, answered 400";

@@ -152,6 +152,8 @@ label! {
         BodySize => "body_size",
         /// `--token-from-request` and no usable token (401).
         Token => "token",
+        /// A session named with another token than the one that opened it (404).
+        Session => "session",
         /// The body did not arrive within `--body-timeout-secs` (408).
         BodyTimeout => "body_timeout",
         /// Malformed body framing (400).
