@@ -328,7 +328,7 @@ fn render_search<L>(
 }
 
 /// Whether the caller holds the blob read: `if_none_match` names its id (in any case).
-fn holds(if_none_match: Option<&str>, blob_id: Option<&str>) -> bool {
+pub(crate) fn holds(if_none_match: Option<&str>, blob_id: Option<&str>) -> bool {
     matches!((if_none_match, blob_id), (Some(held), Some(id)) if held.eq_ignore_ascii_case(id))
 }
 

@@ -628,3 +628,27 @@ async fn entries_search_and_re_read_as_the_single_tool_does() {
     }
     server.stop().await;
 }
+
+#[tokio::test]
+async fn an_unchanged_entry_is_answered_after_the_budget_is_spent() {
+    let (_gitlab, _mock, server) = start().await;
+    let held = gitlab_mock::git_blob_id(lines("bbbb", 10).as_bytes());
+    let got = files(
+        &server
+            .call_many(
+                json!({"project_id": "grp/proj", "ref": "main", "max_chars": 50, "files": [
+                    {"file_path": "a.txt"},
+                    {"file_path": "b.txt", "if_none_match": held},
+                    {"file_path": "c.txt"}
+                ]}),
+            )
+            .await,
+    );
+    // a.txt spends the budget; b.txt needs none (no content), c.txt is not read.
+    assert!(got[0]["content"].is_string());
+    assert_eq!(got[1]["metadata"]["unchanged"], true, "{}", got[1]);
+    assert!(got[2].get("content").is_none());
+    let hint = got[2]["system_instruction"].as_str().unwrap();
+    assert!(hint.starts_with("Not read:"), "{hint}");
+    server.stop().await;
+}

@@ -16,10 +16,10 @@ use serde_json::{Map, Value, json};
 use crate::args::ArgName;
 use crate::config::Credential;
 use crate::history::Caller;
-use crate::reader::{Read, ReadError, Reader, compile, render};
+use crate::reader::{Read, ReadError, Reader, compile, holds, render};
 use crate::resolve::{Lookup, ProjectFile, Target};
 use crate::response;
-use crate::source::{BlobKind, Fetched, Source, Wanted};
+use crate::source::{BlobKind, Fetched, Source, SourceError, Wanted};
 use crate::window::search::Pattern;
 use args::{BatchCall, Entry};
 use budget::SharedBudget;
@@ -59,14 +59,14 @@ where
     S: Source,
     S::Lookup: Labelled,
 {
-    let targets: Vec<Result<Planned<S::Lookup>, String>> = call
+    let planned: Vec<Result<Planned<S::Lookup>, String>> = call
         .entries
         .iter()
         .map(|entry| target_of(source, entry, call.max_chars))
         .collect();
-    let wanted: Vec<Wanted<'_, S::Lookup>> = targets
+    let wanted: Vec<Wanted<'_, S::Lookup>> = planned
         .iter()
-        .filter_map(|t| t.as_ref().ok())
+        .filter_map(|p| p.as_ref().ok())
         .map(|(t, _)| Wanted {
             lookup: &t.lookup,
             extent: t.extent(),
@@ -74,38 +74,22 @@ where
         })
         .collect();
     let mut fetched = source.fetch_many(&wanted, credential).await.into_iter();
-    let mut budget = SharedBudget::new(call.max_chars.unwrap_or(reader.defaults().max_chars));
-    let mut files = Vec::with_capacity(call.entries.len());
-    for (entry, planned) in call.entries.iter().zip(&targets) {
-        let (target, pattern) = match planned {
-            Ok(planned) => planned,
-            Err(message) => {
-                files.push(failed(label::<S::Lookup>(None, entry), message));
-                continue;
-            }
-        };
-        let file = match fetched.next() {
-            Some(Ok(fetched)) => {
-                let step = Step {
-                    reader,
-                    budget: &mut budget,
-                    call,
-                    caller,
-                };
-                served(step, (target, pattern.as_ref()), &fetched, entry)
-            }
-            Some(Err(e)) => {
-                let message = ReadError::Source(e).to_string();
-                failed(label(Some(&target.lookup), entry), &message)
-            }
-            // `fetch_many` answers once per target, in order: never reached.
-            None => failed(
-                label(Some(&target.lookup), entry),
-                "internal error: the source gave no answer for this entry",
-            ),
-        };
-        files.push(file);
-    }
+    let mut step = Step {
+        reader,
+        budget: SharedBudget::new(call.max_chars.unwrap_or(reader.defaults().max_chars)),
+        call,
+        caller,
+    };
+    let files: Vec<Value> = call
+        .entries
+        .iter()
+        .zip(&planned)
+        .map(|(entry, planned)| match planned {
+            Err(message) => failed(label::<S::Lookup>(None, entry), message),
+            // `fetch_many` answers once per planned entry, in order.
+            Ok(planned) => step.answer(planned, fetched.next(), entry),
+        })
+        .collect();
     json!({ FILES: files })
 }
 
@@ -128,49 +112,70 @@ fn target_of<S: Source>(
     Ok((target, pattern))
 }
 
-/// What rendering an entry needs besides the entry.
+/// The entries' walk in order: the shared budget, and what rendering an entry needs besides
+/// the entry.
 struct Step<'a> {
     reader: &'a Reader,
-    budget: &'a mut SharedBudget,
+    budget: SharedBudget,
     call: &'a BatchCall,
     caller: Option<Caller>,
 }
 
-/// A fetched entry: its window or page of matches within what is left of the budget (the
-/// single tool's output, or its error), or, once the budget is spent, no content and the
-/// arguments that read it.
-fn served<L>(
-    step: Step<'_>,
-    (target, pattern): (&Target<L>, Option<&Pattern>),
-    fetched: &Fetched,
-    entry: &Entry,
-) -> Value {
-    let blob = &fetched.blob;
-    let max_chars = match step.budget.next() {
-        Some(left) => left,
-        None if matches!(blob.kind, BlobKind::Text { .. }) => {
-            return not_read(step.budget.total(), step.call, entry, fetched);
+impl Step<'_> {
+    /// A planned entry's answer from what the source fetched for it.
+    fn answer<L: Labelled>(
+        &mut self,
+        (target, pattern): &Planned<L>,
+        fetched: Option<Result<Fetched, SourceError>>,
+        entry: &Entry,
+    ) -> Value {
+        match fetched {
+            Some(Ok(fetched)) => self.served((target, pattern.as_ref()), &fetched, entry),
+            Some(Err(e)) => {
+                let message = ReadError::Source(e).to_string();
+                failed(label(Some(&target.lookup), entry), &message)
+            }
+            // `fetch_many` answers once per lookup: never reached.
+            None => failed(
+                label(Some(&target.lookup), entry),
+                "internal error: the source gave no answer for this entry",
+            ),
         }
-        // A binary or LFS file is an error without content, and an unchanged one has none:
-        // nothing to spend.
-        None => 0,
-    };
-    let changed_from = step
-        .caller
-        .and_then(|c| step.reader.changed_since_last_window(c, fetched));
-    let read = Read {
-        fetched,
-        changed_from: changed_from.as_deref(),
-        max_chars,
-    };
-    match render(target, &read, pattern) {
-        Ok(rendered) => {
-            step.budget.spend(rendered.charged);
-            rendered.output
-        }
-        Err(e) => {
-            let label = (json!(blob.path), json!(blob.git_ref));
-            failed(label, &e.to_string())
+    }
+
+    /// A fetched entry: its window or page of matches within what is left of the budget (the
+    /// single tool's output, or its error), or, once the budget is spent, no content and the
+    /// arguments that read it.
+    fn served<L>(
+        &mut self,
+        (target, pattern): (&Target<L>, Option<&Pattern>),
+        fetched: &Fetched,
+        entry: &Entry,
+    ) -> Value {
+        let blob = &fetched.blob;
+        let has_content = matches!(blob.kind, BlobKind::Text { .. })
+            && !holds(target.if_none_match.as_deref(), blob.id.as_deref());
+        let max_chars = match self.budget.next() {
+            Some(left) => left,
+            None if has_content => return not_read(self.budget.total(), self.call, entry, fetched),
+            // A binary or LFS file is an error without content, and an unchanged one has none:
+            // nothing to spend.
+            None => 0,
+        };
+        let changed_from = self
+            .caller
+            .and_then(|c| self.reader.changed_since_last_window(c, fetched));
+        let read = Read {
+            fetched,
+            changed_from: changed_from.as_deref(),
+            max_chars,
+        };
+        match render(target, &read, pattern) {
+            Ok(rendered) => {
+                self.budget.spend(rendered.charged);
+                rendered.output
+            }
+            Err(e) => failed((json!(blob.path), json!(blob.git_ref)), &e.to_string()),
         }
     }
 }
