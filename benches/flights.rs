@@ -9,8 +9,7 @@
 //! Calls are raw JSON-RPC `tools/call` POSTs, one connection per caller. It prints two
 //! Markdown tables; it asserts nothing.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
 use axum::Router;
@@ -18,7 +17,8 @@ use axum::http::HeaderMap;
 use axum::routing::{get, post};
 use serde_json::{Value, json};
 
-const BIN: &str = env!("CARGO_BIN_EXE_gitlab-file-mcp");
+#[path = "support/http_server.rs"]
+mod http_server;
 /// How late GitLab answers the owner.
 const OWNER_DELAY: Duration = Duration::from_millis(1500);
 /// The server's `--request-timeout`, in seconds.
@@ -231,50 +231,7 @@ async fn start_mock_gitlab() -> String {
 /// The server process and its base URL.
 fn start_server(gitlab: &str) -> (Child, String) {
     let timeout = REQUEST_TIMEOUT_SECS.to_string();
-    let mut cmd = Command::new(BIN);
-    cmd.args([
-        "serve",
-        "--http",
-        "127.0.0.1:0",
-        "--stateless",
-        "--token-from-request",
-        "--request-timeout",
-        &timeout,
-        "--max-concurrent",
-        "256",
-    ])
-    .env("GITLAB_URL", gitlab)
-    .env("GITLAB_FILE_MCP_LOG", "error")
-    .env_remove("GITLAB_TOKEN")
-    .env_remove("GITLAB_PERSONAL_ACCESS_TOKEN")
-    .stdin(Stdio::null())
-    .stdout(Stdio::null())
-    .stderr(Stdio::piped());
-    for var in [
-        "HTTP_PROXY",
-        "http_proxy",
-        "HTTPS_PROXY",
-        "https_proxy",
-        "ALL_PROXY",
-        "all_proxy",
-    ] {
-        cmd.env_remove(var);
-    }
-    let mut child = cmd.spawn().expect("spawn the server");
-    let stderr = child.stderr.take().expect("piped stderr");
-    let mut lines = BufReader::new(stderr).lines();
-    let base = loop {
-        match lines.next() {
-            Some(Ok(line)) => {
-                if let Some(rest) = line.split("listening on ").nth(1) {
-                    break rest.trim().trim_end_matches("/mcp").to_string();
-                }
-            }
-            _ => panic!("the server exited before listening"),
-        }
-    };
-    std::thread::spawn(move || for _ in lines.map_while(Result::ok) {});
-    (child, base)
+    http_server::start(gitlab, &["--request-timeout", &timeout], "error", false)
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {

@@ -15,8 +15,7 @@
 //! round's calls/s, the medians and their difference, and what the instrumented server's
 //! `/metrics` counted (so the "on" side is known to have been on).
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -24,7 +23,8 @@ use axum::Router;
 use axum::routing::post;
 use serde_json::{Value, json};
 
-const BIN: &str = env!("CARGO_BIN_EXE_gitlab-file-mcp");
+#[path = "support/http_server.rs"]
+mod http_server;
 const LEVELS: [usize; 3] = [1, 16, 64];
 /// Calls per level at most.
 const MAX_CALLS: usize = 20_000;
@@ -162,51 +162,7 @@ async fn start_mock_gitlab() -> String {
 
 /// The server process and its base URL.
 fn start_server(gitlab: &str, extra: &[&str]) -> (Child, String) {
-    let mut cmd = Command::new(BIN);
-    cmd.args([
-        "serve",
-        "--http",
-        "127.0.0.1:0",
-        "--stateless",
-        "--token-from-request",
-        "--max-concurrent",
-        "256",
-    ])
-    .args(extra)
-    .env("GITLAB_URL", gitlab)
-    .env("GITLAB_FILE_MCP_LOG", "warn")
-    .env_remove("GITLAB_TOKEN")
-    .env_remove("GITLAB_PERSONAL_ACCESS_TOKEN")
-    .stdin(Stdio::null())
-    .stdout(Stdio::null())
-    .stderr(Stdio::piped());
-    for var in [
-        "HTTP_PROXY",
-        "http_proxy",
-        "HTTPS_PROXY",
-        "https_proxy",
-        "ALL_PROXY",
-        "all_proxy",
-    ] {
-        cmd.env_remove(var);
-    }
-    let mut child = cmd.spawn().expect("spawn the server");
-    let stderr = child.stderr.take().expect("piped stderr");
-    let mut lines = BufReader::new(stderr).lines();
-    let base = loop {
-        match lines.next() {
-            Some(Ok(line)) => {
-                if let Some(rest) = line.split("listening on ").nth(1) {
-                    break rest.trim().trim_end_matches("/mcp").to_string();
-                }
-                eprintln!("{line}");
-            }
-            _ => panic!("the server exited before listening"),
-        }
-    };
-    // Keep draining stderr so the server never blocks on a full pipe.
-    std::thread::spawn(move || for _ in lines.map_while(Result::ok) {});
-    (child, base)
+    http_server::start(gitlab, extra, "warn", true)
 }
 
 struct LevelResult {
