@@ -9,7 +9,6 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use crate::args::{self, ArgError};
-use crate::batch::{self, BatchError};
 use crate::config::Credential;
 use crate::history::{Caller, History};
 use crate::resolve::{ResolveError, SearchArgs, Target};
@@ -110,6 +109,11 @@ impl Reader {
         self.defaults
     }
 
+    /// Where files come from (the batch reads through it too).
+    pub(crate) fn backend(&self) -> &AnySource {
+        &self.backend
+    }
+
     /// Runs one call: `Ok` is the output object.
     pub(crate) async fn read(
         &self,
@@ -153,22 +157,6 @@ impl Reader {
             max_chars: target.max_chars.unwrap_or(self.defaults.max_chars),
         };
         render(&target, &read, pattern.as_ref()).map(|r| r.output)
-    }
-
-    /// Runs one `get_repository_files` call: `Ok` is `{"files": [...]}`, one entry per file
-    /// asked for; only a malformed call is an error.
-    pub(crate) async fn read_many(
-        &self,
-        arguments: Option<&Map<String, Value>>,
-        credential: Option<&Credential>,
-        caller: Option<Caller>,
-    ) -> Result<Value, BatchError> {
-        let call = batch::parse(arguments)?;
-        let who = (credential, caller);
-        Ok(match &self.backend {
-            AnySource::Gitlab(source) => batch::read_from(self, source, &call, who).await,
-            AnySource::Local(source) => batch::read_from(self, source, &call, who).await,
-        })
     }
 
     /// The blob the caller's previous window of this file came from, if it was another one.

@@ -386,7 +386,11 @@ impl FileServer {
         credential: Option<&Credential>,
         caller: Option<Caller>,
     ) -> CallToolResult {
-        let read = Box::pin(self.reader.read_many(arguments, credential, caller));
+        let read = Box::pin(crate::batch::read_many(
+            &self.reader,
+            arguments,
+            (credential, caller),
+        ));
         // Only a malformed call is the batch's own error; an entry's is inside its answer.
         let kind = |_: &BatchError| ErrorKind::BadArgument;
         let tool = (batch::BATCH_TOOL_NAME, metrics::Tool::GetRepositoryFiles);

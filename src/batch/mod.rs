@@ -9,19 +9,19 @@
 mod args;
 mod budget;
 
-pub(crate) use args::{BatchError, CALL_WIDE, FILES, MAX_FILES, parse};
+pub(crate) use args::{BatchError, CALL_WIDE, FILES, MAX_FILES};
 
 use serde_json::{Map, Value, json};
 
 use crate::args::ArgName;
 use crate::config::Credential;
 use crate::history::Caller;
-use crate::reader::{Read, ReadError, Reader, compile, holds, render};
+use crate::reader::{AnySource, Read, ReadError, Reader, compile, holds, render};
 use crate::resolve::{Lookup, ProjectFile, Target};
 use crate::response;
 use crate::source::{BlobKind, Fetched, Source, SourceError, Wanted};
 use crate::window::search::Pattern;
-use args::{BatchCall, Entry};
+use args::{BatchCall, Entry, parse};
 use budget::SharedBudget;
 
 /// The path and ref a lookup names, when it names one (a URL that splits several ways does not
@@ -48,8 +48,22 @@ impl Labelled for ProjectFile {
     }
 }
 
+/// Runs one `get_repository_files` call: `Ok` is `{"files": [...]}`, one entry per file asked
+/// for; only a malformed call is an error.
+pub(crate) async fn read_many(
+    reader: &Reader,
+    arguments: Option<&Map<String, Value>>,
+    who: (Option<&Credential>, Option<Caller>),
+) -> Result<Value, BatchError> {
+    let call = parse(arguments)?;
+    Ok(match reader.backend() {
+        AnySource::Gitlab(source) => read_from(reader, source, &call, who).await,
+        AnySource::Local(source) => read_from(reader, source, &call, who).await,
+    })
+}
+
 /// Reads every entry of `call` from `source`: `{"files": [...]}` in the entries' order.
-pub(crate) async fn read_from<S>(
+async fn read_from<S>(
     reader: &Reader,
     source: &S,
     call: &BatchCall,

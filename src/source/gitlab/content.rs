@@ -12,7 +12,7 @@ use super::flights::{Flights, Role};
 use super::graphql::BlobFields;
 use super::raw::{self, Download, Sniff};
 use super::transport::{Transport, TransportError};
-use super::verify::{self, Expected, Mismatch, TextFit};
+use super::verify::{self, Expected, LfsObjectMissing, Mismatch, TextFit};
 use crate::config::Credential;
 use crate::metrics::Endpoint;
 use crate::source::blob::{BlobKind, SourceError};
@@ -45,22 +45,6 @@ struct Get {
     what: String,
     sniff: Sniff,
     expected: Expected,
-}
-
-/// A file stored in LFS whose object GitLab does not have: asked for the object, it serves
-/// the pointer. Permanent, unlike a download that went wrong.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "File '{path}' is stored in LFS, but GitLab does not have its LFS object (it serves only the pointer), so its content cannot be read. Calling again will not help; the object must be pushed to GitLab again (git lfs push)."
-)]
-pub(crate) struct LfsObjectMissing {
-    pub path: String,
-}
-
-impl From<LfsObjectMissing> for SourceError {
-    fn from(e: LfsObjectMissing) -> Self {
-        SourceError::from(GitlabError::LfsObjectMissing(e))
-    }
 }
 
 /// A download's outcome as its flight hands it on: what was downloaded (the names its error

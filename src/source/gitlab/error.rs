@@ -4,6 +4,7 @@
 use super::envelope::GraphqlResponse;
 use super::json_text::JsonTextError;
 use super::transport::TransportError;
+use super::verify::LfsObjectMissing;
 use crate::cause::Shared;
 use crate::source::SourceError;
 use crate::source::blob::invalid_ref;
@@ -27,7 +28,7 @@ pub(crate) enum GitlabError {
     /// Bytes from GitLab that are not the content they were asked for as (worded beside it).
     Mismatch(#[source] super::verify::Mismatch),
     /// GitLab served an LFS pointer for its object (worded beside it).
-    LfsObjectMissing(#[source] super::content::LfsObjectMissing),
+    LfsObjectMissing(#[source] LfsObjectMissing),
 }
 
 impl Display for GitlabError {
@@ -105,6 +106,12 @@ impl From<GitlabError> for SourceError {
             },
             other => SourceError::failed(other),
         }
+    }
+}
+
+impl From<LfsObjectMissing> for SourceError {
+    fn from(e: LfsObjectMissing) -> Self {
+        SourceError::from(GitlabError::LfsObjectMissing(e))
     }
 }
 

@@ -55,6 +55,16 @@ pub(crate) struct Mismatch {
     pub problem: Problem,
 }
 
+/// A file stored in LFS whose object GitLab does not have: asked for the object, it serves
+/// the pointer. Permanent, unlike a download that went wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "File '{path}' is stored in LFS, but GitLab does not have its LFS object (it serves only the pointer), so its content cannot be read. Calling again will not help; the object must be pushed to GitLab again (git lfs push)."
+)]
+pub(crate) struct LfsObjectMissing {
+    pub path: String,
+}
+
 enum Hasher {
     Sha1(Sha1),
     Sha256(Sha256),
