@@ -10,10 +10,12 @@
 //! upper bound on server overhead, not GitLab's. The bench reports; it does not assert.
 //!
 //! Then the cost of the Prometheus instrumentation: a second server with `--no-metrics` (no
-//! registry, every hook a no-op) beside the first, and `AB_ROUNDS` rounds of 64 clients on
-//! each, alternating so that drift in the machine's load falls on both alike; it prints each
-//! round's calls/s, the medians and their difference, and what the instrumented server's
-//! `/metrics` counted (so the "on" side is known to have been on).
+//! registry, every hook a no-op) and a fresh instrumented one (so neither carries the levels'
+//! history), both warmed alike, and `AB_ROUNDS` rounds of 64 clients on each, alternating,
+//! with the side that goes first alternating too, so that drift in the machine's load falls on
+//! both alike; it prints each round's calls/s, the medians and their difference, the median of
+//! the rounds' paired ratios, and what the instrumented server's `/metrics` counted (so the
+//! "on" side is known to have been on).
 
 use std::process::Child;
 use std::sync::Arc;
@@ -33,7 +35,7 @@ const MAX_TIME: Duration = Duration::from_secs(8);
 const WARM_UP_CALLS: usize = 200;
 const FILE_LINES: usize = 200;
 /// Rounds per side of the instrumentation comparison.
-const AB_ROUNDS: usize = 5;
+const AB_ROUNDS: usize = 9;
 const AB_CLIENTS: usize = 64;
 
 #[tokio::main]
@@ -58,9 +60,11 @@ async fn main() {
             r.errors
         );
     }
+    // Two fresh servers for the comparison, so neither carries the levels' history.
+    let mut on = start_server(&gitlab, &[]);
     let mut bare = start_server(&gitlab, &["--no-metrics"]);
-    compare_instrumentation(&server.1, &bare.1).await;
-    for child in [&mut server.0, &mut bare.0] {
+    compare_instrumentation(&on.1, &bare.1).await;
+    for child in [&mut server.0, &mut on.0, &mut bare.0] {
         let _ = child.kill();
         let _ = child.wait();
     }
@@ -69,15 +73,25 @@ async fn main() {
 /// Alternating rounds on the instrumented server (`on`) and the `--no-metrics` one (`off`).
 async fn compare_instrumentation(on: &str, off: &str) {
     let (on_url, off_url) = (format!("{on}/mcp"), format!("{off}/mcp"));
-    run_level(&off_url, 4, WARM_UP_CALLS, MAX_TIME).await;
+    for url in [&on_url, &off_url] {
+        run_level(url, 4, WARM_UP_CALLS, MAX_TIME).await;
+    }
     let mut rates = [Vec::new(), Vec::new()];
-    for _ in 0..AB_ROUNDS {
-        for (side, url) in [&on_url, &off_url].into_iter().enumerate() {
+    for round in 0..AB_ROUNDS {
+        // Which side goes first alternates too: the machine drifts within a round as well.
+        let mut sides = [(0, &on_url), (1, &off_url)];
+        if round % 2 == 1 {
+            sides.reverse();
+        }
+        for (side, url) in sides {
             let r = run_level(url, AB_CLIENTS, MAX_CALLS, MAX_TIME).await;
             assert_eq!(r.errors, 0, "errors in a comparison round");
             rates[side].push(r.calls as f64 / r.elapsed.as_secs_f64());
         }
     }
+    // Each round's pair, on over off: what drift between rounds cannot move.
+    let mut ratios: Vec<f64> = rates[0].iter().zip(&rates[1]).map(|(a, b)| a / b).collect();
+    let paired = median(&mut ratios);
     println!();
     println!("| {AB_CLIENTS} clients | calls/s, each round | median |");
     println!("|---|---|---:|");
@@ -89,6 +103,10 @@ async fn compare_instrumentation(on: &str, off: &str) {
     }
     let cost = (medians[1] - medians[0]) / medians[1] * 100.0;
     println!("\ninstrumentation cost: {cost:.1} % of calls/s (median against median)");
+    println!(
+        "paired: the median round's instrumented/bare ratio is {paired:.3} ({:.1} % cost)",
+        (1.0 - paired) * 100.0
+    );
     println!(
         "the instrumented server counted: {}",
         counted_calls(on).await
@@ -112,7 +130,11 @@ async fn counted_calls(base: &str) -> String {
         Err(e) => return format!("no scrape ({e})"),
     };
     text.lines()
-        .find(|l| l.starts_with("gitlab_file_mcp_tool_calls_total") && l.contains("outcome=\"ok\""))
+        .find(|l| {
+            l.starts_with("gitlab_file_mcp_tool_calls_total")
+                && l.contains("tool=\"get_repository_file\"")
+                && l.contains("outcome=\"ok\"")
+        })
         .unwrap_or("no ok counter")
         .to_string()
 }
