@@ -472,3 +472,35 @@ fn metrics_flags_need_http() {
         assert!(stderr.contains("--http"), "{stderr}");
     }
 }
+
+#[tokio::test]
+async fn each_tool_is_counted_under_its_own_name() {
+    let answers = Answers::new();
+    let gitlab = gitlab(&answers).await;
+    let server = HttpServer::start(&gitlab.uri(), &["--stateless"], Some(TOKEN));
+    let client = mcp_client(&server.mcp(), &[]).await;
+    // A malformed batch (no files): its own tool error, before any GitLab request.
+    let Value::Object(args) = json!({"files": []}) else {
+        unreachable!()
+    };
+    let batch = client
+        .call_tool(CallToolRequestParams::new("get_repository_files").with_arguments(args))
+        .await
+        .unwrap();
+    assert_eq!(batch.is_error, Some(true), "{}", text(&batch));
+    client.cancel().await.unwrap();
+    let s = parse(&get(server.port, "/metrics", &[]).await.body);
+    let calls = "gitlab_file_mcp_tool_calls_total";
+    let kind = ("kind", "bad_argument");
+    assert_eq!(
+        value(&s, calls, &[("tool", "get_repository_files"), kind]),
+        1.0
+    );
+    assert_eq!(
+        value(&s, calls, &[("tool", "get_repository_file"), kind]),
+        0.0
+    );
+    let durations = "gitlab_file_mcp_tool_call_duration_seconds_count";
+    let total = [("tool", "get_repository_files"), ("part", "total")];
+    assert_eq!(value(&s, durations, &total), 1.0);
+}
