@@ -1,7 +1,7 @@
-//! The MCP face: the `get_repository_file` tool's published definition (its input and output
-//! schemas are the public contract, snapshotted in `tests/snapshots/`), and the rmcp server
-//! handler that turns a `tools/call` into a [`Reader`] call and its result into an MCP result.
-//! No GitLab or git knowledge lives here.
+//! The MCP face: the rmcp server handler that turns a `tools/call` into a [`Reader`] call (or a
+//! batch's) and its result into an MCP result, with the call's log line and metrics; the tools'
+//! published definitions are in [`definition`] and [`batch`]. No GitLab or git knowledge lives
+//! here.
 
 use crate::quote::shown;
 use std::fmt::{self, Display, Formatter};
@@ -10,265 +10,28 @@ use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
-    CustomResult, Implementation, ListToolsResult, MetaObject, PaginatedRequestParams,
-    ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+    CustomResult, Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
+    ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 mod batch;
+mod definition;
 
-use crate::args::ArgName;
+use definition::{TOOL_NAME, tool};
+
 use crate::batch::BatchError;
 use crate::config::Credential;
 use crate::cutoff::Cutoffs;
 use crate::history::Caller;
-use crate::limits::{MAX_RESULT_CHARS, MAX_RESULT_ENVELOPE};
 use crate::metrics::{self, ErrorKind};
-use crate::reader::{ReadDefaults, ReadError, Reader};
-use crate::window::search::{DEFAULT_CONTEXT_LINES, MAX_CONTEXT_LINES, MAX_PATTERN_BYTES};
-use crate::window::{CONTROL_CHARGE, DEFAULT_LIMIT, MAX_LIMIT, MAX_WINDOW_BYTES};
-
-/// The tool's name, as GitLab's own tool calls it.
-pub(crate) const TOOL_NAME: &str = "get_repository_file";
+use crate::reader::{ReadError, Reader};
 
 /// The tools a `tools/call` may name, as a refusal lists them.
 const TOOL_NAMES: &str = "get_repository_file, get_repository_files";
-
-/// The `_meta` key that tells Claude Code how large a result of this tool may be inline.
-const MAX_RESULT_SIZE_KEY: &str = "anthropic/maxResultSizeChars";
-
-/// The largest result declared for a server whose default budget is `default_max_chars`:
-/// twice the budget (a content charged `B` is at most `2 × B` characters as a JSON string)
-/// plus [`MAX_RESULT_ENVELOPE`], at most [`MAX_RESULT_CHARS`]; no budget (0) declares
-/// [`MAX_RESULT_CHARS`].
-pub(crate) fn declared_result_chars(default_max_chars: u64) -> u64 {
-    if default_max_chars == 0 {
-        return MAX_RESULT_CHARS;
-    }
-    default_max_chars
-        .saturating_mul(2)
-        .saturating_add(MAX_RESULT_ENVELOPE)
-        .min(MAX_RESULT_CHARS)
-}
-
-/// The default budget as the schema names it.
-fn default_budget(defaults: ReadDefaults) -> String {
-    match defaults.max_chars {
-        0 => "0 (no budget)".to_string(),
-        n => n.to_string(),
-    }
-}
-
-/// The tool's description, with the window limits it names.
-fn description(defaults: ReadDefaults) -> String {
-    let budget = default_budget(defaults);
-    format!(
-        "Read a file from a GitLab repository at a branch, tag or commit. \
-It reads what is committed in GitLab, not your local working copy: use it for projects you have \
-not checked out, or for another ref. Pass a file URL, or project_id + file_path + ref (HEAD = the \
-default branch). Large files come in line windows (offset/limit, zero-indexed, up to {MAX_LIMIT} lines, \
-or start_line/end_line, 1-indexed inclusive); when the window is not the whole file, \
-system_instruction names the exact arguments of the next call. Content is returned byte-for-byte \
-(unless line_numbers), at most max_chars characters per call (default {budget}), so consecutive \
-windows join back into the file. Use pattern to find the lines you need in a large file before \
-paging it. metadata.commit_sha (and on GitLab metadata.web_url, a permalink of the lines returned) \
-are what to cite; pass metadata.blob_id as if_none_match to re-read a file without its content \
-when it has not changed."
-    )
-}
-
-/// The tool's input schema, one property per [`ArgName`], in that order. No property is
-/// required by the schema (url, or project_id + file_path + ref); unknown properties are
-/// rejected.
-pub(crate) fn input_schema(defaults: ReadDefaults) -> Value {
-    arguments_schema(ArgName::ALL.into_iter(), defaults)
-}
-
-/// A strict object schema of `names`' properties, in that order.
-fn arguments_schema(names: impl Iterator<Item = ArgName>, defaults: ReadDefaults) -> Value {
-    let properties: Map<String, Value> = names
-        .map(|name| (name.as_str().to_string(), property(name, defaults)))
-        .collect();
-    json!({
-        "type": "object",
-        "properties": properties,
-        "additionalProperties": false
-    })
-}
-
-/// One argument's schema, its limits taken from the windowing constants.
-fn property(name: ArgName, defaults: ReadDefaults) -> Value {
-    match name {
-        ArgName::Url => json!({
-            "type": "string",
-            "description": "GitLab URL of the file, e.g. https://gitlab.com/gitlab-org/gitlab/-/blob/master/app/models/user.rb (also /-/raw/ and /-/blame/; a #L10-20 anchor selects those lines). Provide this, or project_id, file_path and ref."
-        }),
-        ArgName::ProjectId => json!({
-            "type": "string",
-            "description": "Numeric id or full path of the project, e.g. \"42\" or \"gitlab-org/gitlab\". Required if url is not provided; if url is also provided, both must name the same project."
-        }),
-        ArgName::FilePath => json!({
-            "type": "string",
-            "description": "Path of the file from the repository root, e.g. app/models/user.rb. Required if url is not provided."
-        }),
-        ArgName::Ref => json!({
-            "type": "string",
-            "description": "Branch name, tag name, or commit SHA. Use HEAD for the default branch. Required if url is not provided."
-        }),
-        ArgName::Offset => json!({
-            "type": "integer",
-            "minimum": 0,
-            "description": "Zero-indexed line to start reading from. Default 0."
-        }),
-        ArgName::Limit => json!({
-            "type": "integer",
-            "minimum": 1,
-            "maximum": MAX_LIMIT,
-            "description": format!("Maximum number of lines to return. Default {DEFAULT_LIMIT}, maximum {MAX_LIMIT}.")
-        }),
-        ArgName::StartLine => json!({
-            "type": "integer",
-            "description": "Alternative to offset/limit: first line to return, 1-indexed; below 1 is clamped to 1, past the end to the last line. start_line 0 with end_line 0 means no line range."
-        }),
-        ArgName::EndLine => json!({
-            "type": "integer",
-            "description": format!("Alternative to offset/limit: last line to return, 1-indexed, inclusive; 0 or below (or absent) means to the end of the file, past the end is clamped to it. At most {MAX_LIMIT} lines are returned.")
-        }),
-        ArgName::MaxChars => json!({
-            "type": "integer",
-            "minimum": 0,
-            "description": format!("Most characters of content per call, line-number prefixes included (a control character other than tab, newline, carriage return, backspace and form feed counts {CONTROL_CHARGE}, as JSON escapes it); 0 = no budget (up to {MAX_WINDOW_BYTES} bytes). Whole lines are dropped from the end to fit; a single longer line is cut, and system_instruction says how to read it. Default {}.", default_budget(defaults))
-        }),
-        ArgName::LineNumbers => json!({
-            "type": "boolean",
-            "description": "Prefix each line with its number, cat -n style (number right-aligned, a tab). Default false."
-        }),
-        ArgName::Pattern => json!({
-            "type": "string",
-            "maxLength": MAX_PATTERN_BYTES,
-            "description": format!("Find the lines matching this regular expression instead of reading a window: Rust regex syntax (linear time, no backtracking; no look-around or backreferences), matched against each line without its line ending. The window arguments (offset/limit or start_line/end_line) select the lines searched; without them the whole file is. content is grep -n output: 'N:line' for a match, 'N-line' for context, '--' between groups; metadata.matches lists the matching lines. At most {MAX_PATTERN_BYTES} bytes.")
-        }),
-        ArgName::IgnoreCase => json!({
-            "type": "boolean",
-            "description": "With pattern: match letters of any case. Default false."
-        }),
-        ArgName::ContextLines => json!({
-            "type": "integer",
-            "minimum": 0,
-            "maximum": MAX_CONTEXT_LINES,
-            "description": format!("With pattern: lines shown before and after each match. Default {DEFAULT_CONTEXT_LINES}, maximum {MAX_CONTEXT_LINES}.")
-        }),
-        ArgName::IfNoneMatch => json!({
-            "type": "string",
-            "maxLength": crate::args::MAX_BLOB_ID_BYTES,
-            "description": "metadata.blob_id of an earlier answer for this file, to re-read cheaply: if the file at the ref is still that blob, the answer has no content and metadata.unchanged is true (the content you hold is current); otherwise it is the normal answer."
-        }),
-    }
-}
-
-/// The tool's output schema.
-pub(crate) fn output_schema() -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "path": { "type": "string", "description": "Path of the file read." },
-            "ref": { "type": "string", "description": "Ref the file was read at." },
-            "metadata": {
-                "type": "object",
-                "properties": {
-                    "total_lines": { "type": "integer", "minimum": 0, "description": "Lines in the file (in the part retrieved, if the file exceeded GitLab's read limit and the window lay inside that part)." },
-                    "returned_lines": {
-                        "description": "1-indexed inclusive range of the lines in content; null when content is empty.",
-                        "anyOf": [
-                            {
-                                "type": "object",
-                                "properties": {
-                                    "start": { "type": "integer", "minimum": 1 },
-                                    "end": { "type": "integer", "minimum": 1 }
-                                },
-                                "required": ["start", "end"]
-                            },
-                            { "type": "null" }
-                        ]
-                    },
-                    "truncated": { "type": "boolean", "description": "True when content is not the whole file; with pattern, when not every match is in content." },
-                    "size_bytes": { "type": "integer", "minimum": 0, "description": "Size of the whole file in bytes." },
-                    "blob_id": { "type": "string", "description": "Git blob id of the content read: the same id means the same bytes (pass it as if_none_match to re-read cheaply). When it differs from the previous window's, the file changed at the ref in between (system_instruction says so)." },
-                    "commit_sha": { "type": "string", "pattern": "^([0-9a-f]{40}|[0-9a-f]{64})$", "description": "The commit the ref resolved to: cite it, the ref may move." },
-                    "web_url": { "type": "string", "description": "Permalink of the lines returned, at commit_sha (GitLab only): .../-/blob/<commit_sha>/<path>#L10-20. Cite it." },
-                    "unchanged": { "type": "boolean", "const": true, "description": "Present (true) when the file is still the blob if_none_match named: there is no content, the content you hold is current." },
-                    "matches": {
-                        "type": "object",
-                        "description": "With pattern: the matching lines. total counts every match in the lines searched, returned those in content, lines their 1-indexed numbers.",
-                        "properties": {
-                            "total": { "type": "integer", "minimum": 0 },
-                            "returned": { "type": "integer", "minimum": 0 },
-                            "lines": { "type": "array", "items": { "type": "integer", "minimum": 1 } }
-                        },
-                        "required": ["total", "returned", "lines"]
-                    }
-                },
-                "required": ["size_bytes"]
-            },
-            "system_instruction": { "type": "string", "description": "What to do next: the next window's arguments, or why the window was shortened. Absent when there is nothing to say. Sent before content." },
-            "content": { "type": "string", "description": "The lines, byte-for-byte, with their line terminators (each prefixed with its number and a tab when line_numbers is true); with pattern, grep -n output. Absent when metadata.unchanged." }
-        },
-        "required": ["path", "ref", "metadata"],
-        // Every answer but an unchanged one has the content and the window's metadata; an
-        // unchanged one has them when the server had the content at hand.
-        "if": {
-            "properties": { "metadata": { "required": ["unchanged"] } }
-        },
-        "else": {
-            "required": ["content"],
-            "properties": {
-                "metadata": { "required": ["total_lines", "returned_lines", "truncated", "size_bytes"] }
-            }
-        }
-    })
-}
-
-/// The published tool definition, for a server whose calls get `defaults`.
-pub(crate) fn tool(defaults: ReadDefaults) -> Tool {
-    let face = Face {
-        name: TOOL_NAME,
-        title: "Get repository file",
-        description: description(defaults),
-    };
-    published(face, input_schema(defaults), output_schema(), defaults)
-}
-
-/// What a tool is called and says it does.
-struct Face {
-    name: &'static str,
-    title: &'static str,
-    description: String,
-}
-
-/// A tool definition: read-only, open-world, its result ceiling declared in `_meta`.
-fn published(face: Face, input: Value, output: Value, defaults: ReadDefaults) -> Tool {
-    let object = |v: Value| match v {
-        Value::Object(map) => Arc::new(map),
-        _ => Arc::new(serde_json::Map::new()),
-    };
-    let mut meta = Map::new();
-    meta.insert(
-        MAX_RESULT_SIZE_KEY.to_string(),
-        Value::from(declared_result_chars(defaults.max_chars)),
-    );
-    Tool::new(face.name, face.description, object(input))
-        .with_title(face.title)
-        .with_meta(MetaObject::from(meta))
-        .with_raw_output_schema(object(output))
-        .with_annotations(
-            ToolAnnotations::with_title(face.title)
-                .read_only(true)
-                .open_world(true),
-        )
-}
 
 /// Whose token a call uses.
 #[derive(Debug, Clone)]

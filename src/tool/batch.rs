@@ -6,7 +6,9 @@
 use rmcp::model::Tool;
 use serde_json::{Map, Value, json};
 
-use super::{Face, arguments_schema, default_budget, output_schema, property, published};
+use super::definition::{
+    Face, arguments_schema, default_budget, output_schema, property, published,
+};
 use crate::args::ArgName;
 use crate::batch::{CALL_WIDE, FILES, MAX_FILES};
 use crate::reader::ReadDefaults;
