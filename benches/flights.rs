@@ -19,6 +19,8 @@ use serde_json::{Value, json};
 
 #[path = "support/http_server.rs"]
 mod http_server;
+
+use http_server::{ms, percentile};
 /// How late GitLab answers the owner.
 const OWNER_DELAY: Duration = Duration::from_millis(1500);
 /// The server's `--request-timeout`, in seconds.
@@ -232,16 +234,4 @@ async fn start_mock_gitlab() -> String {
 fn start_server(gitlab: &str) -> (Child, String) {
     let timeout = REQUEST_TIMEOUT_SECS.to_string();
     http_server::start(gitlab, &["--request-timeout", &timeout], "error", false)
-}
-
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    if sorted.is_empty() {
-        return Duration::ZERO;
-    }
-    let rank = ((sorted.len() as f64) * p).ceil() as usize;
-    sorted[rank.clamp(1, sorted.len()) - 1]
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
 }

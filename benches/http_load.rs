@@ -27,6 +27,8 @@ use serde_json::{Value, json};
 
 #[path = "support/http_server.rs"]
 mod http_server;
+
+use http_server::{ms, percentile};
 const LEVELS: [usize; 3] = [1, 16, 64];
 /// Calls per level at most.
 const MAX_CALLS: usize = 20_000;
@@ -280,16 +282,4 @@ async fn call(http: &reqwest::Client, url: &str, token: &str, body: &Value) -> b
         }
         Err(_) => false,
     }
-}
-
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    if sorted.is_empty() {
-        return Duration::ZERO;
-    }
-    let rank = ((sorted.len() as f64) * p).ceil() as usize;
-    sorted[rank.clamp(1, sorted.len()) - 1]
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
 }

@@ -15,7 +15,7 @@ use crate::resolve::{ResolveError, SearchArgs, Target};
 use crate::response::{self, ReadFacts};
 use crate::source::gitlab::GitlabSource;
 use crate::source::local::LocalSource;
-use crate::source::{BlobKind, Fetched, Source, SourceError};
+use crate::source::{BlobKind, Fetched, Source, SourceError, holds};
 use crate::window::search::{self, Pattern, PatternError};
 use crate::window::{self, Fit, WindowError};
 
@@ -315,11 +315,6 @@ fn render_search<L>(
     Rendered::of(output, found.charged_chars())
 }
 
-/// Whether the caller holds the blob read: `if_none_match` names its id (in any case).
-pub(crate) fn holds(if_none_match: Option<&str>, blob_id: Option<&str>) -> bool {
-    matches!((if_none_match, blob_id), (Some(held), Some(id)) if held.eq_ignore_ascii_case(id))
-}
-
 /// The answer for a blob the caller holds: no content, and the window's metadata when the
 /// text was at hand and the call asked for a window (an invalid window is refused as in any
 /// answer); a search's answer names no window.
@@ -337,22 +332,4 @@ fn render_unchanged<L>(target: &Target<L>, read: &Read<'_>) -> Result<Rendered, 
         .map_err(ReadError::Window)?;
     let facts = read.facts(target, cut_by_read_limit);
     Rendered::of(response::unchanged_output(facts, fitted.as_ref()), 0)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::holds;
-
-    #[test]
-    fn a_held_blob_is_named_by_its_id_in_any_case() {
-        let id = "7795c8ccea29e07ee1af55595d1608ae7d9d2155";
-        assert!(holds(Some(id), Some(id)));
-        assert!(holds(Some(&id.to_uppercase()), Some(id)));
-        assert!(
-            !holds(Some(&id[..12]), Some(id)),
-            "an abbreviation is no match"
-        );
-        assert!(!holds(None, Some(id)));
-        assert!(!holds(Some(id), None));
-    }
 }

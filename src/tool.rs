@@ -28,7 +28,7 @@ use crate::config::Credential;
 use crate::cutoff::Cutoffs;
 use crate::history::Caller;
 use crate::metrics::{self, ErrorKind};
-use crate::reader::{ReadError, Reader};
+use crate::reader::Reader;
 
 /// The tools a `tools/call` may name, as a refusal lists them.
 const TOOL_NAMES: &str = "get_repository_file, get_repository_files";
@@ -132,14 +132,8 @@ impl FileServer {
     ) -> CallToolResult {
         // Boxed: the call's future is large, and is moved into `logged` by value.
         let read = Box::pin(self.reader.read(arguments, credential, caller));
-        let kind = |e: &ReadError| crate::outcome::error_kind(e);
-        logged(
-            (TOOL_NAME, metrics::Tool::GetRepositoryFile),
-            arguments,
-            read,
-            kind,
-        )
-        .await
+        let tool = (TOOL_NAME, metrics::Tool::GetRepositoryFile);
+        logged(tool, arguments, read, crate::outcome::error_kind).await
     }
 
     /// Runs `get_repository_files` with explicit arguments and credential.
@@ -271,14 +265,17 @@ impl ServerHandler for FileServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let _running = crate::metrics::call_running();
-        let batch = request.name == batch::BATCH_TOOL_NAME;
-        if request.name != TOOL_NAME && !batch {
-            let refusal = CallRefusal::UnknownTool {
-                name: request.name.to_string(),
-                ours: TOOL_NAMES,
-            };
-            return Err(McpError::invalid_params(refusal.to_string(), None));
-        }
+        let tool = match request.name.as_ref() {
+            TOOL_NAME => metrics::Tool::GetRepositoryFile,
+            batch::BATCH_TOOL_NAME => metrics::Tool::GetRepositoryFiles,
+            _ => {
+                let refusal = CallRefusal::UnknownTool {
+                    name: request.name.to_string(),
+                    ours: TOOL_NAMES,
+                };
+                return Err(McpError::invalid_params(refusal.to_string(), None));
+            }
+        };
         let credential = match &self.tokens {
             TokenSource::Configured(c) => c.clone(),
             TokenSource::FromRequest => context
@@ -288,25 +285,23 @@ impl ServerHandler for FileServer {
                 .cloned(),
         };
         if matches!(self.tokens, TokenSource::FromRequest) && credential.is_none() {
-            let tool = if batch {
-                metrics::Tool::GetRepositoryFiles
-            } else {
-                metrics::Tool::GetRepositoryFile
-            };
             metrics::tool_call_not_run(tool, ErrorKind::NoToken);
             let refusal = CallRefusal::NoCallerToken.to_string();
             return Ok(CallToolResult::error(vec![ContentBlock::text(refusal)]).into());
         }
         let caller = self.caller(&context, credential.as_ref());
         let (arguments, credential) = (request.arguments.as_ref(), credential.as_ref());
-        if batch {
-            let call = self.call_many(arguments, credential, caller);
-            let tool = metrics::Tool::GetRepositoryFiles;
-            return Ok(self.cutoffs.bound(tool, call).await.into());
-        }
-        let call = self.call(arguments, credential, caller);
-        let tool = metrics::Tool::GetRepositoryFile;
-        Ok(self.cutoffs.bound(tool, call).await.into())
+        let result = match tool {
+            metrics::Tool::GetRepositoryFiles => {
+                let call = self.call_many(arguments, credential, caller);
+                self.cutoffs.bound(tool, call).await
+            }
+            metrics::Tool::GetRepositoryFile => {
+                let call = self.call(arguments, credential, caller);
+                self.cutoffs.bound(tool, call).await
+            }
+        };
+        Ok(result.into())
     }
 
     /// rmcp hands over requests it could not type; a `tools/call` with malformed params is one.

@@ -1,22 +1,17 @@
 //! The release binary as an HTTP server for the benches: `serve --http 127.0.0.1:0
 //! --stateless --token-from-request --max-concurrent 256` against `gitlab`, with the given
 //! extra flags and log level, no token and no proxy from the environment; its stderr drained
-//! so it never blocks on a full pipe.
+//! so it never blocks on a full pipe. And the latency figures the HTTP benches print.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
+use std::time::Duration;
 
 const BIN: &str = env!("CARGO_BIN_EXE_gitlab-file-mcp");
 
-/// The proxy variables a bench's server must not inherit.
-const PROXY_VARS: [&str; 6] = [
-    "HTTP_PROXY",
-    "http_proxy",
-    "HTTPS_PROXY",
-    "https_proxy",
-    "ALL_PROXY",
-    "all_proxy",
-];
+// The proxy variables a started server must not inherit: the tests' list.
+#[path = "../../tests/support/env.rs"]
+mod env;
 
 /// Starts the server; returns it and its base URL (without `/mcp`). Lines it writes before
 /// listening are echoed when `echo` is set.
@@ -39,7 +34,7 @@ pub fn start(gitlab: &str, extra: &[&str], log: &str, echo: bool) -> (Child, Str
     .stdin(Stdio::null())
     .stdout(Stdio::null())
     .stderr(Stdio::piped());
-    for var in PROXY_VARS {
+    for var in env::PROXY_ENV {
         cmd.env_remove(var);
     }
     let mut child = cmd.spawn().expect("spawn the server");
@@ -61,4 +56,18 @@ pub fn start(gitlab: &str, extra: &[&str], log: &str, echo: bool) -> (Child, Str
     // Keep draining stderr so the server never blocks on a full pipe.
     std::thread::spawn(move || for _ in lines.map_while(Result::ok) {});
     (child, base)
+}
+
+/// The nearest-rank `p` percentile of `sorted` (zero for none).
+pub fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let rank = ((sorted.len() as f64) * p).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+/// `d` in milliseconds.
+pub fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
 }

@@ -284,9 +284,28 @@ pub(crate) fn file_not_found(path: &str, git_ref: &str, near: Vec<Suggestion>) -
     }
 }
 
+/// Whether a caller holding `held` (`if_none_match`) holds the blob `blob_id`: the full id, in
+/// any case (an abbreviation names no blob).
+pub(crate) fn holds(held: Option<&str>, blob_id: Option<&str>) -> bool {
+    matches!((held, blob_id), (Some(held), Some(id)) if held.eq_ignore_ascii_case(id))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_held_blob_is_named_by_its_id_in_any_case() {
+        let id = "7795c8ccea29e07ee1af55595d1608ae7d9d2155";
+        assert!(holds(Some(id), Some(id)));
+        assert!(holds(Some(&id.to_uppercase()), Some(id)));
+        assert!(
+            !holds(Some(&id[..12]), Some(id)),
+            "an abbreviation is no match"
+        );
+        assert!(!holds(None, Some(id)));
+        assert!(!holds(Some(id), None));
+    }
 
     /// A source's reason for refusing a ref, in its own words.
     #[derive(Debug, thiserror::Error)]

@@ -16,7 +16,7 @@ pub(crate) mod suggest;
 #[path = "../../tests/support/git_fixture.rs"]
 mod git_fixture;
 
-pub(crate) use blob::{BlobKind, Fetched, SourceError};
+pub(crate) use blob::{BlobKind, Fetched, SourceError, holds};
 
 use crate::args::ToolArgs;
 use crate::config::Credential;

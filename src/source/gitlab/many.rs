@@ -294,14 +294,7 @@ impl GitlabSource {
             ref_type: group.ref_type,
             split_fallback_from: None,
         };
-        let unchanged = member
-            .held
-            .is_some_and(|id| id.eq_ignore_ascii_case(&answered.node.oid));
-        let asked = Asked {
-            extent: member.extent,
-            content: with_content,
-            unchanged,
-        };
+        let asked = Asked::of(&answered, member.extent, with_content, member.held);
         match self.blob(answered, asked, credential).await? {
             Some(fetched) => Ok(fetched),
             // Asked without content, and the blob named is neither cached (the file changed,

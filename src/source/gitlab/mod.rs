@@ -54,7 +54,7 @@ use crate::ref_name::{RefType, qualify_ref};
 use crate::resolve::choice::choose;
 use crate::resolve::{self, Lookup, ProjectFile, ProjectRef, ResolveError, Target};
 use crate::source::blob::{Blob, BlobKind, Fetched, SourceError};
-use crate::source::{Source, Wanted};
+use crate::source::{Source, Wanted, holds};
 use crate::window::Extent;
 
 /// The GitLab source; cheap to clone and share across calls (and callers: the blob cache and
@@ -103,6 +103,17 @@ struct Asked {
     extent: Extent,
     content: bool,
     unchanged: bool,
+}
+
+impl Asked {
+    /// What a round asked of `answered`'s blob, for a caller holding `held`.
+    fn of(answered: &Answered, extent: Extent, content: bool, held: Option<&str>) -> Self {
+        Self {
+            extent,
+            content,
+            unchanged: holds(held, Some(&answered.node.oid)),
+        }
+    }
 }
 
 /// How a lookup is answered: the project, and the chosen blob of the lookup's file.
@@ -242,12 +253,7 @@ impl GitlabSource {
             {
                 return Err(failure);
             }
-            let unchanged = held.is_some_and(|id| id.eq_ignore_ascii_case(&answered.node.oid));
-            let asked = Asked {
-                extent,
-                content: with_content,
-                unchanged,
-            };
+            let asked = Asked::of(&answered, extent, with_content, held);
             match self.blob(answered, asked, credential).await? {
                 Some(fetched) => return Ok(fetched),
                 None => with_content = true,
