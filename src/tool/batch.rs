@@ -14,7 +14,7 @@ use crate::batch::{CALL_WIDE, FILES, MAX_FILES};
 use crate::reader::ReadDefaults;
 
 /// The batch tool's name.
-pub(crate) const BATCH_TOOL_NAME: &str = "get_repository_files";
+pub(crate) const BATCH_TOOL_NAME: &str = super::name::ToolName::GetRepositoryFiles.as_str();
 
 fn description(defaults: ReadDefaults) -> String {
     let budget = default_budget(defaults);
