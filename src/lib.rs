@@ -37,6 +37,7 @@ mod source;
 mod stdio;
 mod timing;
 mod tool;
+mod view;
 
 #[doc(hidden)]
 pub mod fuzzing;
