@@ -2,8 +2,13 @@
 //! what is worth retrying (429, 5xx, a connection GitLab reset), and turning every HTTP failure
 //! into a [`TransportError`].
 //!
-//! Redirects are never followed, so the `Authorization` header only ever goes to the
-//! configured instance. Nothing here formats the token, except into the one header.
+//! Redirects are not followed, so the `Authorization` header only ever goes to the configured
+//! instance; the one exception is an LFS download's redirect to object storage
+//! ([`Follow::Storage`], rules in [`storage`](super::storage)), followed once and without any
+//! credential. Answers may come gzip-compressed (reqwest sends `Accept-Encoding: gzip` and
+//! decodes), so every length, limit and hash downstream sees decoded bytes; a body limit is a
+//! limit on decoded bytes, so a small compressed body that expands past it is refused.
+//! Nothing here formats the token, except into the one header.
 
 use std::fmt::{self, Display, Formatter};
 use std::time::Duration;
@@ -34,11 +39,25 @@ pub(crate) const MAX_BODY_BYTES: usize = 64 * 1_048_576;
 pub(crate) enum TransportError {
     /// The token holds characters an HTTP header cannot carry.
     TokenNotAHeader { origin: TokenOrigin },
-    /// GitLab answered with a redirect, which is never followed.
+    /// GitLab answered with a redirect, which is not followed; `storage` when it leads to
+    /// what looks like a pre-signed object-storage URL (not a wrong `GITLAB_URL`).
     Redirect {
         instance: String,
         status: u16,
         location: String,
+        storage: bool,
+    },
+    /// An LFS download's redirect to object storage that is not followed (`shown`: the
+    /// target without its query).
+    StorageRedirect {
+        what: String,
+        why: super::storage::Unfollowed,
+    },
+    /// The object storage an LFS download was redirected to answered a failing status.
+    Storage {
+        status: u16,
+        what: String,
+        shown: String,
     },
     /// The answer was larger than [`MAX_BODY_BYTES`].
     TooLarge { endpoint: String },
@@ -105,7 +124,17 @@ impl Display for TransportError {
                 instance,
                 status,
                 location,
-            } => redirect(f, instance, *status, location),
+                storage,
+            } => redirect(f, instance, *status, location, *storage),
+            T::StorageRedirect { what, why } => write!(
+                f,
+                "GitLab sent the LFS object of {what} to object storage, but {why}; the object was not downloaded. Ask the instance's administrator to serve LFS over https (or set `proxy_download: true`)."
+            ),
+            T::Storage {
+                status,
+                what,
+                shown,
+            } => storage_status(f, *status, what, shown),
             T::TooLarge { endpoint } => write!(
                 f,
                 "GitLab's answer from {endpoint} exceeded {} MiB; this is not a GitLab GraphQL answer this server can use.",
@@ -163,7 +192,40 @@ fn raw_status(f: &mut Formatter<'_>, status: u16, what: &str) -> fmt::Result {
     }
 }
 
-fn redirect(f: &mut Formatter<'_>, instance: &str, status: u16, location: &str) -> fmt::Result {
+fn storage_status(f: &mut Formatter<'_>, status: u16, what: &str, shown: &str) -> fmt::Result {
+    match status {
+        403 => write!(
+            f,
+            "The object storage GitLab sent the LFS object of {what} to ({shown}) refused the download (HTTP 403): its pre-signed link has probably expired, or the storage's clock or policy rejects it. Call again: GitLab signs a fresh link each time."
+        ),
+        404 => write!(
+            f,
+            "The object storage GitLab sent the LFS object of {what} to ({shown}) has no such object (HTTP 404): it was never uploaded or was removed; `git lfs push --all` from a clone that has it restores it."
+        ),
+        _ if (300..400).contains(&status) => write!(
+            f,
+            "The object storage GitLab sent the LFS object of {what} to ({shown}) redirected again (HTTP {status}); only one redirect is followed."
+        ),
+        _ => write!(
+            f,
+            "The object storage GitLab sent the LFS object of {what} to ({shown}) answered HTTP {status}; try again later."
+        ),
+    }
+}
+
+fn redirect(
+    f: &mut Formatter<'_>,
+    instance: &str,
+    status: u16,
+    location: &str,
+    storage: bool,
+) -> fmt::Result {
+    if storage {
+        return write!(
+            f,
+            "GitLab at {instance} redirected a download (HTTP {status}) to object storage ({location}). Only LFS objects are fetched from object storage; this redirect is not a GITLAB_URL problem but an unexpected answer for this route: try again, or report it with the instance's version."
+        );
+    }
     write!(
         f,
         "GitLab at {instance} answered with a redirect (HTTP {status}) to {location}. Redirects are not followed so the token never leaves the configured instance: set GITLAB_URL to the instance's final address."
@@ -302,6 +364,17 @@ pub(crate) struct Transport {
     client: reqwest::Client,
     endpoint: String,
     instance: String,
+    /// The configured base URL (its scheme decides whether `http` storage may be followed).
+    base: url::Url,
+}
+
+/// Whether a REST raw answer's redirect may be followed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Follow {
+    /// Never (every route but the LFS download).
+    Nothing,
+    /// One redirect to object storage, without any credential (the LFS download).
+    Storage,
 }
 
 impl Transport {
@@ -326,6 +399,7 @@ impl Transport {
             client,
             endpoint: config.graphql_url(),
             instance: config.base_url.as_str().trim_end_matches('/').to_string(),
+            base: config.base_url.clone(),
         })
     }
 
@@ -347,11 +421,13 @@ impl Transport {
 
     /// Gets `<instance>/api/v4/<path_and_query>` (a REST raw endpoint; `path_and_query` is
     /// already percent-encoded), retrying as [`Self::send`]; `what` names what is fetched, for
-    /// errors. The answer's body is left to stream ([`RawBody`]).
+    /// errors; `follow` whether a storage redirect is followed. The answer's body is left to
+    /// stream ([`RawBody`]).
     pub(crate) async fn get_raw(
         &self,
         path_and_query: &str,
         what: &str,
+        follow: Follow,
         credential: Option<&Credential>,
     ) -> Result<RawBody, TransportError> {
         let url = format!("{}/api/v4/{path_and_query}", self.instance);
@@ -359,6 +435,9 @@ impl Transport {
         let response = self
             .send(|| self.client.get(&url), endpoint, credential)
             .await?;
+        if follow == Follow::Storage && response.status().is_redirection() {
+            return self.from_storage(&response, endpoint, what).await;
+        }
         self.refuse_redirect(&response)?;
         let status = response.status();
         if status.is_success() {
@@ -377,6 +456,43 @@ impl Transport {
         Err(TransportError::Raw {
             status: status.as_u16(),
             what: what.to_string(),
+        })
+    }
+
+    /// Follows an LFS download's redirect to object storage, once, with no credential (no
+    /// `Authorization`, no `PRIVATE-TOKEN`, no cookie: S3 refuses a second auth mechanism, and
+    /// the token is GitLab's alone). The body is verified downstream like any LFS body.
+    async fn from_storage(
+        &self,
+        redirect: &reqwest::Response,
+        endpoint: Endpoint,
+        what: &str,
+    ) -> Result<RawBody, TransportError> {
+        let location = header_text(redirect.headers().get(LOCATION));
+        let target =
+            super::storage::target(&self.base, redirect.url(), location).map_err(|why| {
+                TransportError::StorageRedirect {
+                    what: what.to_string(),
+                    why,
+                }
+            })?;
+        let shown = super::storage::shown(&target);
+        tracing::info!(storage = %shown, "GitLab sent an LFS object to object storage; following once, without credentials");
+        let response = self
+            .send(|| self.client.get(target.clone()), endpoint, None)
+            .await?;
+        let status = response.status();
+        if !status.is_success() {
+            return Err(TransportError::Storage {
+                status: status.as_u16(),
+                what: what.to_string(),
+                shown,
+            });
+        }
+        Ok(RawBody {
+            response,
+            instance: self.instance.clone(),
+            endpoint,
         })
     }
 
@@ -448,9 +564,11 @@ impl Transport {
         if !response.status().is_redirection() {
             return Ok(());
         }
+        let location = header_text(response.headers().get(LOCATION));
         Err(TransportError::Redirect {
             instance: self.instance.clone(),
             status: response.status().as_u16(),
+            storage: location.is_some_and(|l| super::storage::looks_like_storage(&self.base, l)),
             // Quoted like any other input: secrets in it redacted, and cut.
             location: crate::quote::shown(&crate::redact::url(
                 header_text(response.headers().get(LOCATION)).unwrap_or("?"),
