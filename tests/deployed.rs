@@ -305,3 +305,87 @@ async fn a_costly_url_split_is_asked_in_smaller_requests_and_remembered() {
     assert_eq!(gitlab.log().refused.len(), 1);
     server.stop().await;
 }
+
+fn batch(paths: &[&str]) -> Value {
+    let files: Vec<Value> = paths.iter().map(|p| json!({ "file_path": p })).collect();
+    json!({"project_id": "grp/proj", "ref": "main", "files": files})
+}
+
+/// Every entry of a batch answered, with its first line.
+fn first_lines(result: &rmcp::model::CallToolResult) -> Vec<String> {
+    ok(result)["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let content = f["content"].as_str().unwrap_or_else(|| panic!("{f}"));
+            content.lines().next().unwrap_or_default().to_string()
+        })
+        .collect()
+}
+
+/// `bytes` of text whose first line is `name`.
+fn named_text(name: &str, bytes: usize) -> Vec<u8> {
+    let mut text = format!("{name}\n").into_bytes();
+    text.resize(bytes - 1, b'x');
+    text.push(b'\n');
+    text
+}
+
+#[tokio::test]
+async fn files_too_large_together_by_full_size_are_asked_in_parts() {
+    let gitlab = Deployed::default();
+    // 12 MB + 9.3 MB: their cut parts (10 MiB + 9.3 MB) fit 20 MiB, their full sizes do not.
+    gitlab.put(MAIN, "big.log", named_text("big", 12_000_000), false);
+    gitlab.put(MAIN, "mid.log", named_text("mid", 9_300_000), false);
+    gitlab.put(MAIN, "small.txt", named_text("small", 100), false);
+    let mock = start(&gitlab).await;
+    let server = server_for(&mock, &[]).await;
+    let got = first_lines(&server.call_many(batch(&["big.log", "mid.log", "small.txt"])).await);
+    assert_eq!(got, ["big", "mid", "small"]);
+    let log = gitlab.log();
+    let size_refusals = log.refused.iter().filter(|r| r.contains("Max blobs size")).count();
+    // One refusal of the whole group; the parts packed by full size are never refused.
+    assert_eq!(size_refusals, 1, "{:?}", log.refused);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_part_refused_under_another_versions_rule_is_halved_not_failed() {
+    // An instance with a 1 MB cap: 20 MiB packing is not enough, halving is.
+    let gitlab = Deployed {
+        cap: Some(1_000_000),
+        ..Deployed::default()
+    };
+    for name in ["a", "b", "c"] {
+        gitlab.put(MAIN, &format!("{name}.txt"), named_text(name, 600_000), false);
+    }
+    let mock = start(&gitlab).await;
+    let server = server_for(&mock, &[]).await;
+    let got = first_lines(&server.call_many(batch(&["a.txt", "b.txt", "c.txt"])).await);
+    assert_eq!(got, ["a", "b", "c"]);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_costly_batch_is_asked_in_smaller_requests_and_remembered() {
+    // GitLab 18.4.2 counted about 14 per path: 20 paths cost 290, past 250.
+    let gitlab = Deployed {
+        complexity: Some((250, 14)),
+        ..Deployed::default()
+    };
+    let names: Vec<String> = (0..20).map(|i| format!("f{i}.txt")).collect();
+    for name in &names {
+        gitlab.put(MAIN, name, named_text(name, 50), false);
+    }
+    let mock = start(&gitlab).await;
+    let server = server_for(&mock, &[]).await;
+    let paths: Vec<&str> = names.iter().map(String::as_str).collect();
+    let got = first_lines(&server.call_many(batch(&paths)).await);
+    assert_eq!(got, names);
+    assert_eq!(gitlab.log().refused.len(), 1, "{:?}", gitlab.log().refused);
+    // Remembered: the same batch again (without content now) is not refused.
+    first_lines(&server.call_many(batch(&paths)).await);
+    assert_eq!(gitlab.log().refused.len(), 1, "{:?}", gitlab.log().refused);
+    server.stop().await;
+}

@@ -108,14 +108,11 @@ pub(crate) fn lacks_ref_type(errors: &[GraphqlError]) -> bool {
     })
 }
 
-/// Whether GitLab refused a document as too costly: `Query has complexity of N, which exceeds
-/// max complexity of M` or `Query too large` (over 10,000 characters).
-pub(crate) fn too_costly(errors: &[GraphqlError]) -> bool {
-    errors.iter().any(|e| {
-        (e.message.starts_with("Query has complexity of")
-            && e.message.contains("exceeds max complexity"))
-            || e.message.starts_with("Query too large")
-    })
+/// Whether GitLab's error `messages` refuse a document as too costly: `Query has complexity of
+/// N, which exceeds max complexity of M` or `Query too large` (over 10,000 characters).
+pub(crate) fn too_costly(messages: &str) -> bool {
+    (messages.contains("Query has complexity of") && messages.contains("exceeds max complexity"))
+        || messages.contains("Query too large")
 }
 
 /// The field names, as GitLab's "doesn't exist" errors name them.

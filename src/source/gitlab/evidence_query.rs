@@ -136,7 +136,8 @@ async fn ask_batches(
         let body = request(asked.project_path, batch, offset, asked.ref_type, extras);
         let r: GraphqlResponse<Value> = client.post(&body, credential).await?;
         if learned_absent_fields(client, &r, extras)
-            || (too_costly(r.errors()) && caps.candidates.shrink_below(batch.len()))
+            || (too_costly(&r.error_messages().unwrap_or_default())
+                && caps.candidates.shrink_below(batch.len()))
         {
             return Ok(Batches::Learned);
         }

@@ -25,6 +25,7 @@ mod flights;
 mod graphql;
 mod json_text;
 mod many;
+mod paths_query;
 mod permalink;
 mod probe;
 mod raw;

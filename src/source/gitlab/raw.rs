@@ -6,6 +6,10 @@
 //! [`Download::Mismatch`]), and an LFS download stops as soon as its first bytes show it is
 //! binary.
 //!
+//! Answers may come gzip-compressed; the limit, the hash and the binary sniff all see decoded
+//! bytes, so a small compressed body that expands past the limit is refused (a zip bomb) after
+//! at most the limit's worth of decoding.
+//!
 //! Same token header, same host (the URL is built from the configured instance), no redirects
 //! and the same retries as GraphQL: all of it is [`Transport::get_raw`]. The one redirect
 //! followed is the LFS download's to object storage ([`Follow::Storage`]), whose bytes are

@@ -126,15 +126,7 @@ impl Display for TransportError {
                 location,
                 storage,
             } => redirect(f, instance, *status, location, *storage),
-            T::StorageRedirect { what, why } => write!(
-                f,
-                "GitLab sent the LFS object of {what} to object storage, but {why}; the object was not downloaded. Ask the instance's administrator to serve LFS over https (or set `proxy_download: true`)."
-            ),
-            T::Storage {
-                status,
-                what,
-                shown,
-            } => storage_status(f, *status, what, shown),
+            T::StorageRedirect { .. } | T::Storage { .. } => self.storage(f),
             T::TooLarge { endpoint } => write!(
                 f,
                 "GitLab's answer from {endpoint} exceeded {} MiB; this is not a GitLab GraphQL answer this server can use.",
@@ -190,6 +182,33 @@ fn raw_status(f: &mut Formatter<'_>, status: u16, what: &str) -> fmt::Result {
             "GitLab's raw file endpoint answered HTTP {status} for {what}; try again later."
         )
     }
+}
+
+impl TransportError {
+    /// The wording of the two object-storage errors.
+    fn storage(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            TransportError::StorageRedirect { what, why } => storage_redirect(f, what, why),
+            TransportError::Storage {
+                status,
+                what,
+                shown,
+            } => storage_status(f, *status, what, shown),
+            // `fmt` calls this for the two variants above only.
+            _ => Ok(()),
+        }
+    }
+}
+
+fn storage_redirect(
+    f: &mut Formatter<'_>,
+    what: &str,
+    why: &super::storage::Unfollowed,
+) -> fmt::Result {
+    write!(
+        f,
+        "GitLab sent the LFS object of {what} to object storage, but {why}; the object was not downloaded. Ask the instance's administrator to serve LFS over https (or set `proxy_download: true`)."
+    )
 }
 
 fn storage_status(f: &mut Formatter<'_>, status: u16, what: &str, shown: &str) -> fmt::Result {
