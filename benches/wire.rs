@@ -88,7 +88,9 @@ async fn read_whole(base_url: &str, gitlab: &Deployed, path: &str, content: &str
             break;
         };
         let got = out["content"].as_str().unwrap_or_default();
-        let end = out["metadata"]["returned_lines"]["end"].as_u64().unwrap_or(0);
+        let end = out["metadata"]["returned_lines"]["end"]
+            .as_u64()
+            .unwrap_or(0);
         let want: String = lines[offset as usize..end as usize].concat();
         matched &= got == want;
         if end <= offset {
@@ -155,8 +157,12 @@ async fn main() {
         ("~600 KB source", "src/handlers.rs", source(600_000)),
         ("10 MiB log", "logs/app.log", log(10 * 1024 * 1024)),
     ];
-    println!("Bytes GitLab puts on the wire to read a file whole ({WINDOW}-line windows), and the first read of the 10 MiB log through a 50 Mbit/s link (median of {RUNS})\n");
-    println!("| file | size (bytes) | identity: on the wire | × size | gzip: on the wire | × size | windows matched |");
+    println!(
+        "Bytes GitLab puts on the wire to read a file whole ({WINDOW}-line windows), and the first read of the 10 MiB log through a 50 Mbit/s link (median of {RUNS})\n"
+    );
+    println!(
+        "| file | size (bytes) | identity: on the wire | × size | gzip: on the wire | × size | windows matched |"
+    );
     println!("|---|---:|---:|---:|---:|---:|---|");
     let mut timings = Vec::new();
     let mut wire = Vec::new();

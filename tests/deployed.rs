@@ -7,8 +7,10 @@
 #[path = "support/deployed_gitlab.rs"]
 mod deployed_gitlab;
 #[path = "support/faulty_gitlab.rs"]
+#[allow(dead_code)]
 mod faulty_gitlab;
 #[path = "support/gitlab_mock.rs"]
+#[allow(dead_code)]
 mod gitlab_mock;
 #[path = "support/mcp.rs"]
 mod mcp;
@@ -341,10 +343,18 @@ async fn files_too_large_together_by_full_size_are_asked_in_parts() {
     gitlab.put(MAIN, "small.txt", named_text("small", 100), false);
     let mock = start(&gitlab).await;
     let server = server_for(&mock, &[]).await;
-    let got = first_lines(&server.call_many(batch(&["big.log", "mid.log", "small.txt"])).await);
+    let got = first_lines(
+        &server
+            .call_many(batch(&["big.log", "mid.log", "small.txt"]))
+            .await,
+    );
     assert_eq!(got, ["big", "mid", "small"]);
     let log = gitlab.log();
-    let size_refusals = log.refused.iter().filter(|r| r.contains("Max blobs size")).count();
+    let size_refusals = log
+        .refused
+        .iter()
+        .filter(|r| r.contains("Max blobs size"))
+        .count();
     // One refusal of the whole group; the parts packed by full size are never refused.
     assert_eq!(size_refusals, 1, "{:?}", log.refused);
     server.stop().await;
@@ -358,7 +368,12 @@ async fn a_part_refused_under_another_versions_rule_is_halved_not_failed() {
         ..Deployed::default()
     };
     for name in ["a", "b", "c"] {
-        gitlab.put(MAIN, &format!("{name}.txt"), named_text(name, 600_000), false);
+        gitlab.put(
+            MAIN,
+            &format!("{name}.txt"),
+            named_text(name, 600_000),
+            false,
+        );
     }
     let mock = start(&gitlab).await;
     let server = server_for(&mock, &[]).await;

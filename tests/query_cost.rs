@@ -13,8 +13,10 @@
 #[path = "support/deployed_gitlab.rs"]
 mod deployed_gitlab;
 #[path = "support/faulty_gitlab.rs"]
+#[allow(dead_code)]
 mod faulty_gitlab;
 #[path = "support/gitlab_mock.rs"]
+#[allow(dead_code)]
 mod gitlab_mock;
 #[path = "support/mcp.rs"]
 mod mcp;

@@ -139,13 +139,14 @@ mod tests {
         ]));
         assert!(!lacks_ref_type(&[error("Ref is not valid")]));
         assert!(!lacks_ref_type(&[]));
-        assert!(too_costly(&[error(
+        assert!(too_costly(
             "Query has complexity of 257, which exceeds max complexity of 250"
-        )]));
-        assert!(too_costly(&[error("Query too large")]));
-        assert!(!too_costly(&[error(
+        ));
+        assert!(too_costly("x; Query too large"));
+        assert!(!too_costly(
             "Query has depth of 16, which exceeds max depth of 15"
-        )]));
+        ));
+        assert!(!too_costly(""));
     }
 
     #[test]

@@ -57,16 +57,33 @@ async fn ask_split(
     };
     let count = request.paths.len();
     if too_costly(&refused) && client.caps().paths.shrink_below(count) {
-        return Box::pin(ask_split(client, request, with_content, on_size, credential)).await;
+        return Box::pin(ask_split(
+            client,
+            request,
+            with_content,
+            on_size,
+            credential,
+        ))
+        .await;
     }
     let halves = size_parts::halves(request.paths);
-    match (refused.contains(SIZE_LIMIT_MESSAGE) && with_content, on_size, halves) {
+    match (
+        refused.contains(SIZE_LIMIT_MESSAGE) && with_content,
+        on_size,
+        halves,
+    ) {
         (true, OnSize::Pack, Some(_)) => {
-            tracing::info!(files = count, "GitLab: {SIZE_LIMIT_MESSAGE}; asking by full sizes");
+            tracing::info!(
+                files = count,
+                "GitLab: {SIZE_LIMIT_MESSAGE}; asking by full sizes"
+            );
             Box::pin(ask_packed(client, request, credential)).await
         }
         (true, OnSize::Halve, Some((first, second))) => {
-            tracing::info!(files = count, "GitLab: {SIZE_LIMIT_MESSAGE} for a packed part; halving it");
+            tracing::info!(
+                files = count,
+                "GitLab: {SIZE_LIMIT_MESSAGE} for a packed part; halving it"
+            );
             let parts = [first, second];
             ask_each(client, request, &parts, true, OnSize::Halve, credential).await
         }
@@ -81,7 +98,8 @@ async fn ask_packed(
     request: PathsRequest<'_>,
     credential: Option<&Credential>,
 ) -> Answer {
-    let Some(mut sized) = ask_split(client, request, false, OnSize::Halve, credential).await? else {
+    let Some(mut sized) = ask_split(client, request, false, OnSize::Halve, credential).await?
+    else {
         return Ok(None);
     };
     let sizes: Vec<(&str, Option<u64>)> = sized
@@ -90,10 +108,11 @@ async fn ask_packed(
         .map(|n| (n.path.as_str(), n.size.map(|s| s.0)))
         .collect();
     let per_request = client.caps().paths.get();
-    let parts: Vec<Vec<String>> = size_parts::by_full_size(&sizes, MAX_REQUEST_CONTENT, per_request)
-        .into_iter()
-        .map(|part| part.into_iter().map(str::to_string).collect())
-        .collect();
+    let parts: Vec<Vec<String>> =
+        size_parts::by_full_size(&sizes, MAX_REQUEST_CONTENT, per_request)
+            .into_iter()
+            .map(|part| part.into_iter().map(str::to_string).collect())
+            .collect();
     sized.nodes.clear();
     if parts.is_empty() {
         // Nothing found at any path: the sized answer (project, no blobs) is the answer.

@@ -16,12 +16,16 @@ pub(crate) enum Unfollowed {
     NoTarget,
     /// A scheme other than `https` (or `http` when GitLab itself is on `http`).
     Scheme { shown: String },
+    /// Back to GitLab's own origin (e.g. `http` → `https`): not storage, but GitLab's address
+    /// (the transport words it as any redirect).
+    Instance,
 }
 
 impl Display for Unfollowed {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         match self {
             Unfollowed::NoTarget => f.write_str("the redirect names no URL"),
+            Unfollowed::Instance => f.write_str("the redirect leads back to GitLab itself"),
             Unfollowed::Scheme { shown } => write!(
                 f,
                 "the redirect leads to {shown}, which is neither https nor (with GitLab itself on http) http"
@@ -31,8 +35,9 @@ impl Display for Unfollowed {
 }
 
 /// The URL to fetch the object from, resolved against the URL that redirected (`from`): only
-/// `https`, or `http` when `instance` (GitLab's base URL) is `http` itself, and without user
-/// info, so no credential of any kind goes to the storage host.
+/// on another origin than `instance` (GitLab's base URL), only `https` (or `http` when
+/// `instance` is `http` itself), and without user info, so no credential of any kind goes to
+/// the storage host.
 pub(crate) fn target(
     instance: &Url,
     from: &Url,
@@ -40,6 +45,9 @@ pub(crate) fn target(
 ) -> Result<Url, Unfollowed> {
     let location = location.ok_or(Unfollowed::NoTarget)?;
     let mut url = from.join(location).map_err(|_| Unfollowed::NoTarget)?;
+    if url.origin() == instance.origin() {
+        return Err(Unfollowed::Instance);
+    }
     let allowed = match url.scheme() {
         "https" => true,
         "http" => instance.scheme() == "http",
@@ -122,9 +130,19 @@ mod tests {
             target(&gitlab, &from, Some("https://u:pw@s3.example/o?sig=1")),
             Ok(url("https://s3.example/o?sig=1"))
         );
+        // Back to GitLab itself (a relative Location, or http → https) is no storage.
         assert_eq!(
             target(&gitlab, &from, Some("/lfs/o")),
-            Ok(url("https://g.example/lfs/o"))
+            Err(Unfollowed::Instance)
+        );
+        let http_gitlab = url("http://g.example");
+        assert_eq!(
+            target(&gitlab, &from, Some("https://g.example:443/x")),
+            Err(Unfollowed::Instance)
+        );
+        assert_eq!(
+            target(&http_gitlab, &from, Some("http://g.example:9000/o?sig=1")),
+            Ok(url("http://g.example:9000/o?sig=1"))
         );
     }
 

@@ -580,20 +580,25 @@ impl Transport {
     }
 
     fn refuse_redirect(&self, response: &reqwest::Response) -> Result<(), TransportError> {
-        if !response.status().is_redirection() {
-            return Ok(());
+        match response.status().is_redirection() {
+            true => Err(self.redirect_error(response)),
+            false => Ok(()),
         }
+    }
+
+    /// The error for a redirect that is not followed.
+    fn redirect_error(&self, response: &reqwest::Response) -> TransportError {
         let location = header_text(response.headers().get(LOCATION));
-        Err(TransportError::Redirect {
+        TransportError::Redirect {
             instance: self.instance.clone(),
             status: response.status().as_u16(),
             storage: location.is_some_and(|l| super::storage::looks_like_storage(&self.base, l)),
             // Quoted like any other input: secrets in it redacted, and cut.
             location: crate::quote::shown(&crate::redact::url(
-                header_text(response.headers().get(LOCATION)).unwrap_or("?"),
+                location.unwrap_or("?"),
                 crate::redact::Query::KeysOnly,
             )),
-        })
+        }
     }
 
     /// 401/403 (the token) and 404 (the endpoint) mean the same whatever the body says.
@@ -884,6 +889,51 @@ mod tests {
         }
         .to_string();
         assert!(m.contains("502") && m.contains("2 retries"), "{m}");
+    }
+
+    #[test]
+    fn storage_wording_blames_neither_the_token_nor_gitlab_url() {
+        let redirect = |storage| {
+            TransportError::Redirect {
+                instance: "https://g".into(),
+                status: 302,
+                location: "https://s3.example/o?X-Amz-Signature=[redacted]".into(),
+                storage,
+            }
+            .to_string()
+        };
+        assert!(redirect(false).contains("set GITLAB_URL"));
+        let m = redirect(true);
+        assert!(
+            m.contains("object storage") && m.contains("not a GITLAB_URL problem"),
+            "{m}"
+        );
+        let storage = |status| {
+            TransportError::Storage {
+                status,
+                what: "'a.bin' at 'main'".into(),
+                shown: "https://s3.example/o".into(),
+            }
+            .to_string()
+        };
+        assert!(storage(403).contains("expired") && storage(403).contains("https://s3.example/o"));
+        assert!(storage(404).contains("no such object"));
+        assert!(storage(302).contains("only one redirect"));
+        assert!(storage(500).contains("HTTP 500"));
+        for m in [storage(403), storage(404)] {
+            assert!(!m.contains("GITLAB_URL") && !m.contains("token"), "{m}");
+        }
+        let m = TransportError::StorageRedirect {
+            what: "'a.bin' at 'main'".into(),
+            why: super::super::storage::Unfollowed::Scheme {
+                shown: "ftp://h/o".into(),
+            },
+        }
+        .to_string();
+        assert!(
+            m.contains("ftp://h/o") && m.contains("not downloaded"),
+            "{m}"
+        );
     }
 
     #[test]
