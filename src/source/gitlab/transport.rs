@@ -59,6 +59,12 @@ pub(crate) enum TransportError {
         what: String,
         shown: String,
     },
+    /// No answer from the object storage an LFS download was redirected to.
+    StorageNoAnswer {
+        what: String,
+        shown: String,
+        why: NoAnswer,
+    },
     /// The answer was larger than [`MAX_BODY_BYTES`].
     TooLarge { endpoint: String },
     /// 401 or 403; `origin` is where the token came from (`None`: no token was sent).
@@ -126,7 +132,9 @@ impl Display for TransportError {
                 location,
                 storage,
             } => redirect(f, instance, *status, location, *storage),
-            T::StorageRedirect { .. } | T::Storage { .. } => self.storage(f),
+            T::StorageRedirect { .. } | T::Storage { .. } | T::StorageNoAnswer { .. } => {
+                self.storage(f)
+            }
             T::TooLarge { endpoint } => write!(
                 f,
                 "GitLab's answer from {endpoint} exceeded {} MiB; this is not a GitLab GraphQL answer this server can use.",
@@ -185,7 +193,7 @@ fn raw_status(f: &mut Formatter<'_>, status: u16, what: &str) -> fmt::Result {
 }
 
 impl TransportError {
-    /// The wording of the two object-storage errors.
+    /// The wording of the object-storage errors.
     fn storage(&self, f: &mut Formatter<'_>) -> fmt::Result {
         match self {
             TransportError::StorageRedirect { what, why } => storage_redirect(f, what, why),
@@ -194,7 +202,17 @@ impl TransportError {
                 what,
                 shown,
             } => storage_status(f, *status, what, shown),
-            // `fmt` calls this for the two variants above only.
+            TransportError::StorageNoAnswer { what, shown, why } => {
+                let cause = why
+                    .cause()
+                    .map(|c| chain(c))
+                    .unwrap_or_else(|| "it kept closing the connection".to_string());
+                write!(
+                    f,
+                    "The object storage GitLab sent the LFS object of {what} to ({shown}) could not be reached ({cause}); try again later."
+                )
+            }
+            // `fmt` calls this for the three variants above only.
             _ => Ok(()),
         }
     }
@@ -371,7 +389,9 @@ impl std::error::Error for TransportError {
             TransportError::NotJson { cause, .. } | TransportError::Unexpected { cause, .. } => {
                 Some(cause)
             }
-            TransportError::NoAnswer { why, .. } => why.cause().map(|c| c as _),
+            TransportError::NoAnswer { why, .. } | TransportError::StorageNoAnswer { why, .. } => {
+                why.cause().map(|c| c as _)
+            }
             _ => None,
         }
     }
@@ -495,11 +515,19 @@ impl Transport {
                     why,
                 }
             })?;
-        let shown = super::storage::shown(&target);
+        let shown = crate::quote::shown(&super::storage::shown(&target));
         tracing::info!(storage = %shown, "GitLab sent an LFS object to object storage; following once, without credentials");
         let response = self
             .send(|| self.client.get(target.clone()), endpoint, None)
-            .await?;
+            .await
+            .map_err(|e| match e {
+                TransportError::NoAnswer { why, .. } => TransportError::StorageNoAnswer {
+                    what: what.to_string(),
+                    shown: shown.clone(),
+                    why,
+                },
+                other => other,
+            })?;
         let status = response.status();
         if !status.is_success() {
             return Err(TransportError::Storage {
@@ -663,6 +691,7 @@ impl Transport {
     }
 
     fn send_error(&self, e: reqwest::Error) -> TransportError {
+        let e = without_secret_url(e);
         let instance = self.instance.clone();
         let (timeout, connect) = (e.is_timeout(), e.is_connect());
         let cause = Shared::new(e);
@@ -675,6 +704,15 @@ impl Transport {
         };
         TransportError::NoAnswer { instance, why }
     }
+}
+
+/// `e` without the URL it names when that URL carries a query or user info (a storage link's
+/// signature, GitLab's `ref`): the error is worded with the host it concerns instead.
+fn without_secret_url(e: reqwest::Error) -> reqwest::Error {
+    let secret = e
+        .url()
+        .is_some_and(|u| u.query().is_some() || !u.username().is_empty() || u.password().is_some());
+    if secret { e.without_url() } else { e }
 }
 
 /// The `Authorization` header for a credential, marked sensitive so no `Debug` prints it.
@@ -792,6 +830,7 @@ impl RawBody {
             .map_or(0, |c| c.len());
         metrics::gitlab_received(self.endpoint, length);
         chunk.map_err(|e| {
+            let e = without_secret_url(e);
             // A body that stops coming is a timeout like an answer that never comes.
             let timeout = e.is_timeout();
             let cause = Shared::new(e);
