@@ -19,7 +19,6 @@ mod deployed_gitlab;
 #[allow(dead_code)]
 mod faulty_gitlab;
 #[path = "../tests/support/gitlab_mock.rs"]
-#[allow(dead_code)]
 mod gitlab_mock;
 #[path = "support/mcp.rs"]
 #[allow(dead_code)]

@@ -10,7 +10,6 @@ mod deployed_gitlab;
 #[allow(dead_code)]
 mod faulty_gitlab;
 #[path = "support/gitlab_mock.rs"]
-#[allow(dead_code)]
 mod gitlab_mock;
 #[path = "support/mcp.rs"]
 mod mcp;

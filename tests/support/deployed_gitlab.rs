@@ -43,10 +43,12 @@ pub struct Log {
     pub plain: usize,
 }
 
+/// Files by (fully qualified ref, path).
+pub type Files = Arc<Mutex<HashMap<(String, String), Arc<File>>>>;
+
 #[derive(Clone, Default)]
 pub struct Deployed {
-    /// Files by (fully qualified ref, path).
-    pub files: Arc<Mutex<HashMap<(String, String), Arc<File>>>>,
+    pub files: Files,
     pub gzip: bool,
     pub bomb: bool,
     pub storage: Option<Storage>,

@@ -475,7 +475,7 @@ impl Transport {
             .send(|| self.client.get(&url), endpoint, credential)
             .await?;
         if follow == Follow::Storage && response.status().is_redirection() {
-            return self.from_storage(&response, endpoint, what).await;
+            return self.download_from_storage(&response, endpoint, what).await;
         }
         self.refuse_redirect(&response)?;
         let status = response.status();
@@ -501,7 +501,7 @@ impl Transport {
     /// Follows an LFS download's redirect to object storage, once, with no credential (no
     /// `Authorization`, no `PRIVATE-TOKEN`, no cookie: S3 refuses a second auth mechanism, and
     /// the token is GitLab's alone). The body is verified downstream like any LFS body.
-    async fn from_storage(
+    async fn download_from_storage(
         &self,
         redirect: &reqwest::Response,
         endpoint: Endpoint,
