@@ -7,15 +7,16 @@ use graphql_client::{GraphQLQuery, QueryBody};
 
 use std::sync::LazyLock;
 
-use super::capabilities::{EXCLUSIONS_FIELD, PERMALINK_FIELD};
+use super::capabilities::{EXCLUSIONS_FIELD, PERMALINK_FIELD, lacks_ref_type};
 use super::client::Client;
 use super::error::{GitlabError, ShapeProblem, answer_data, answer_data_ignoring};
 use super::graphql::variants::BLOB_WITHOUT_DUO_EXCLUSIONS_IF_SUPPORTED;
 use super::graphql::{
     Blob as BlobQuery, BlobFields, blob, global_id_number, project_global_id, without_permalink,
+    without_ref_type,
 };
 use crate::config::Credential;
-use crate::ref_name::RefType;
+use crate::ref_name::{RefType, qualify_ref};
 use crate::resolve::ProjectRef;
 
 /// One file to ask for.
@@ -48,13 +49,35 @@ pub(crate) struct ProjectAnswer {
     pub nodes: Vec<BlobFields>,
 }
 
-/// The blob documents without `permalinkPath`, with and without the exclusion rules.
-static WITHOUT_PERMALINK: LazyLock<[String; 2]> = LazyLock::new(|| {
-    [
-        without_permalink(blob::QUERY),
-        without_permalink(BLOB_WITHOUT_DUO_EXCLUSIONS_IF_SUPPORTED),
-    ]
-});
+/// The blob document for every combination of optional parts, by [`Optional::index`].
+static DOCUMENTS: LazyLock<[String; 8]> =
+    LazyLock::new(|| std::array::from_fn(|i| document(Optional::of_index(i))));
+
+/// The blob document asking for the optional parts `asked` names.
+fn document(asked: Optional) -> String {
+    let mut document = match asked.rules {
+        true => blob::QUERY.to_string(),
+        false => BLOB_WITHOUT_DUO_EXCLUSIONS_IF_SUPPORTED.to_string(),
+    };
+    if !asked.permalink {
+        document = without_permalink(&document);
+    }
+    if !asked.ref_type {
+        document = without_ref_type(&document);
+    }
+    document
+}
+
+/// Every blob document this module may send, named by what it leaves out (for the schema and
+/// cost tests).
+pub(crate) fn documents() -> Vec<(String, String)> {
+    (0..8)
+        .map(|i| {
+            let asked = Optional::of_index(i);
+            (format!("Blob {asked:?}"), DOCUMENTS[i].clone())
+        })
+        .collect()
+}
 
 /// Asks for one file. `Ok(None)`: the project is missing or unreadable. The exclusion rules and
 /// the permalink are asked for until the instance is seen to lack the field; then, from this
@@ -83,30 +106,34 @@ pub(crate) async fn ask_paths(
     with_content: bool,
     credential: Option<&Credential>,
 ) -> Result<Option<ProjectAnswer>, GitlabError> {
-    // Each round that learns of an absent field stops asking for it, so with two optional
-    // fields (the exclusion rules and the permalink) the third round at the latest answers.
-    const ROUNDS: usize = 3;
+    // Each round that learns of an absent part stops asking for it, so with three optional
+    // parts (the exclusion rules, the permalink, the ref type) the fourth round at the latest
+    // answers.
+    const ROUNDS: usize = 4;
     for _ in 0..ROUNDS {
         let caps = client.caps();
         let asked = Optional {
             rules: caps.exclusions.worth_asking(),
             permalink: caps.permalink.worth_asking(),
+            ref_type: caps.ref_type.worth_asking(),
         };
         let answer = client
             .post(&body(request, asked, with_content), credential)
             .await?;
         let no_rules = asked.rules && answer.lacks_field(EXCLUSIONS_FIELD);
         let no_permalink = asked.permalink && answer.lacks_field(PERMALINK_FIELD);
+        let no_ref_type = asked.ref_type && lacks_ref_type(answer.errors());
         for (lacks, field, support) in [
             (no_rules, EXCLUSIONS_FIELD, &caps.exclusions),
             (no_permalink, PERMALINK_FIELD, &caps.permalink),
+            (no_ref_type, "RefType", &caps.ref_type),
         ] {
             if lacks {
                 tracing::info!("this GitLab has no {field}; not asking again");
                 support.record(false);
             }
         }
-        if no_rules || no_permalink {
+        if no_rules || no_permalink || no_ref_type {
             continue;
         }
         let data: blob::ResponseData = if asked.rules {
@@ -120,14 +147,32 @@ pub(crate) async fn ask_paths(
     Err(ShapeProblem::FieldsStillAbsent { rounds: ROUNDS }.into())
 }
 
-/// Which optional fields a request asks for.
-#[derive(Debug, Clone, Copy)]
+/// Which optional parts a request asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Optional {
     rules: bool,
     permalink: bool,
+    /// The `$refType` variable (else the ref is qualified in the `ref` string).
+    ref_type: bool,
 }
 
-/// The request body; without the optional fields the instance lacks.
+impl Optional {
+    /// The combination numbered `i` (bit 0 rules, 1 permalink, 2 ref type).
+    fn of_index(i: usize) -> Self {
+        Self {
+            rules: i & 1 != 0,
+            permalink: i & 2 != 0,
+            ref_type: i & 4 != 0,
+        }
+    }
+
+    fn index(self) -> usize {
+        usize::from(self.rules) | usize::from(self.permalink) << 1 | usize::from(self.ref_type) << 2
+    }
+}
+
+/// The request body; without the optional parts the instance lacks (without `refType`, the
+/// ref qualified as GitLab would qualify it).
 fn body(
     request: PathsRequest<'_>,
     asked: Optional,
@@ -137,21 +182,20 @@ fn body(
         ProjectRef::Path(p) => (false, Some(p.clone()), None),
         ProjectRef::Id(id) => (true, None, Some(vec![project_global_id(*id)])),
     };
+    let (ref_, ref_type) = match asked.ref_type {
+        true => (request.git_ref.to_string(), request.ref_type),
+        false => (qualify_ref(request.git_ref, request.ref_type), None),
+    };
     let mut body = BlobQuery::build_query(blob::Variables {
         by_id,
         project_path,
         ids,
-        ref_: request.git_ref.to_string(),
+        ref_,
         paths: request.paths.iter().map(|p| p.to_string()).collect(),
-        ref_type: request.ref_type,
+        ref_type,
         with_content,
     });
-    body.query = match (asked.rules, asked.permalink) {
-        (true, true) => blob::QUERY,
-        (false, true) => BLOB_WITHOUT_DUO_EXCLUSIONS_IF_SUPPORTED,
-        (true, false) => &WITHOUT_PERMALINK[0],
-        (false, false) => &WITHOUT_PERMALINK[1],
-    };
+    body.query = &DOCUMENTS[asked.index()];
     body
 }
 
@@ -211,6 +255,7 @@ mod tests {
         let all = Optional {
             rules: true,
             permalink: true,
+            ref_type: true,
         };
         let v = serde_json::to_value(body(request, all, true)).unwrap();
         assert_eq!(v["variables"]["withContent"], true);
@@ -231,6 +276,7 @@ mod tests {
             Optional {
                 rules: false,
                 permalink: false,
+                ref_type: true,
             },
             false,
         ))
@@ -243,5 +289,48 @@ mod tests {
         assert_eq!(v["variables"]["byId"], true);
         assert!(!v["query"].as_str().unwrap().contains(EXCLUSIONS_FIELD));
         assert!(!v["query"].as_str().unwrap().contains("  permalinkPath"));
+    }
+
+    #[test]
+    fn without_ref_type_the_ref_is_qualified_in_the_ref_string() {
+        let path = ProjectRef::Path("g/p".into());
+        let request = |ref_type| PathsRequest {
+            project: &path,
+            git_ref: "v1",
+            paths: &["a.txt"],
+            ref_type,
+        };
+        let old = Optional {
+            rules: false,
+            permalink: false,
+            ref_type: false,
+        };
+        for (ref_type, sent) in [
+            (Some(RefType::Tags), "refs/tags/v1"),
+            (Some(RefType::Heads), "refs/heads/v1"),
+            (None, "v1"),
+        ] {
+            let v = serde_json::to_value(body(request(ref_type), old, true)).unwrap();
+            assert_eq!(v["variables"]["ref"], sent);
+            assert!(v["variables"].get("refType").is_none(), "{v}");
+            assert!(!v["query"].as_str().unwrap().contains("efType"), "{v}");
+        }
+    }
+
+    #[test]
+    fn every_combination_has_its_document() {
+        for i in 0..8 {
+            let asked = Optional::of_index(i);
+            assert_eq!(asked.index(), i);
+            let d = &DOCUMENTS[i];
+            assert_eq!(
+                d.contains("duoContextExclusionSettings"),
+                asked.rules,
+                "{d}"
+            );
+            assert_eq!(d.contains("  permalinkPath"), asked.permalink, "{d}");
+            assert_eq!(d.contains("$refType"), asked.ref_type, "{d}");
+        }
+        assert_eq!(documents().len(), 8);
     }
 }

@@ -10,20 +10,24 @@
 use serde_json::{Map, Value, json};
 
 use super::blob_query::ProjectAnswer;
-use super::capabilities::{COMMIT_FIELD, EXCLUSIONS_FIELD, PERMALINK_FIELD};
+use super::capabilities::{
+    COMMIT_FIELD, EXCLUSIONS_FIELD, MAX_CANDIDATES_PER_REQUEST, PERMALINK_FIELD, lacks_ref_type,
+    too_costly,
+};
 use super::client::Client;
 use super::envelope::{GraphqlError, GraphqlResponse};
 use super::error::{GitlabError, ShapeProblem, answer_data, answer_data_ignoring};
 use super::graphql::fragments::{BLOB_FIELDS, DUO_EXCLUSIONS_IF_SUPPORTED};
 use super::graphql::{BlobFields, global_id_number, without_permalink};
 use crate::config::Credential;
-use crate::ref_name::RefType;
+use crate::ref_name::{RefType, qualify_ref};
 use crate::resolve::Candidate;
 use crate::resolve::choice::Evidence;
 
-/// Candidates asked for in one request, chosen to stay well inside GitLab's query complexity
-/// limits (250 points authenticated, 200 anonymous); `estimated_complexity` (its tests) counts it.
-pub(crate) const MAX_PER_REQUEST: usize = 8;
+/// Candidates asked for in one request at most, chosen to stay inside GitLab's query complexity
+/// limits (250 points authenticated, 200 anonymous; `tests/query_cost.rs` counts it). An
+/// instance that counts dearer is asked fewer per request once it refuses ([`too_costly`]).
+pub(crate) const MAX_PER_REQUEST: usize = MAX_CANDIDATES_PER_REQUEST;
 
 /// What one candidate's aliases answered.
 #[derive(Debug, Clone)]
@@ -66,20 +70,25 @@ pub(crate) struct Extras {
     pub content: bool,
     /// The blobs' `permalinkPath` (unless the instance lacks the field).
     pub permalink: bool,
+    /// The `$refType` variable (unless the instance lacks `RefType`: the refs are then
+    /// qualified in the `ref` strings).
+    pub ref_type: bool,
 }
 
-/// Asks about every candidate, [`MAX_PER_REQUEST`] per request. `Ok(None)`: the project is
-/// missing or unreadable. When an answer shows the instance lacks an optional field, the field
-/// is remembered as absent and the batches are asked again without it (at most twice more).
+/// Asks about every candidate, at most [`MAX_PER_REQUEST`] per request. `Ok(None)`: the project
+/// is missing or unreadable. When an answer shows the instance lacks an optional field, the
+/// field is remembered as absent and the batches are asked again without it; when it finds a
+/// request too costly, the instance is asked half as many candidates per request from then on.
 pub(crate) async fn ask(
     client: &Client,
     asked: Asked<'_>,
     credential: Option<&Credential>,
 ) -> Result<Option<CandidatesAnswer>, GitlabError> {
-    // Each round that learns of an absent field stops asking for it, so with three optional
-    // fields (the ref lookups, the exclusion rules, the permalink) the fourth round at the
-    // latest answers.
-    const ROUNDS: usize = 4;
+    // Each round that learns of an absent field stops asking for it, and each that finds a
+    // request too costly halves the candidates per request: with four optional parts (the ref
+    // lookups, the exclusion rules, the permalink, the ref type) and 8 → 4 → 2 → 1 candidates,
+    // the eighth round at the latest answers.
+    const ROUNDS: usize = 8;
     for _ in 0..ROUNDS {
         if let Batches::Answered(answer) = ask_batches(client, asked, credential).await? {
             return Ok(answer);
@@ -100,8 +109,9 @@ pub(crate) struct Asked<'a> {
 
 enum Batches {
     Answered(Option<CandidatesAnswer>),
-    /// An optional field turned out to be absent (now remembered): ask again.
-    LearnedAField,
+    /// An optional field turned out to be absent, or a request too costly (now remembered):
+    /// ask again.
+    Learned,
 }
 
 async fn ask_batches(
@@ -112,18 +122,22 @@ async fn ask_batches(
     let caps = client.caps();
     let mut project: Option<ProjectAnswer> = None;
     let mut answers: Vec<CandidateAnswer> = Vec::with_capacity(asked.candidates.len());
-    for batch in asked.candidates.chunks(MAX_PER_REQUEST) {
+    for batch in asked.candidates.chunks(caps.candidates.get()) {
         let extras = Extras {
             rules: caps.exclusions.worth_asking() && project.is_none(),
             commit: caps.commit.worth_asking(),
             content: asked.content,
             permalink: caps.permalink.worth_asking(),
+            ref_type: caps.ref_type.worth_asking(),
         };
         let offset = answers.len();
         let body = request(asked.project_path, batch, offset, asked.ref_type, extras);
         let r: GraphqlResponse<Value> = client.post(&body, credential).await?;
-        if learned_absent_fields(client, &r, extras) {
-            return Ok(Batches::LearnedAField);
+        if learned_absent_fields(client, &r, extras)
+            || (too_costly(&r.error_messages().unwrap_or_default())
+                && caps.candidates.shrink_below(batch.len()))
+        {
+            return Ok(Batches::Learned);
         }
         let Some(parsed) = parse(r, batch.len(), offset, extras)? else {
             return Ok(Batches::Answered(None));
@@ -147,6 +161,11 @@ fn learned_absent_fields(client: &Client, r: &GraphqlResponse<Value>, extras: Ex
     let no_rules = extras.rules && r.lacks_field(EXCLUSIONS_FIELD);
     let no_commit = extras.commit && r.lacks_field(COMMIT_FIELD);
     let no_permalink = extras.permalink && r.lacks_field(PERMALINK_FIELD);
+    let no_ref_type = extras.ref_type && lacks_ref_type(r.errors());
+    if no_ref_type {
+        tracing::info!("this GitLab has no RefType; qualifying refs instead");
+        client.caps().ref_type.record(false);
+    }
     if no_rules {
         client.caps().exclusions.record(false);
     }
@@ -156,17 +175,21 @@ fn learned_absent_fields(client: &Client, r: &GraphqlResponse<Value>, extras: Ex
     if no_permalink {
         client.caps().permalink.record(false);
     }
-    no_rules || no_commit || no_permalink
+    no_rules || no_commit || no_permalink || no_ref_type
 }
 
 /// The GraphQL document for `count` candidates numbered from `offset`.
 pub(crate) fn document(count: usize, offset: usize, extras: Extras) -> String {
-    let mut vars = String::from("$projectPath: ID!, $refType: RefType, $withContent: Boolean!");
+    let (ref_type_var, ref_type_arg) = match extras.ref_type {
+        true => (", $refType: RefType", ", refType: $refType"),
+        false => ("", ""),
+    };
+    let mut vars = format!("$projectPath: ID!{ref_type_var}, $withContent: Boolean!");
     let mut fields = String::new();
     for i in offset..offset + count {
         vars.push_str(&format!(", $r{i}: String!, $p{i}: [String!]!"));
         fields.push_str(&format!(
-            " b{i}: blobs(ref: $r{i}, paths: $p{i}, refType: $refType, first: 1) {{ nodes {{ ...BlobFields }} }}"
+            " b{i}: blobs(ref: $r{i}, paths: $p{i}{ref_type_arg}, first: 1) {{ nodes {{ ...BlobFields }} }}"
         ));
         if extras.commit {
             vars.push_str(&format!(", $h{i}: String!, $t{i}: String!"));
@@ -192,20 +215,6 @@ pub(crate) fn document(count: usize, offset: usize, extras: Extras) -> String {
     )
 }
 
-/// GitLab's complexity score of [`document`], by GitLab's rules (`Types::BaseField`,
-/// `Resolvers::BaseResolver`): a plain field costs 1 plus its children; a resolver field costs
-/// its children + 1, + 1 if it calls Gitaly, and a connection adds 1% per item it may load
-/// (`first`, else the 100-item page size), so `blobs(first: 1)` costs (7 + 1 + 1) × 1.01 → 9
-/// and each `commit(ref:) { sha }` 3. Per candidate: 9 + 2 × 3 = 15.
-#[cfg(test)]
-pub(crate) fn estimated_complexity(count: usize, extras: Extras) -> usize {
-    let per_candidate = 9 + if extras.commit { 6 } else { 0 };
-    // project (resolver: 1 + 1) + id + fullPath + repository, plus the exclusion settings
-    // object and its rules.
-    let base = 5 + if extras.rules { 2 } else { 0 };
-    base + count * per_candidate
-}
-
 /// The request body (query, variables, operationName) for a batch of candidates.
 pub(crate) fn request(
     project_path: &str,
@@ -216,11 +225,17 @@ pub(crate) fn request(
 ) -> Value {
     let mut variables = Map::new();
     variables.insert("projectPath".into(), json!(project_path));
-    variables.insert("refType".into(), json!(ref_type));
+    if extras.ref_type {
+        variables.insert("refType".into(), json!(ref_type));
+    }
     variables.insert("withContent".into(), json!(extras.content));
     for (k, split) in batch.iter().enumerate() {
         let i = offset + k;
-        variables.insert(format!("r{i}"), json!(split.git_ref));
+        let git_ref = match extras.ref_type {
+            true => split.git_ref.clone(),
+            false => qualify_ref(&split.git_ref, ref_type),
+        };
+        variables.insert(format!("r{i}"), json!(git_ref));
         variables.insert(format!("p{i}"), json!([split.path]));
         if extras.commit {
             variables.insert(
@@ -391,12 +406,14 @@ mod tests {
         commit: true,
         content: true,
         permalink: true,
+        ref_type: true,
     };
     const NONE: Extras = Extras {
         rules: false,
         commit: false,
         content: false,
         permalink: false,
+        ref_type: false,
     };
 
     #[test]
@@ -409,15 +426,17 @@ mod tests {
         assert!(d.contains("permalinkPath"), "{d}");
         let d = document(1, 0, NONE);
         assert!(!d.contains("commit") && !d.contains("duoContext"), "{d}");
+        assert!(
+            !d.contains("efType") && d.contains("b0: blobs(ref: $r0, paths: $p0, first: 1)"),
+            "{d}"
+        );
         assert!(!d.contains("permalinkPath") && d.contains("lfsOid"), "{d}");
     }
 
     #[test]
-    fn a_full_batch_stays_inside_gitlabs_complexity_limits() {
-        let worst = estimated_complexity(MAX_PER_REQUEST, ALL);
-        assert_eq!(worst, 127);
-        assert!(worst <= 200, "anonymous limit");
-        // Without `first: 1` each blobs field would cost twice as much (9 × 2 = 18).
+    fn each_candidate_asks_for_one_blob() {
+        // Without `first: 1` each blobs field would cost twice as much (GitLab's connection
+        // rule); tests/query_cost.rs scores the documents as sent.
         assert!(document(1, 0, NONE).contains("first: 1"));
     }
 
@@ -433,6 +452,7 @@ mod tests {
                 commit: true,
                 content: false,
                 permalink: true,
+                ref_type: true,
             },
         );
         assert_eq!(body["variables"]["r1"], "release/2026");
@@ -441,6 +461,16 @@ mod tests {
         assert_eq!(body["variables"]["t0"], "refs/tags/release");
         assert_eq!(body["variables"]["refType"], "TAGS");
         assert_eq!(body["variables"]["withContent"], false);
+        // Without RefType on the instance, the hint is in the ref string instead.
+        let old = Extras {
+            ref_type: false,
+            ..NONE
+        };
+        let body = request("g/p", &[split("v1", "x")], 0, Some(RefType::Tags), old);
+        assert_eq!(body["variables"]["r0"], "refs/tags/v1");
+        assert!(body["variables"].get("refType").is_none());
+        let body = request("g/p", &[split("v1", "x")], 0, None, old);
+        assert_eq!(body["variables"]["r0"], "v1");
     }
 
     #[test]

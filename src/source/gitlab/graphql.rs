@@ -30,6 +30,16 @@ pub(crate) fn without_permalink(document: &str) -> String {
     document.replace("\n  permalinkPath\n", "\n")
 }
 
+/// `document` without the `$refType: RefType` variable and the `refType:` argument, for an
+/// instance that has neither (the ref is then qualified in the `ref` string itself). Both the
+/// checked-in layout (one variable a line) and graphql-parser's (one line) are handled.
+pub(crate) fn without_ref_type(document: &str) -> String {
+    document
+        .replace(", refType: $refType", "")
+        .replace("\n  $refType: RefType\n", "\n")
+        .replace(", $refType: RefType", "")
+}
+
 /// `gid://gitlab/Project/42` → 42.
 pub(crate) fn global_id_number(gid: &str) -> Option<u64> {
     gid.rsplit('/').next()?.parse().ok()
@@ -61,6 +71,26 @@ mod tests {
         );
         assert!(reduced.contains("...BlobFields") && reduced.contains("rawTextBlob"));
         assert!(fragments::BLOB_FIELDS.starts_with("fragment BlobFields on RepositoryBlob"));
+    }
+
+    #[test]
+    fn the_ref_type_can_be_left_out_of_every_blob_document() {
+        for document in [
+            blob::QUERY,
+            variants::BLOB_WITHOUT_DUO_EXCLUSIONS_IF_SUPPORTED,
+        ] {
+            assert!(document.contains("$refType: RefType"), "{document}");
+            let without = without_ref_type(document);
+            assert!(
+                !without.contains("refType") && !without.contains("RefType"),
+                "{without}"
+            );
+            assert!(
+                without.contains("blobs(ref: $ref, paths: $paths)"),
+                "{without}"
+            );
+            assert!(without.contains("$paths: [String!]!"), "{without}");
+        }
     }
 
     #[test]

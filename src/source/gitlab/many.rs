@@ -7,24 +7,23 @@
 //! own; a URL that splits several ways is fetched alone, as the single tool does. Groups run
 //! concurrently, at most [`GROUPS_AT_ONCE`] at a time.
 //!
-//! GitLab refuses a request whose content passes 20 MiB ([`SIZE_LIMIT_MESSAGE`]). Sizes are
-//! not known before asking, so a group is asked whole; on that refusal it is asked again
-//! without content, which names every blob's size, and then in parts that each stay within
-//! the cap ([`parts_within`]).
+//! A group's paths are asked as the instance will answer them ([`paths_query`]: within its
+//! paths per request and GitLab's 20 MiB rule on full sizes). Sizes are not known before
+//! asking, so a group is asked whole first.
 
 use std::collections::HashMap;
 
 use futures_util::future::join_all;
 use futures_util::stream::{self, StreamExt};
 
-use super::blob_query::{self, PathsRequest, ProjectAnswer};
+use super::blob_query::{PathsRequest, ProjectAnswer};
 use super::error::GitlabError;
 use super::finish::{self, Finish, Reply};
 use super::graphql::BlobFields;
 use super::keys::LookupKey;
+use super::paths_query;
 use super::shared::Shared;
 use super::single;
-use super::verify::READ_LIMIT;
 use crate::config::Credential;
 use crate::ref_name::RefType;
 use crate::resolve::{Lookup, ProjectFile, ProjectRef};
@@ -34,12 +33,6 @@ use crate::window::Extent;
 
 /// Groups asked at the same time.
 const GROUPS_AT_ONCE: usize = 4;
-
-/// The most content bytes GitLab returns for one `blobs` request.
-const MAX_REQUEST_CONTENT: u64 = 20 * 1024 * 1024;
-
-/// GitLab's words when a request's content would pass [`MAX_REQUEST_CONTENT`].
-const SIZE_LIMIT_MESSAGE: &str = "Max blobs size limit exceeded";
 
 /// One lookup of a group.
 struct Member<'a> {
@@ -124,7 +117,7 @@ async fn fetch_group(
         .partition(|m| m.held.is_some() || shared.cached_hint(&m.key));
     let (bare, full) = tokio::join!(
         ask_set(shared, group, &cached, false, credential),
-        ask_fresh(shared, group, &fresh, credential)
+        ask_set(shared, group, &fresh, true, credential)
     );
     let mut done = finish_set(shared, group, &cached, bare, false, credential).await;
     done.extend(finish_set(shared, group, &fresh, full, true, credential).await);
@@ -159,58 +152,7 @@ async fn ask_paths(
         paths,
         ref_type: group.ref_type,
     };
-    blob_query::ask_paths(&shared.client, request, with_content, credential).await
-}
-
-/// `members` with content: in one request, or in parts when GitLab finds them too large
-/// together.
-async fn ask_fresh(
-    shared: &Shared,
-    group: &Group<'_>,
-    members: &[&Member<'_>],
-    credential: Option<&Credential>,
-) -> Answer {
-    match ask_set(shared, group, members, true, credential).await {
-        Err(GitlabError::Graphql { messages }) if messages.contains(SIZE_LIMIT_MESSAGE) => {
-            tracing::info!(
-                files = members.len(),
-                "GitLab: {SIZE_LIMIT_MESSAGE}; asking in parts"
-            );
-            ask_in_parts(shared, group, members, credential).await
-        }
-        other => other,
-    }
-}
-
-/// Asks without content (the answer names each blob's size), then with content in parts
-/// within GitLab's cap; one project answer with every part's blobs.
-async fn ask_in_parts(
-    shared: &Shared,
-    group: &Group<'_>,
-    members: &[&Member<'_>],
-    credential: Option<&Credential>,
-) -> Answer {
-    let Some(mut sized) = ask_set(shared, group, members, false, credential).await? else {
-        return Ok(None);
-    };
-    let sizes: Vec<(&str, u64)> = sized
-        .nodes
-        .iter()
-        .map(|n| (n.path.as_str(), content_bytes(n)))
-        .collect();
-    let parts: Vec<Vec<String>> = parts_within(&sizes, MAX_REQUEST_CONTENT)
-        .into_iter()
-        .map(|part| part.into_iter().map(str::to_string).collect())
-        .collect();
-    sized.nodes.clear();
-    for part in parts {
-        let paths: Vec<&str> = part.iter().map(String::as_str).collect();
-        match ask_paths(shared, group, &paths, true, credential).await? {
-            Some(answer) => sized.nodes.extend(answer.nodes),
-            None => return Ok(None),
-        }
-    }
-    Ok(Some(sized))
+    paths_query::ask(&shared.client, request, with_content, credential).await
 }
 
 /// Each member of a set finished from the set's answer.
@@ -405,35 +347,6 @@ fn unique_paths<'a>(paths: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
     unique
 }
 
-/// The bytes of content a `blobs` answer carries for `node`: the blob's own size (an LFS
-/// pointer's, not the object's), at most the read limit.
-fn content_bytes(node: &BlobFields) -> u64 {
-    node.size
-        .or(node.raw_size)
-        .map_or(READ_LIMIT, |s| s.0)
-        .min(READ_LIMIT)
-}
-
-/// `sizes` (path, content bytes) in consecutive parts of at most `cap` bytes each; a blob larger
-/// than `cap` alone is a part of its own.
-fn parts_within<'a>(sizes: &[(&'a str, u64)], cap: u64) -> Vec<Vec<&'a str>> {
-    let mut parts: Vec<Vec<&str>> = Vec::new();
-    let mut current: Vec<&str> = Vec::new();
-    let mut bytes = 0u64;
-    for &(path, size) in sizes {
-        if !current.is_empty() && bytes.saturating_add(size) > cap {
-            parts.push(std::mem::take(&mut current));
-            bytes = 0;
-        }
-        current.push(path);
-        bytes = bytes.saturating_add(size);
-    }
-    if !current.is_empty() {
-        parts.push(current);
-    }
-    parts
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -512,25 +425,6 @@ mod tests {
                 "g/p@main:5"
             ]
         );
-    }
-
-    #[test]
-    fn parts_stay_within_the_cap() {
-        let mib = 1024 * 1024;
-        let sizes = [
-            ("a", 10 * mib),
-            ("b", 10 * mib),
-            ("c", 1),
-            ("d", 5 * mib),
-            ("e", 30 * mib),
-            ("f", 0),
-        ];
-        assert_eq!(
-            parts_within(&sizes, 20 * mib),
-            vec![vec!["a", "b"], vec!["c", "d"], vec!["e"], vec!["f"]]
-        );
-        assert!(parts_within(&[], 20 * mib).is_empty());
-        assert_eq!(parts_within(&[("a", 3), ("b", 3)], 6), vec![vec!["a", "b"]]);
     }
 
     #[test]

@@ -33,12 +33,15 @@ mod graphql;
 mod json_text;
 mod keys;
 mod many;
+mod paths_query;
 mod permalink;
 mod probe;
 mod raw;
 mod scalars;
 mod shared;
 mod single;
+mod size_parts;
+mod storage;
 mod transport;
 mod verify;
 
@@ -118,31 +121,17 @@ impl GitlabSource {
 /// variants without optional fields, and the run-time URL-split documents (every batch size
 /// and combination of optional fields).
 pub(crate) fn all_documents() -> Vec<(String, String)> {
-    use graphql::{blob, miss_probe, variants};
-    let mut documents: Vec<(String, String)> = vec![
-        ("Blob".into(), blob::QUERY.into()),
-        (
-            "Blob without exclusions".into(),
-            variants::BLOB_WITHOUT_DUO_EXCLUSIONS_IF_SUPPORTED.into(),
-        ),
-        ("MissProbe".into(), miss_probe::QUERY.into()),
-    ];
-    for (name, document) in [
-        ("Blob without permalink", blob::QUERY),
-        (
-            "Blob without exclusions or permalink",
-            variants::BLOB_WITHOUT_DUO_EXCLUSIONS_IF_SUPPORTED,
-        ),
-    ] {
-        documents.push((name.into(), graphql::without_permalink(document)));
-    }
+    use graphql::miss_probe;
+    let mut documents = blob_query::documents();
+    documents.push(("MissProbe".into(), miss_probe::QUERY.into()));
     for count in 1..=evidence_query::MAX_PER_REQUEST {
-        for (rules, commit, permalink) in (0..8).map(|i| (i & 1 != 0, i & 2 != 0, i & 4 != 0)) {
+        for i in 0..16 {
             let extras = evidence_query::Extras {
-                rules,
-                commit,
+                rules: i & 1 != 0,
+                commit: i & 2 != 0,
                 content: true,
-                permalink,
+                permalink: i & 4 != 0,
+                ref_type: i & 8 != 0,
             };
             documents.push((
                 format!("BlobBySplits {count} {extras:?}"),

@@ -6,12 +6,18 @@
 //! [`Download::Mismatch`]), and an LFS download stops as soon as its first bytes show it is
 //! binary.
 //!
+//! Answers may come gzip-compressed; the limit, the hash and the binary sniff all see decoded
+//! bytes, so a small compressed body that expands past the limit is refused (a zip bomb) after
+//! at most the limit's worth of decoding.
+//!
 //! Same token header, same host (the URL is built from the configured instance), no redirects
-//! and the same retries as GraphQL: all of it is [`Transport::get_raw`].
+//! and the same retries as GraphQL: all of it is [`Transport::get_raw`]. The one redirect
+//! followed is the LFS download's to object storage ([`Follow::Storage`]), whose bytes are
+//! held to the pointer's sha256 like any LFS body.
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
-use super::transport::{Transport, TransportError};
+use super::transport::{Follow, Transport, TransportError};
 use super::verify::{Digesting, Expected, Problem};
 use crate::config::Credential;
 use crate::source::classify::{BINARY_SNIFF_LEN, looks_binary};
@@ -84,7 +90,13 @@ pub(crate) async fn download(
         Ok(digesting) => digesting,
         Err(problem) => return Ok(Download::Mismatch(problem)),
     };
-    let mut body = transport.get_raw(path_and_query, what, credential).await?;
+    let follow = match lfs_sha256 {
+        Some(_) => Follow::Storage,
+        None => Follow::Nothing,
+    };
+    let mut body = transport
+        .get_raw(path_and_query, what, follow, credential)
+        .await?;
     if let Some(at_least) = body.declared_len().filter(|n| *n > max_bytes) {
         return Ok(Download::TooLarge { at_least });
     }

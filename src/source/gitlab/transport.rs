@@ -2,8 +2,13 @@
 //! what is worth retrying (429, 5xx, a connection GitLab reset), and turning every HTTP failure
 //! into a [`TransportError`].
 //!
-//! Redirects are never followed, so the `Authorization` header only ever goes to the
-//! configured instance. Nothing here formats the token, except into the one header.
+//! Redirects are not followed, so the `Authorization` header only ever goes to the configured
+//! instance; the one exception is an LFS download's redirect to object storage
+//! ([`Follow::Storage`], rules in [`storage`](super::storage)), followed once and without any
+//! credential. Answers may come gzip-compressed (reqwest sends `Accept-Encoding: gzip` and
+//! decodes), so every length, limit and hash downstream sees decoded bytes; a body limit is a
+//! limit on decoded bytes, so a small compressed body that expands past it is refused.
+//! Nothing here formats the token, except into the one header.
 
 use std::fmt::{self, Display, Formatter};
 use std::time::Duration;
@@ -34,11 +39,31 @@ pub(crate) const MAX_BODY_BYTES: usize = 64 * 1_048_576;
 pub(crate) enum TransportError {
     /// The token holds characters an HTTP header cannot carry.
     TokenNotAHeader { origin: TokenOrigin },
-    /// GitLab answered with a redirect, which is never followed.
+    /// GitLab answered with a redirect, which is not followed; `storage` when it leads to
+    /// what looks like a pre-signed object-storage URL (not a wrong `GITLAB_URL`).
     Redirect {
         instance: String,
         status: u16,
         location: String,
+        storage: bool,
+    },
+    /// An LFS download's redirect to object storage that is not followed (`shown`: the
+    /// target without its query).
+    StorageRedirect {
+        what: String,
+        why: super::storage::Unfollowed,
+    },
+    /// The object storage an LFS download was redirected to answered a failing status.
+    Storage {
+        status: u16,
+        what: String,
+        shown: String,
+    },
+    /// No answer from the object storage an LFS download was redirected to.
+    StorageNoAnswer {
+        what: String,
+        shown: String,
+        why: NoAnswer,
     },
     /// The answer was larger than [`MAX_BODY_BYTES`].
     TooLarge { endpoint: String },
@@ -105,7 +130,11 @@ impl Display for TransportError {
                 instance,
                 status,
                 location,
-            } => redirect(f, instance, *status, location),
+                storage,
+            } => redirect(f, instance, *status, location, *storage),
+            T::StorageRedirect { .. } | T::Storage { .. } | T::StorageNoAnswer { .. } => {
+                self.storage(f)
+            }
             T::TooLarge { endpoint } => write!(
                 f,
                 "GitLab's answer from {endpoint} exceeded {} MiB; this is not a GitLab GraphQL answer this server can use.",
@@ -163,7 +192,77 @@ fn raw_status(f: &mut Formatter<'_>, status: u16, what: &str) -> fmt::Result {
     }
 }
 
-fn redirect(f: &mut Formatter<'_>, instance: &str, status: u16, location: &str) -> fmt::Result {
+impl TransportError {
+    /// The wording of the object-storage errors.
+    fn storage(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            TransportError::StorageRedirect { what, why } => storage_redirect(f, what, why),
+            TransportError::Storage {
+                status,
+                what,
+                shown,
+            } => storage_status(f, *status, what, shown),
+            TransportError::StorageNoAnswer { what, shown, why } => {
+                let cause = why
+                    .cause()
+                    .map(|c| chain(c))
+                    .unwrap_or_else(|| "it kept closing the connection".to_string());
+                write!(
+                    f,
+                    "The object storage GitLab sent the LFS object of {what} to ({shown}) could not be reached ({cause}); try again later."
+                )
+            }
+            // `fmt` calls this for the three variants above only.
+            _ => Ok(()),
+        }
+    }
+}
+
+fn storage_redirect(
+    f: &mut Formatter<'_>,
+    what: &str,
+    why: &super::storage::Unfollowed,
+) -> fmt::Result {
+    write!(
+        f,
+        "GitLab sent the LFS object of {what} to object storage, but {why}; the object was not downloaded. Ask the instance's administrator to serve LFS over https (or set `proxy_download: true`)."
+    )
+}
+
+fn storage_status(f: &mut Formatter<'_>, status: u16, what: &str, shown: &str) -> fmt::Result {
+    match status {
+        403 => write!(
+            f,
+            "The object storage GitLab sent the LFS object of {what} to ({shown}) refused the download (HTTP 403): its pre-signed link has probably expired, or the storage's clock or policy rejects it. Call again: GitLab signs a fresh link each time."
+        ),
+        404 => write!(
+            f,
+            "The object storage GitLab sent the LFS object of {what} to ({shown}) has no such object (HTTP 404): it was never uploaded or was removed; `git lfs push --all` from a clone that has it restores it."
+        ),
+        _ if (300..400).contains(&status) => write!(
+            f,
+            "The object storage GitLab sent the LFS object of {what} to ({shown}) redirected again (HTTP {status}); only one redirect is followed."
+        ),
+        _ => write!(
+            f,
+            "The object storage GitLab sent the LFS object of {what} to ({shown}) answered HTTP {status}; try again later."
+        ),
+    }
+}
+
+fn redirect(
+    f: &mut Formatter<'_>,
+    instance: &str,
+    status: u16,
+    location: &str,
+    storage: bool,
+) -> fmt::Result {
+    if storage {
+        return write!(
+            f,
+            "GitLab at {instance} redirected a download (HTTP {status}) to object storage ({location}). Only LFS objects are fetched from object storage; this redirect is not a GITLAB_URL problem but an unexpected answer for this route: try again, or report it with the instance's version."
+        );
+    }
     write!(
         f,
         "GitLab at {instance} answered with a redirect (HTTP {status}) to {location}. Redirects are not followed so the token never leaves the configured instance: set GITLAB_URL to the instance's final address."
@@ -290,7 +389,9 @@ impl std::error::Error for TransportError {
             TransportError::NotJson { cause, .. } | TransportError::Unexpected { cause, .. } => {
                 Some(cause)
             }
-            TransportError::NoAnswer { why, .. } => why.cause().map(|c| c as _),
+            TransportError::NoAnswer { why, .. } | TransportError::StorageNoAnswer { why, .. } => {
+                why.cause().map(|c| c as _)
+            }
             _ => None,
         }
     }
@@ -302,6 +403,17 @@ pub(crate) struct Transport {
     client: reqwest::Client,
     endpoint: String,
     instance: String,
+    /// The configured base URL (its scheme decides whether `http` storage may be followed).
+    base: url::Url,
+}
+
+/// Whether a REST raw answer's redirect may be followed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Follow {
+    /// Never (every route but the LFS download).
+    Nothing,
+    /// One redirect to object storage, without any credential (the LFS download).
+    Storage,
 }
 
 impl Transport {
@@ -326,6 +438,7 @@ impl Transport {
             client,
             endpoint: config.graphql_url(),
             instance: config.base_url.as_str().trim_end_matches('/').to_string(),
+            base: config.base_url.clone(),
         })
     }
 
@@ -347,11 +460,13 @@ impl Transport {
 
     /// Gets `<instance>/api/v4/<path_and_query>` (a REST raw endpoint; `path_and_query` is
     /// already percent-encoded), retrying as [`Self::send`]; `what` names what is fetched, for
-    /// errors. The answer's body is left to stream ([`RawBody`]).
+    /// errors; `follow` whether a storage redirect is followed. The answer's body is left to
+    /// stream ([`RawBody`]).
     pub(crate) async fn get_raw(
         &self,
         path_and_query: &str,
         what: &str,
+        follow: Follow,
         credential: Option<&Credential>,
     ) -> Result<RawBody, TransportError> {
         let url = format!("{}/api/v4/{path_and_query}", self.instance);
@@ -359,6 +474,9 @@ impl Transport {
         let response = self
             .send(|| self.client.get(&url), endpoint, credential)
             .await?;
+        if follow == Follow::Storage && response.status().is_redirection() {
+            return self.download_from_storage(&response, endpoint, what).await;
+        }
         self.refuse_redirect(&response)?;
         let status = response.status();
         if status.is_success() {
@@ -377,6 +495,51 @@ impl Transport {
         Err(TransportError::Raw {
             status: status.as_u16(),
             what: what.to_string(),
+        })
+    }
+
+    /// Follows an LFS download's redirect to object storage, once, with no credential (no
+    /// `Authorization`, no `PRIVATE-TOKEN`, no cookie: S3 refuses a second auth mechanism, and
+    /// the token is GitLab's alone). The body is verified downstream like any LFS body.
+    async fn download_from_storage(
+        &self,
+        redirect: &reqwest::Response,
+        endpoint: Endpoint,
+        what: &str,
+    ) -> Result<RawBody, TransportError> {
+        let location = header_text(redirect.headers().get(LOCATION));
+        let target =
+            super::storage::target(&self.base, redirect.url(), location).map_err(|why| {
+                TransportError::StorageRedirect {
+                    what: what.to_string(),
+                    why,
+                }
+            })?;
+        let shown = crate::quote::shown(&super::storage::shown(&target));
+        tracing::info!(storage = %shown, "GitLab sent an LFS object to object storage; following once, without credentials");
+        let response = self
+            .send(|| self.client.get(target.clone()), endpoint, None)
+            .await
+            .map_err(|e| match e {
+                TransportError::NoAnswer { why, .. } => TransportError::StorageNoAnswer {
+                    what: what.to_string(),
+                    shown: shown.clone(),
+                    why,
+                },
+                other => other,
+            })?;
+        let status = response.status();
+        if !status.is_success() {
+            return Err(TransportError::Storage {
+                status: status.as_u16(),
+                what: what.to_string(),
+                shown,
+            });
+        }
+        Ok(RawBody {
+            response,
+            instance: self.instance.clone(),
+            endpoint,
         })
     }
 
@@ -445,18 +608,25 @@ impl Transport {
     }
 
     fn refuse_redirect(&self, response: &reqwest::Response) -> Result<(), TransportError> {
-        if !response.status().is_redirection() {
-            return Ok(());
+        match response.status().is_redirection() {
+            true => Err(self.redirect_error(response)),
+            false => Ok(()),
         }
-        Err(TransportError::Redirect {
+    }
+
+    /// The error for a redirect that is not followed.
+    fn redirect_error(&self, response: &reqwest::Response) -> TransportError {
+        let location = header_text(response.headers().get(LOCATION));
+        TransportError::Redirect {
             instance: self.instance.clone(),
             status: response.status().as_u16(),
+            storage: location.is_some_and(|l| super::storage::looks_like_storage(&self.base, l)),
             // Quoted like any other input: secrets in it redacted, and cut.
             location: crate::quote::shown(&crate::redact::url(
-                header_text(response.headers().get(LOCATION)).unwrap_or("?"),
+                location.unwrap_or("?"),
                 crate::redact::Query::KeysOnly,
             )),
-        })
+        }
     }
 
     /// 401/403 (the token) and 404 (the endpoint) mean the same whatever the body says.
@@ -521,6 +691,7 @@ impl Transport {
     }
 
     fn send_error(&self, e: reqwest::Error) -> TransportError {
+        let e = without_secret_url(e);
         let instance = self.instance.clone();
         let (timeout, connect) = (e.is_timeout(), e.is_connect());
         let cause = Shared::new(e);
@@ -533,6 +704,15 @@ impl Transport {
         };
         TransportError::NoAnswer { instance, why }
     }
+}
+
+/// `e` without the URL it names when that URL carries a query or user info (a storage link's
+/// signature, GitLab's `ref`): the error is worded with the host it concerns instead.
+fn without_secret_url(e: reqwest::Error) -> reqwest::Error {
+    let secret = e
+        .url()
+        .is_some_and(|u| u.query().is_some() || !u.username().is_empty() || u.password().is_some());
+    if secret { e.without_url() } else { e }
 }
 
 /// The `Authorization` header for a credential, marked sensitive so no `Debug` prints it.
@@ -650,6 +830,7 @@ impl RawBody {
             .map_or(0, |c| c.len());
         metrics::gitlab_received(self.endpoint, length);
         chunk.map_err(|e| {
+            let e = without_secret_url(e);
             // A body that stops coming is a timeout like an answer that never comes.
             let timeout = e.is_timeout();
             let cause = Shared::new(e);
@@ -747,6 +928,51 @@ mod tests {
         }
         .to_string();
         assert!(m.contains("502") && m.contains("2 retries"), "{m}");
+    }
+
+    #[test]
+    fn storage_wording_blames_neither_the_token_nor_gitlab_url() {
+        let redirect = |storage| {
+            TransportError::Redirect {
+                instance: "https://g".into(),
+                status: 302,
+                location: "https://s3.example/o?X-Amz-Signature=[redacted]".into(),
+                storage,
+            }
+            .to_string()
+        };
+        assert!(redirect(false).contains("set GITLAB_URL"));
+        let m = redirect(true);
+        assert!(
+            m.contains("object storage") && m.contains("not a GITLAB_URL problem"),
+            "{m}"
+        );
+        let storage = |status| {
+            TransportError::Storage {
+                status,
+                what: "'a.bin' at 'main'".into(),
+                shown: "https://s3.example/o".into(),
+            }
+            .to_string()
+        };
+        assert!(storage(403).contains("expired") && storage(403).contains("https://s3.example/o"));
+        assert!(storage(404).contains("no such object"));
+        assert!(storage(302).contains("only one redirect"));
+        assert!(storage(500).contains("HTTP 500"));
+        for m in [storage(403), storage(404)] {
+            assert!(!m.contains("GITLAB_URL") && !m.contains("token"), "{m}");
+        }
+        let m = TransportError::StorageRedirect {
+            what: "'a.bin' at 'main'".into(),
+            why: super::super::storage::Unfollowed::Scheme {
+                shown: "ftp://h/o".into(),
+            },
+        }
+        .to_string();
+        assert!(
+            m.contains("ftp://h/o") && m.contains("not downloaded"),
+            "{m}"
+        );
     }
 
     #[test]
