@@ -104,7 +104,7 @@ where
             Ok(planned) => step.answer(planned, fetched.next(), entry),
         })
         .collect();
-    json!({ FILES: files })
+    json!({ response::batch::INDEX: response::batch::index(&files), FILES: files })
 }
 
 /// An entry's target and its compiled pattern (for a search).

@@ -57,16 +57,17 @@ pub(crate) struct Metadata<'a> {
 }
 
 /// The tool's output, borrowing the content from the blob (no copy until serialisation). The
-/// fields are sent in this order, the hint before the content: a client that keeps only the
-/// head of a long result (a preview, a cut) keeps the hint.
+/// fields are sent in this order, the hint before the metadata (whose `matches.lines` can be
+/// 2,000 numbers long) and the content: a client that keeps only the head of a long result
+/// (Claude Code's 2,000-character preview, a cut) keeps the path, the ref and the hint.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub(crate) struct FileOutput<'a> {
     pub path: &'a str,
     #[serde(rename = "ref")]
     pub git_ref: &'a str,
-    pub metadata: Metadata<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub system_instruction: Option<String>,
+    pub metadata: Metadata<'a>,
     /// Absent from an unchanged answer.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub content: Option<&'a str>,
@@ -528,7 +529,7 @@ mod tests {
     }
 
     #[test]
-    fn keys_go_hint_before_content_and_the_permalink_is_anchored() {
+    fn keys_go_hint_before_metadata_and_content_and_the_permalink_is_anchored() {
         let text = "a\nb\nc\n";
         let f = ReadFacts {
             commit_sha: Some("9a1c8e2f0d8e7a6b5c4d3e2f1a0b9c8d7e6f5a4b"),
@@ -543,8 +544,8 @@ mod tests {
         let keys = [
             "\"path\"",
             "\"ref\"",
-            "\"metadata\"",
             "\"system_instruction\"",
+            "\"metadata\"",
             "\"content\"",
         ];
         let at: Vec<usize> = keys.iter().map(|k| out.find(k).unwrap()).collect();
@@ -558,7 +559,10 @@ mod tests {
             "commit_sha",
             "web_url",
         ];
-        let at: Vec<usize> = meta.iter().map(|k| out.find(k).unwrap()).collect();
+        let at: Vec<usize> = meta
+            .iter()
+            .map(|k| out.find(&format!("\"{k}\":")).unwrap())
+            .collect();
         assert!(at.windows(2).all(|p| p[0] < p[1]), "{out}");
         assert!(out.contains("/a.txt#L2\""), "{out}");
         assert!(!out.contains("unchanged"), "{out}");

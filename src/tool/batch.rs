@@ -12,6 +12,7 @@ use super::definition::{
 use crate::args::ArgName;
 use crate::batch::{CALL_WIDE, FILES, MAX_FILES};
 use crate::reader::ReadDefaults;
+use crate::response::batch::{INDEX, INDEX_CHARS, Status};
 
 /// The batch tool's name.
 pub(crate) const BATCH_TOOL_NAME: &str = "get_repository_files";
@@ -104,9 +105,23 @@ pub(crate) fn batch_output_schema() -> Value {
         "error".into(),
         json!({ "type": "string", "description": "Why this entry could not be read (get_repository_file's error message)." }),
     );
+    let statuses: Vec<&str> = Status::ALL.into_iter().map(Status::as_str).collect();
     json!({
         "type": "object",
         "properties": {
+            INDEX: {
+                "type": "array",
+                "description": format!("Sent first, one line per entry of files, in order: its path, its status (complete: all it asked for is in its content; partial: more is left, the hint says how; unchanged; not_read: past the budget; error) and its hint (system_instruction or error). When the lines would not all fit in {INDEX_CHARS} characters, a hint naming a call is shortened to that call's arguments, and any still too long is cut with …; the entry has it whole."),
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "path": { "anyOf": [{ "type": "string" }, { "type": "null" }] },
+                        "status": { "type": "string", "enum": statuses },
+                        "hint": { "type": "string" }
+                    },
+                    "required": ["path", "status"]
+                }
+            },
             FILES: {
                 "type": "array",
                 "description": "One result per entry of files, in order: get_repository_file's output, {path, ref, error}, or (past the budget) {path, ref, system_instruction} without content.",
@@ -117,7 +132,7 @@ pub(crate) fn batch_output_schema() -> Value {
                 }
             }
         },
-        "required": [FILES]
+        "required": [INDEX, FILES]
     })
 }
 

@@ -159,6 +159,7 @@ pub(crate) fn output_schema() -> Value {
         "properties": {
             "path": { "type": "string", "description": "Path of the file read." },
             "ref": { "type": "string", "description": "Ref the file was read at." },
+            "system_instruction": { "type": "string", "description": "What to do next: the next window's arguments, or why the window was shortened. Absent when there is nothing to say. Sent before metadata and content." },
             "metadata": {
                 "type": "object",
                 "properties": {
@@ -196,7 +197,6 @@ pub(crate) fn output_schema() -> Value {
                 },
                 "required": ["size_bytes"]
             },
-            "system_instruction": { "type": "string", "description": "What to do next: the next window's arguments, or why the window was shortened. Absent when there is nothing to say. Sent before content." },
             "content": { "type": "string", "description": "The lines, byte-for-byte, with their line terminators (each prefixed with its number and a tab when line_numbers is true); with pattern, grep -n output. Absent when metadata.unchanged." }
         },
         "required": ["path", "ref", "metadata"],
