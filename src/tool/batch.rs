@@ -7,7 +7,7 @@ use rmcp::model::Tool;
 use serde_json::{Map, Value, json};
 
 use super::definition::{
-    Face, arguments_schema, default_budget, output_schema, property, published,
+    Face, arguments_schema, default_budget, output_schema, property, published, with_content_rule,
 };
 use crate::args::ArgName;
 use crate::batch::{CALL_WIDE, FILES, MAX_FILES};
@@ -88,23 +88,9 @@ fn call_wide(name: ArgName, defaults: ReadDefaults) -> Value {
     schema
 }
 
-/// The output schema: one result per entry, the single tool's output or an error.
+/// The output schema: the index, then one result per entry, the single tool's output or an
+/// error.
 pub(crate) fn batch_output_schema() -> Value {
-    let single = output_schema();
-    let mut entry = single["properties"]
-        .as_object()
-        .cloned()
-        .unwrap_or_default();
-    for name in ["path", "ref"] {
-        entry.insert(
-            name.into(),
-            json!({ "type": ["string", "null"], "description": format!("The entry's {name}; null when the entry gave none.") }),
-        );
-    }
-    entry.insert(
-        "error".into(),
-        json!({ "type": "string", "description": "Why this entry could not be read (get_repository_file's error message)." }),
-    );
     let statuses: Vec<&str> = Status::ALL.into_iter().map(Status::as_str).collect();
     json!({
         "type": "object",
@@ -115,7 +101,7 @@ pub(crate) fn batch_output_schema() -> Value {
                 "items": {
                     "type": "object",
                     "properties": {
-                        "path": { "anyOf": [{ "type": "string" }, { "type": "null" }] },
+                        "path": nullable_string("The entry's path; null when the entry gave none."),
                         "status": { "type": "string", "enum": statuses },
                         "hint": { "type": "string" }
                     },
@@ -125,14 +111,58 @@ pub(crate) fn batch_output_schema() -> Value {
             FILES: {
                 "type": "array",
                 "description": "One result per entry of files, in order: get_repository_file's output, {path, ref, error}, or (past the budget) {path, ref, system_instruction} without content.",
-                "items": {
-                    "type": "object",
-                    "properties": entry,
-                    "required": ["path", "ref"]
-                }
+                "items": entry_output_schema()
             }
         },
         "required": [INDEX, FILES]
+    })
+}
+
+/// A string or `null`, written as `anyOf` (the single tool's form; a type array draws the
+/// Inspector's `--strict` warning).
+fn nullable_string(description: &str) -> Value {
+    json!({ "description": description, "anyOf": [{ "type": "string" }, { "type": "null" }] })
+}
+
+/// One entry's result: `{path, ref, error}`; or the single tool's output, content required
+/// exactly as the single tool requires it; or, past the budget, `{path, ref,
+/// system_instruction}` without metadata.
+fn entry_output_schema() -> Value {
+    let single = output_schema();
+    let mut properties = single["properties"]
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
+    for name in ["path", "ref"] {
+        properties.insert(
+            name.into(),
+            nullable_string(&format!(
+                "The entry's {name}; null when the entry gave none."
+            )),
+        );
+    }
+    let error = json!({ "type": "string", "description": "Why this entry could not be read (get_repository_file's error message)." });
+    properties.insert("error".into(), error.clone());
+    let read = with_content_rule(json!({ "type": "object", "properties": single["properties"] }));
+    json!({
+        "type": "object",
+        "properties": properties,
+        "required": ["path", "ref"],
+        "if": { "type": "object", "properties": { "error": error }, "required": ["error"] },
+        "else": {
+            "type": "object",
+            "if": {
+                "type": "object",
+                "properties": { "metadata": single["properties"]["metadata"] },
+                "required": ["metadata"]
+            },
+            "then": { "type": "object", "if": read["if"], "else": read["else"] },
+            "else": {
+                "type": "object",
+                "properties": { "system_instruction": single["properties"]["system_instruction"] },
+                "required": ["system_instruction"]
+            }
+        }
     })
 }
 

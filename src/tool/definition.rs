@@ -154,7 +154,7 @@ pub(super) fn property(name: ArgName, defaults: ReadDefaults) -> Value {
 
 /// The tool's output schema.
 pub(crate) fn output_schema() -> Value {
-    json!({
+    let schema = json!({
         "type": "object",
         "properties": {
             "path": { "type": "string", "description": "Path of the file read." },
@@ -199,19 +199,54 @@ pub(crate) fn output_schema() -> Value {
             },
             "content": { "type": "string", "description": "The lines, byte-for-byte, with their line terminators (each prefixed with its number and a tab when line_numbers is true); with pattern, grep -n output. Absent when metadata.unchanged." }
         },
-        "required": ["path", "ref", "metadata"],
-        // Every answer but an unchanged one has the content and the window's metadata; an
-        // unchanged one has them when the server had the content at hand.
-        "if": {
-            "properties": { "metadata": { "required": ["unchanged"] } }
-        },
-        "else": {
-            "required": ["content"],
-            "properties": {
-                "metadata": { "required": ["total_lines", "returned_lines", "truncated", "size_bytes"] }
+        "required": ["path", "ref", "metadata"]
+    });
+    with_content_rule(schema)
+}
+
+/// The window's fields of `metadata`, present in every answer but an unchanged one.
+const WINDOW_FIELDS: [&str; 4] = ["total_lines", "returned_lines", "truncated", "size_bytes"];
+
+/// `schema` (an output object's) with the rule that every answer but an unchanged one has its
+/// content and the window's metadata (an unchanged one has them when the server had the
+/// content at hand): an `if`/`else` on `metadata.unchanged`. Written for strict validators
+/// (ajv's strictTypes and strictRequired, the Inspector's `--strict`): each subschema says it
+/// is an object and defines every property it requires.
+pub(super) fn with_content_rule(mut schema: Value) -> Value {
+    let properties = schema["properties"].clone();
+    let metadata = &properties["metadata"]["properties"];
+    let only = |names: &[&str]| -> Map<String, Value> {
+        names
+            .iter()
+            .map(|n| (n.to_string(), metadata[*n].clone()))
+            .collect()
+    };
+    let unchanged = json!({
+        "type": "object",
+        "properties": { "metadata": {
+            "type": "object",
+            "properties": only(&["unchanged"]),
+            "required": ["unchanged"]
+        } },
+        "required": ["metadata"]
+    });
+    let with_content = json!({
+        "type": "object",
+        "properties": {
+            "content": properties["content"].clone(),
+            "metadata": {
+                "type": "object",
+                "properties": only(&WINDOW_FIELDS),
+                "required": WINDOW_FIELDS
             }
-        }
-    })
+        },
+        "required": ["content"]
+    });
+    if let Some(object) = schema.as_object_mut() {
+        object.insert("if".into(), unchanged);
+        object.insert("else".into(), with_content);
+    }
+    schema
 }
 
 /// The published tool definition, for a server whose calls get `defaults`.
