@@ -151,12 +151,16 @@ impl Reader {
             .await
             .map_err(ReadError::Source)?;
         let changed_from = caller.and_then(|c| self.changed_since_last_window(c, &fetched));
-        let read = Read {
-            fetched: &fetched,
-            changed_from: changed_from.as_deref(),
-            max_chars: target.max_chars.unwrap_or(self.defaults.max_chars),
-        };
-        render(&target, &read, pattern.as_ref()).map(|r| r.output)
+        let budget = target.max_chars.unwrap_or(self.defaults.max_chars);
+        response::message::within_one_message(budget, |max_chars| {
+            let read = Read {
+                fetched: &fetched,
+                changed_from: changed_from.as_deref(),
+                max_chars,
+                fitted_to_message: max_chars != budget,
+            };
+            render(&target, &read, pattern.as_ref()).map(|r| (r.output, r.charged))
+        })
     }
 
     /// The blob the caller's previous window of this file came from, if it was another one.
@@ -190,6 +194,8 @@ pub(crate) struct Read<'a> {
     pub fetched: &'a Fetched,
     pub changed_from: Option<&'a str>,
     pub max_chars: u64,
+    /// `max_chars` is what fits in one message, less than the caller's budget.
+    pub fitted_to_message: bool,
 }
 
 impl Read<'_> {
@@ -228,6 +234,7 @@ impl Read<'_> {
             blob_id: blob.id.as_deref(),
             changed_from: self.changed_from,
             max_chars_arg: target.max_chars,
+            fitted_to_message: self.fitted_to_message,
             commit_sha: blob.commit_sha.as_deref(),
             web_url: self.fetched.web_url.as_deref(),
         }

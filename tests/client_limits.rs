@@ -4,6 +4,9 @@
 //!   inline ceiling only the first 2,000 characters: those hold `path`, `ref` and the whole
 //!   `system_instruction` of a single answer, and every entry's path, status and hint (the
 //!   index) of a batch.
+//! - The Python SDK (and so fast-agent) refuses a server-sent event over 1 MiB: every JSON-RPC
+//!   message of an answer, whatever the arguments, is at most 1,000,000 bytes, counted on the
+//!   wire (stdio lines), `max_chars: 0` included, on the most expensive characters too.
 
 #[path = "support/git_fixture.rs"]
 mod git_fixture;
@@ -47,6 +50,18 @@ fn large_files() -> Vec<(String, Vec<u8>)> {
             .collect();
         files.push((format!("src/file_{i:02}.txt"), text.into_bytes()));
     }
+    files.push((
+        "quotes.txt".to_string(),
+        format!("{}\n", "\"\\".repeat(400))
+            .repeat(3_000)
+            .into_bytes(),
+    ));
+    files.push((
+        "controls.txt".to_string(),
+        format!("{}\n", "\u{1}".repeat(800))
+            .repeat(3_000)
+            .into_bytes(),
+    ));
     for i in 0..150 {
         files.push((format!("many/entry_{i:03}.txt"), b"x\n".to_vec()));
     }
@@ -180,4 +195,122 @@ fn named_call(hint: &str) -> String {
     let at = hint.find(" with {").expect("a hint naming a call") + " with ".len();
     let mut stream = serde_json::Deserializer::from_str(&hint[at..]).into_iter::<Value>();
     stream.next().unwrap().unwrap().to_string()
+}
+
+/// The server over stdio, spoken to line by line, so each message's bytes can be counted.
+struct Wire {
+    child: std::process::Child,
+    stdout: std::io::BufReader<std::process::ChildStdout>,
+    next_id: u64,
+}
+
+impl Wire {
+    fn start(repo: &tempfile::TempDir) -> Wire {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gitlab-file-mcp"))
+            .args(["serve", "--repo", repo.path().to_str().unwrap()])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut wire = Wire {
+            child,
+            stdout,
+            next_id: 0,
+        };
+        wire.request(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                                         "clientInfo": {"name": "wire", "version": "0"}}),
+        );
+        wire.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        wire
+    }
+
+    fn send(&mut self, message: &Value) {
+        use std::io::Write;
+        let stdin = self.child.stdin.as_mut().unwrap();
+        writeln!(stdin, "{message}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Sends a request; returns its answer's line, as sent, newline excluded.
+    fn request(&mut self, method: &str, params: Value) -> String {
+        use std::io::BufRead;
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        let mut line = String::new();
+        self.stdout.read_line(&mut line).unwrap();
+        line.trim_end_matches('\n').to_string()
+    }
+}
+
+impl Drop for Wire {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn every_answer_is_one_message_of_at_most_a_million_bytes() {
+    let repo = git_fixture::build_with(&large_files());
+    let mut wire = Wire::start(&repo);
+    let twenty: Vec<Value> = (0..20)
+        .map(|i| json!({"file_path": format!("src/file_{i:02}.txt"), "limit": 2000}))
+        .collect();
+    let heavy: Vec<Value> = ["quotes.txt", "controls.txt", "min.js", "data.csv"]
+        .iter()
+        .cycle()
+        .take(20)
+        .map(|f| json!({"file_path": f, "limit": 2000}))
+        .collect();
+    let mut calls: Vec<(&str, Value)> = largest_single_calls()
+        .into_iter()
+        .map(|a| ("get_repository_file", a))
+        .collect();
+    for file in ["quotes.txt", "controls.txt"] {
+        calls.push((
+            "get_repository_file",
+            json!({"file_path": file, "ref": "main", "max_chars": 0, "limit": 2000}),
+        ));
+        calls.push((
+            "get_repository_file",
+            json!({"file_path": file, "ref": "main", "pattern": ".", "max_chars": 0}),
+        ));
+    }
+    calls.push((
+        "get_repository_files",
+        json!({"ref": "main", "max_chars": 0, "files": twenty}),
+    ));
+    calls.push((
+        "get_repository_files",
+        json!({"ref": "main", "max_chars": 0, "files": heavy}),
+    ));
+    for (name, args) in calls {
+        let line = wire.request("tools/call", json!({"name": name, "arguments": args}));
+        assert!(line.len() <= 1_000_000, "{args}: {} bytes", line.len());
+        let message: Value = serde_json::from_str(&line).unwrap();
+        let answer = &message["result"]["structuredContent"];
+        assert!(
+            answer.is_object(),
+            "{args}: {}",
+            &line[..line.len().min(300)]
+        );
+        // A page of big.py's matches is 2,000 short lines: far under the bound.
+        if args["max_chars"] != 0 || args["file_path"] == "big.py" {
+            continue;
+        }
+        // As much as fits: each of these asks for more than one message holds, so the answer
+        // is not far under the bound, and says how to read on.
+        assert!(line.len() > 800_000, "{args}: only {} bytes", line.len());
+        let text = answer.to_string();
+        assert!(
+            text.contains("call again with")
+                || text.contains("call get_repository_file with")
+                || text.contains("fits in one message (1000000 bytes, the content being sent twice) and only its first"),
+            "{args}: no next call: {}", &text[..text.len().min(600)]
+        );
+    }
 }

@@ -19,7 +19,7 @@ use crate::history::Caller;
 use crate::reader::{AnySource, Read, ReadError, Reader, compile, render};
 use crate::resolve::{Lookup, ProjectFile, Target};
 use crate::response;
-use crate::source::{BlobKind, Fetched, Source, SourceError, Wanted, holds};
+use crate::source::{BlobKind, Fetched, Source, Wanted, holds};
 use crate::window::search::Pattern;
 use args::{BatchCall, Entry, parse};
 use budget::SharedBudget;
@@ -87,24 +87,46 @@ where
             held: t.if_none_match.as_deref(),
         })
         .collect();
-    let mut fetched = source.fetch_many(&wanted, credential).await.into_iter();
-    let mut step = Step {
-        reader,
-        budget: SharedBudget::new(call.max_chars.unwrap_or(reader.defaults().max_chars)),
-        call,
-        caller,
-    };
-    let files: Vec<Value> = call
-        .entries
+    // `fetch_many` answers once per planned entry, in order; each error worded once, and what
+    // the caller read of each file before asked once (asking records this read).
+    let fetched: Vec<Result<Fetched, String>> = source
+        .fetch_many(&wanted, credential)
+        .await
+        .into_iter()
+        .map(|f| f.map_err(|e| ReadError::Source(e).to_string()))
+        .collect();
+    let changed: Vec<Option<String>> = fetched
         .iter()
-        .zip(&planned)
-        .map(|(entry, planned)| match planned {
-            Err(message) => failed(label::<S::Lookup>(None, entry), message),
-            // `fetch_many` answers once per planned entry, in order.
-            Ok(planned) => step.answer(planned, fetched.next(), entry),
+        .map(|f| {
+            let f = f.as_ref().ok()?;
+            caller.and_then(|c| reader.changed_since_last_window(c, f))
         })
         .collect();
-    json!({ response::batch::INDEX: response::batch::index(&files), FILES: files })
+    let budget = call.max_chars.unwrap_or(reader.defaults().max_chars);
+    let rendered = response::message::within_one_message(budget, |total| {
+        let mut step = Step {
+            budget: SharedBudget::new(total),
+            fitted_to_message: total != budget,
+            call,
+        };
+        let mut served = fetched.iter().zip(&changed);
+        let files: Vec<Value> = call
+            .entries
+            .iter()
+            .zip(&planned)
+            .map(|(entry, planned)| match planned {
+                Err(message) => failed(label::<S::Lookup>(None, entry), message),
+                Ok(planned) => step.answer(planned, served.next(), entry),
+            })
+            .collect();
+        let answer =
+            json!({ response::batch::INDEX: response::batch::index(&files), FILES: files });
+        Ok::<_, std::convert::Infallible>((answer, step.budget.spent()))
+    });
+    match rendered {
+        Ok(answer) => answer,
+        Err(never) => match never {},
+    }
 }
 
 /// An entry's target and its compiled pattern (for a search).
@@ -126,29 +148,31 @@ fn target_of<S: Source>(
     Ok((target, pattern))
 }
 
-/// The entries' walk in order: the shared budget, and what rendering an entry needs besides
-/// the entry.
+/// The entries' walk in order: the shared budget, and the call.
 struct Step<'a> {
-    reader: &'a Reader,
     budget: SharedBudget,
+    /// The budget is what fits in one message, less than the call's.
+    fitted_to_message: bool,
     call: &'a BatchCall,
-    caller: Option<Caller>,
 }
 
 impl Step<'_> {
-    /// A planned entry's answer from what the source fetched for it.
+    /// A planned entry's answer from what the source fetched for it, and the blob the
+    /// caller's previous window of the file came from when it was another one.
     fn answer<L: Labelled>(
         &mut self,
         (target, pattern): &Planned<L>,
-        fetched: Option<Result<Fetched, SourceError>>,
+        fetched: Option<(&Result<Fetched, String>, &Option<String>)>,
         entry: &Entry,
     ) -> Value {
         match fetched {
-            Some(Ok(fetched)) => self.served((target, pattern.as_ref()), &fetched, entry),
-            Some(Err(e)) => {
-                let message = ReadError::Source(e).to_string();
-                failed(label(Some(&target.lookup), entry), &message)
-            }
+            Some((Ok(fetched), changed_from)) => self.served(
+                (target, pattern.as_ref()),
+                fetched,
+                changed_from.as_deref(),
+                entry,
+            ),
+            Some((Err(message), _)) => failed(label(Some(&target.lookup), entry), message),
             // `fetch_many` answers once per lookup: never reached.
             None => failed(
                 label(Some(&target.lookup), entry),
@@ -164,6 +188,7 @@ impl Step<'_> {
         &mut self,
         (target, pattern): (&Target<L>, Option<&Pattern>),
         fetched: &Fetched,
+        changed_from: Option<&str>,
         entry: &Entry,
     ) -> Value {
         let blob = &fetched.blob;
@@ -176,13 +201,11 @@ impl Step<'_> {
             // nothing to spend.
             None => 0,
         };
-        let changed_from = self
-            .caller
-            .and_then(|c| self.reader.changed_since_last_window(c, fetched));
         let read = Read {
             fetched,
-            changed_from: changed_from.as_deref(),
+            changed_from,
             max_chars,
+            fitted_to_message: self.fitted_to_message,
         };
         match render(target, &read, pattern) {
             Ok(rendered) => {

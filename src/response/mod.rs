@@ -5,6 +5,7 @@
 //! words; the `start_line`/`end_line` hints and the URL-split note are ours.
 
 pub(crate) mod batch;
+pub(crate) mod message;
 mod search;
 
 use serde::Serialize;
@@ -90,6 +91,9 @@ pub(crate) struct ReadFacts<'a> {
     pub changed_from: Option<&'a str>,
     /// The caller's own `max_chars`, if sent: the next call repeats it.
     pub max_chars_arg: Option<u64>,
+    /// The budget the content was fitted to is what fits in one message
+    /// ([`crate::limits::MAX_MESSAGE_BYTES`]), smaller than the caller's: the hints say so.
+    pub fitted_to_message: bool,
     /// The commit the ref resolved to, when the source knows it.
     pub commit_sha: Option<&'a str>,
     /// The file's permalink without a line anchor (GitLab).
@@ -187,6 +191,9 @@ pub(crate) fn system_instruction(facts: &ReadFacts<'_>, fitted: &Fitted<'_>) -> 
     (!notes.is_empty()).then(|| notes.join(" "))
 }
 
+/// The cap a content fitted to one message met, as the hints name it.
+const ONE_MESSAGE: &str = "what fits in one message (1000000 bytes, the content being sent twice)";
+
 /// What GitLab's read limit did to a file read only in part.
 const READ_LIMIT_NOTE: &str = "This file is larger than the read limit, so total_lines counts only the portion that was retrieved. size_bytes is the full size.";
 
@@ -237,6 +244,9 @@ fn shortened_note(facts: &ReadFacts<'_>, fitted: &Fitted<'_>) -> Option<String> 
         Shortened::DroppedLines { by: CapKind::Bytes } => Some(format!(
             "The window was shortened to stay within the {MAX_WINDOW_BYTES} byte response limit."
         )),
+        Shortened::DroppedLines { by: CapKind::Chars } if facts.fitted_to_message => Some(format!(
+            "The window was shortened to stay within {ONE_MESSAGE}; the next window starts after the last line shown."
+        )),
         Shortened::DroppedLines { by: CapKind::Chars } => Some(format!(
             "The window was shortened to stay within the {budget} character budget (max_chars); the next window starts after the last line shown."
         )),
@@ -262,6 +272,12 @@ fn line_cut_note(facts: &ReadFacts<'_>, fitted: &Fitted<'_>, cut: &LineCut) -> S
         fitted.fit.max_chars,
         fitted.text_chars()
     );
+    if facts.fitted_to_message {
+        return format!(
+            "Line {n} ({line_chars} characters) is longer than {ONE_MESSAGE} and only its first {} characters are shown. The rest of the line is not retrievable.",
+            fitted.text_chars()
+        );
+    }
     let again = NextCall::line_again(facts, fitted);
     if cut.whole_without_budget() {
         format!("{shown} To read the whole line, call again with {again}.")
@@ -362,6 +378,7 @@ mod tests {
             blob_id: None,
             changed_from: None,
             max_chars_arg: None,
+            fitted_to_message: false,
             commit_sha: None,
             web_url: None,
         }
@@ -497,6 +514,15 @@ mod tests {
             )
             .unwrap(),
             "Offset 2 is past the end of the file (2 lines). Call again with an offset below 2."
+        );
+    }
+
+    #[test]
+    fn the_one_message_words_name_the_bound() {
+        let bound = crate::limits::MAX_MESSAGE_BYTES.to_string();
+        assert!(
+            ONE_MESSAGE.contains(&format!("({bound} bytes")),
+            "{ONE_MESSAGE}"
         );
     }
 
