@@ -172,6 +172,7 @@ pub(crate) fn batch_tool(defaults: ReadDefaults) -> Tool {
     let face = Face {
         name: BATCH_TOOL_NAME,
         title: "Get repository files",
+        search_hint: "read several files of GitLab repositories in one call",
         description: description(defaults),
     };
     published(

@@ -20,6 +20,9 @@ pub(crate) const TOOL_NAME: &str = "get_repository_file";
 /// The `_meta` key that tells Claude Code how large a result of this tool may be inline.
 const MAX_RESULT_SIZE_KEY: &str = "anthropic/maxResultSizeChars";
 
+/// The `_meta` key of the phrase Claude Code's tool search matches a deferred tool by.
+const SEARCH_HINT_KEY: &str = "anthropic/searchHint";
+
 /// The largest result declared for a server whose default budget is `default_max_chars`:
 /// twice the budget (a content charged `B` is at most `2 × B` characters as a JSON string)
 /// plus [`MAX_RESULT_ENVELOPE`], at most [`MAX_RESULT_CHARS`]; no budget (0) declares
@@ -254,6 +257,7 @@ pub(crate) fn tool(defaults: ReadDefaults) -> Tool {
     let face = Face {
         name: TOOL_NAME,
         title: "Get repository file",
+        search_hint: "read a file of a GitLab repository by URL or path, in line windows, or grep it",
         description: description(defaults),
     };
     published(face, input_schema(defaults), output_schema(), defaults)
@@ -263,6 +267,8 @@ pub(crate) fn tool(defaults: ReadDefaults) -> Tool {
 pub(super) struct Face {
     pub name: &'static str,
     pub title: &'static str,
+    /// A short phrase of what the tool is for (`_meta["anthropic/searchHint"]`).
+    pub search_hint: &'static str,
     pub description: String,
 }
 
@@ -277,6 +283,7 @@ pub(super) fn published(face: Face, input: Value, output: Value, defaults: ReadD
         MAX_RESULT_SIZE_KEY.to_string(),
         Value::from(declared_result_chars(defaults.max_chars)),
     );
+    meta.insert(SEARCH_HINT_KEY.to_string(), face.search_hint.into());
     Tool::new(face.name, face.description, object(input))
         .with_title(face.title)
         .with_meta(MetaObject::from(meta))
