@@ -256,7 +256,7 @@ async fn byte_cap_drops_lines_and_cuts_a_giant_line_at_a_char_boundary() {
     assert!(out["metadata"]["truncated"].as_bool().unwrap());
     let hint = out["system_instruction"].as_str().unwrap();
     assert!(
-        hint.contains("Line 1 (700000 characters) is longer than what fits in one message")
+        hint.contains("Line 1 (700001 characters) is longer than what fits in one message")
             && hint.contains("The rest of the line is not retrievable.")
             && hint.contains("{\"offset\": 1"),
         "{hint}"

@@ -2,7 +2,7 @@
 //! `get_repository_file` reads it. Not a second pipeline: each entry's arguments are the single
 //! tool's ([`args`]), resolved by the source's own `resolve`, fetched through
 //! [`Source::fetch_many`] (which groups lookups that share a project and ref into one request
-//! where the source can), and windowed and rendered by the single tool's [`render`]. What is
+//! where the source can), and rendered as its view by the single tool's [`render`]. What is
 //! the batch's own: one character budget shared by the entries in order ([`budget`]), and the
 //! `{"files": [...]}` around the entries, a failed entry being `{path, ref, error}`.
 
@@ -16,11 +16,11 @@ use serde_json::{Map, Value, json};
 use crate::args::ArgName;
 use crate::config::Credential;
 use crate::history::Caller;
-use crate::reader::{AnySource, Read, ReadError, Reader, compile, render};
+use crate::reader::{AnySource, ReadError, Reader};
 use crate::resolve::{Lookup, ProjectFile, Target};
 use crate::response;
 use crate::source::{BlobKind, Fetched, Source, Wanted, holds};
-use crate::window::search::Pattern;
+use crate::view::{Read, View, render};
 use args::{BatchCall, Entry, parse};
 use budget::SharedBudget;
 
@@ -81,27 +81,13 @@ where
     let wanted: Vec<Wanted<'_, S::Lookup>> = planned
         .iter()
         .filter_map(|p| p.as_ref().ok())
-        .map(|(t, _)| Wanted {
+        .map(|(t, view)| Wanted {
             lookup: &t.lookup,
-            extent: t.extent(),
+            extent: view.extent(),
             held: t.if_none_match.as_deref(),
         })
         .collect();
-    // `fetch_many` answers once per planned entry, in order; each error worded once, and what
-    // the caller read of each file before asked once (asking records this read).
-    let fetched: Vec<Result<Fetched, String>> = source
-        .fetch_many(&wanted, credential)
-        .await
-        .into_iter()
-        .map(|f| f.map_err(|e| ReadError::Source(e).to_string()))
-        .collect();
-    let changed: Vec<Option<String>> = fetched
-        .iter()
-        .map(|f| {
-            let f = f.as_ref().ok()?;
-            caller.and_then(|c| reader.changed_since_last_window(c, f))
-        })
-        .collect();
+    let (fetched, changed) = fetch_all(reader, source, &wanted, (credential, caller)).await;
     let budget = call.max_chars.unwrap_or(reader.defaults().max_chars);
     let rendered = response::message::within_one_message(budget, |total| {
         let mut step = Step {
@@ -119,8 +105,8 @@ where
                 Ok(planned) => step.answer(planned, served.next(), entry),
             })
             .collect();
-        let answer =
-            json!({ response::batch::INDEX: response::batch::index(&files), FILES: files });
+        let index = response::batch::index(&files);
+        let answer = json!({ response::batch::INDEX: index, FILES: files });
         Ok::<_, std::convert::Infallible>((answer, step.budget.spent()))
     });
     match rendered {
@@ -129,11 +115,36 @@ where
     }
 }
 
-/// An entry's target and its compiled pattern (for a search).
-type Planned<L> = (Target<L>, Option<Pattern>);
+/// What the source fetched for each wanted entry, in order (`fetch_many` answers once per
+/// entry), each error worded once; and the blob the caller's previous window of each file came
+/// from when it was another one, asked once (asking records this read).
+async fn fetch_all<S: Source>(
+    reader: &Reader,
+    source: &S,
+    wanted: &[Wanted<'_, S::Lookup>],
+    (credential, caller): (Option<&Credential>, Option<Caller>),
+) -> (Vec<Result<Fetched, String>>, Vec<Option<String>>) {
+    let fetched: Vec<Result<Fetched, String>> = source
+        .fetch_many(wanted, credential)
+        .await
+        .into_iter()
+        .map(|f| f.map_err(|e| ReadError::Source(e).to_string()))
+        .collect();
+    let changed = fetched
+        .iter()
+        .map(|f| {
+            let f = f.as_ref().ok()?;
+            caller.and_then(|c| reader.changed_since_last_window(c, f))
+        })
+        .collect();
+    (fetched, changed)
+}
 
-/// An entry's target, the call's `max_chars` its own (so hints repeat it), and its pattern
-/// compiled; or the sentence of why it has none (a bad pattern costs no request).
+/// An entry's target and its view.
+type Planned<L> = (Target<L>, View);
+
+/// An entry's target, the call's `max_chars` its own (so hints repeat it), and its view (a
+/// pattern compiled); or the sentence of why it has none (a bad pattern costs no request).
 fn target_of<S: Source>(
     source: &S,
     entry: &Entry,
@@ -144,8 +155,8 @@ fn target_of<S: Source>(
         .resolve(args)
         .map_err(|e| ReadError::Resolve(e).to_string())?;
     target.max_chars = max_chars;
-    let pattern = compile(&target).map_err(|e| e.to_string())?;
-    Ok((target, pattern))
+    let view = View::of(&target).map_err(|e| ReadError::View(e).to_string())?;
+    Ok((target, view))
 }
 
 /// The entries' walk in order: the shared budget, and the call.
@@ -161,17 +172,15 @@ impl Step<'_> {
     /// caller's previous window of the file came from when it was another one.
     fn answer<L: Labelled>(
         &mut self,
-        (target, pattern): &Planned<L>,
+        planned: &Planned<L>,
         fetched: Option<(&Result<Fetched, String>, &Option<String>)>,
         entry: &Entry,
     ) -> Value {
+        let (target, _) = planned;
         match fetched {
-            Some((Ok(fetched), changed_from)) => self.served(
-                (target, pattern.as_ref()),
-                fetched,
-                changed_from.as_deref(),
-                entry,
-            ),
+            Some((Ok(fetched), changed_from)) => {
+                self.served(planned, fetched.clone(), changed_from.clone(), entry)
+            }
             Some((Err(message), _)) => failed(label(Some(&target.lookup), entry), message),
             // `fetch_many` answers once per lookup: never reached.
             None => failed(
@@ -186,9 +195,9 @@ impl Step<'_> {
     /// arguments that read it.
     fn served<L>(
         &mut self,
-        (target, pattern): (&Target<L>, Option<&Pattern>),
-        fetched: &Fetched,
-        changed_from: Option<&str>,
+        (target, view): &Planned<L>,
+        fetched: Fetched,
+        changed_from: Option<String>,
         entry: &Entry,
     ) -> Value {
         let blob = &fetched.blob;
@@ -196,7 +205,9 @@ impl Step<'_> {
             && !holds(target.if_none_match.as_deref(), blob.id.as_deref());
         let max_chars = match self.budget.next() {
             Some(left) => left,
-            None if has_content => return not_read(self.budget.total(), self.call, entry, fetched),
+            None if has_content => {
+                return not_read(self.budget.total(), self.call, entry, &fetched);
+            }
             // A binary or LFS file is an error without content, and an unchanged one has none:
             // nothing to spend.
             None => 0,
@@ -207,12 +218,15 @@ impl Step<'_> {
             max_chars,
             fitted_to_message: self.fitted_to_message,
         };
-        match render(target, &read, pattern) {
+        match render(view, target, &read) {
             Ok(rendered) => {
                 self.budget.spend(rendered.charged);
                 rendered.output
             }
-            Err(e) => failed((json!(blob.path), json!(blob.git_ref)), &e.to_string()),
+            Err(e) => {
+                let blob = &read.fetched.blob;
+                failed((json!(blob.path), json!(blob.git_ref)), &e.to_string())
+            }
         }
     }
 }

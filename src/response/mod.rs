@@ -279,14 +279,20 @@ fn line_cut_note(facts: &ReadFacts<'_>, fitted: &Fitted<'_>, cut: &LineCut) -> S
         );
     }
     let again = NextCall::line_again(facts, fitted);
-    if cut.whole_without_budget() {
+    if whole_in_one_message(cut) {
         format!("{shown} To read the whole line, call again with {again}.")
     } else {
         format!(
-            "{shown} Calling again with {again} shows its first {} bytes (the {MAX_WINDOW_BYTES} byte response limit); the rest of the line is not retrievable.",
-            cut.bytes_without_budget
+            "{shown} Calling again with {again} shows as much of it as fits in one message; the rest of the line is not retrievable."
         )
     }
+}
+
+/// Whether a line the budget cut comes back whole without the budget: within the byte cap,
+/// and short enough to fit in one message however it escapes (a third of
+/// [`crate::limits::MAX_MESSAGE_BYTES`]: each copy of a `"` takes 2 and 4 bytes).
+pub(crate) fn whole_in_one_message(cut: &LineCut) -> bool {
+    cut.whole_without_budget() && cut.line_bytes <= crate::limits::MAX_MESSAGE_BYTES / 3
 }
 
 /// A next call's window arguments, written as the hint shows them: the window in the caller's
@@ -767,7 +773,7 @@ mod tests {
         let s = fitted_hint(&text, off(0, 500), HintStyle::OffsetLimit, fit, None);
         assert_eq!(
             s,
-            "Line 1 (2097153 characters) is longer than the 100000 character budget (max_chars) and only its first 100000 characters are shown. Calling again with {\"offset\": 0, \"limit\": 1, \"max_chars\": 0} shows its first 1048576 bytes (the 1048576 byte response limit); the rest of the line is not retrievable."
+            "Line 1 (2097153 characters) is longer than the 100000 character budget (max_chars) and only its first 100000 characters are shown. Calling again with {\"offset\": 0, \"limit\": 1, \"max_chars\": 0} shows as much of it as fits in one message; the rest of the line is not retrievable."
         );
         let s = fitted_hint(
             &text,
@@ -778,7 +784,7 @@ mod tests {
         );
         assert_eq!(
             s,
-            "Line 1 (2097153 characters) is longer than the 5 character budget (max_chars) and only its first 5 characters are shown. Calling again with {\"start_line\": 1, \"end_line\": 1, \"max_chars\": 0} shows its first 1048576 bytes (the 1048576 byte response limit); the rest of the line is not retrievable."
+            "Line 1 (2097153 characters) is longer than the 5 character budget (max_chars) and only its first 5 characters are shown. Calling again with {\"start_line\": 1, \"end_line\": 1, \"max_chars\": 0} shows as much of it as fits in one message; the rest of the line is not retrievable."
         );
     }
 }

@@ -175,12 +175,11 @@ fn line_cut_note(
         return format!("{shown} The rest of the line is not retrievable.");
     }
     let again = format!("{{\"start_line\": {number}, \"end_line\": {number}, \"max_chars\": 0}}");
-    if cut.whole_without_budget() {
+    if super::whole_in_one_message(cut) {
         format!("{shown} To read the whole line, call again without pattern with {again}.")
     } else {
         format!(
-            "{shown} Calling again without pattern with {again} shows its first {} bytes (the {MAX_WINDOW_BYTES} byte response limit); the rest of the line is not retrievable.",
-            cut.bytes_without_budget
+            "{shown} Calling again without pattern with {again} shows as much of it as fits in one message; the rest of the line is not retrievable."
         )
     }
 }
