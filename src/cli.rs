@@ -11,12 +11,12 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::args::ArgName;
-use crate::config::{GitlabArgs, GitlabConfig};
+use crate::config::{ConfigError, GitlabArgs, GitlabConfig};
 use crate::http::HttpArgs;
 use crate::limits::DEFAULT_MAX_CHARS;
 use crate::reader::{AnySource, ReadDefaults, Reader};
 use crate::source::gitlab::GitlabSource;
-use crate::source::local::{LocalRepo, LocalSource};
+use crate::source::local::{LocalError, LocalRepo, LocalSource};
 use crate::tool::{FileServer, TokenSource};
 use crate::window::search::{DEFAULT_CONTEXT_LINES, MAX_CONTEXT_LINES};
 use crate::window::{CONTROL_CHARGE, DEFAULT_LIMIT, MAX_LIMIT};
@@ -153,18 +153,24 @@ impl ReadArgs {
     }
 }
 
-/// Builds the reader for a local repository or for the configured GitLab; the error is the
-/// sentence for the user.
+/// Why the reader could not be built: the local repository, or the GitLab client.
+#[derive(Debug, thiserror::Error)]
+enum ReaderError {
+    #[error(transparent)]
+    Local(#[from] LocalError),
+    #[error(transparent)]
+    Gitlab(#[from] ConfigError),
+}
+
+/// Builds the reader for a local repository or for the configured GitLab.
 fn build_reader(
     repo: Option<&PathBuf>,
     config: &GitlabConfig,
     defaults: ReadDefaults,
-) -> Result<Reader, String> {
+) -> Result<Reader, ReaderError> {
     let backend = match repo {
-        Some(path) => AnySource::Local(LocalSource::new(
-            LocalRepo::open(path).map_err(|e| e.to_string())?,
-        )),
-        None => AnySource::Gitlab(GitlabSource::new(config).map_err(|e| e.to_string())?),
+        Some(path) => AnySource::Local(LocalSource::new(LocalRepo::open(path)?)),
+        None => AnySource::Gitlab(GitlabSource::new(config)?),
     };
     Ok(Reader::new(backend, defaults))
 }
@@ -192,12 +198,12 @@ async fn serve(args: ServeArgs, config: GitlabConfig, max_chars: Option<u64>) ->
     };
     let reader = match build_reader(args.repo.as_ref(), &config, defaults) {
         Ok(r) => r,
-        Err(e) => return usage_error(&e),
+        Err(e) => return usage_error(&e.to_string()),
     };
     if args.http.http.is_some() {
         return match crate::http::serve(args.http, reader, config.credential.clone()).await {
             Ok(()) => ExitCode::SUCCESS,
-            Err(e) => usage_error(&e),
+            Err(e) => usage_error(&e.to_string()),
         };
     }
     let where_from = match &args.repo {
@@ -231,7 +237,7 @@ async fn read(args: ReadArgs, config: GitlabConfig, max_chars: Option<u64>) -> E
     };
     let reader = match build_reader(args.repo.as_ref(), &config, defaults) {
         Ok(r) => r,
-        Err(e) => return usage_error(&e),
+        Err(e) => return usage_error(&e.to_string()),
     };
     let server = FileServer::new(reader, TokenSource::Configured(config.credential.clone()));
     let arguments = args.tool_arguments(max_chars);

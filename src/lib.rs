@@ -1,10 +1,12 @@
-//! gitlab-file-mcp: an MCP server whose one tool, `get_repository_file`, reads a window of a
-//! file from a GitLab repository (or a local git repository) without blowing the agent's
-//! context: GitLab's exact windowing, metadata and error semantics, one upstream request per
-//! successful call.
+//! gitlab-file-mcp: an MCP server whose tools, `get_repository_file` and (for several files in
+//! one call) `get_repository_files`, read a window of a file from a GitLab repository (or a
+//! local git repository) without blowing the agent's context: GitLab's exact windowing,
+//! metadata and error semantics; one GraphQL request per successful call (a batch: one per
+//! project and ref), each file's content downloaded about once (a shared blob cache).
 //!
 //! A call flows one way: `args` → `resolve` (a `Target`) → a `source` (GitLab or local) →
-//! [`window`] → `response` (the output; each error is worded beside its type); `reader` wires those steps and `tool` is the MCP face. [`cli`]
+//! [`window`] → `response` (the output); each error is worded beside its own type.
+//! `reader` wires those steps, `batch` runs them for many files, and `tool` is the MCP face. [`cli`]
 //! starts it over `stdio` or `http`; `jsonrpc` answers what rmcp cannot type and `cutoff` ends
 //! calls that run too long. The README's Development section maps every module.
 //!

@@ -84,7 +84,7 @@ mod tests {
             ),
             (
                 source(SourceError::InvalidRef {
-                    git_ref: git_ref.clone(),
+                    git_ref: Some(git_ref.clone()),
                     reason: Shared::any(std::io::Error::other("Ref is not valid")),
                 }),
                 ErrorKind::BadArgument,

@@ -27,18 +27,28 @@ pub(crate) const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 /// Messages read ahead of rmcp, and lines queued for stdout.
 const QUEUE: usize = 32;
 
-/// Serves `server` on stdin/stdout until stdin closes. `Err` is worded for the log.
-pub(crate) async fn serve(server: FileServer) -> Result<(), String> {
+/// Why serving on stdio ended before stdin closed.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum StdioError {
+    /// Boxed: rmcp's error is large, and this is returned once.
+    #[error("MCP handshake failed: {0}")]
+    Handshake(#[source] Box<rmcp::service::ServerInitializeError>),
+    #[error("MCP server stopped: {0}")]
+    Stopped(#[source] tokio::task::JoinError),
+}
+
+/// Serves `server` on stdin/stdout until stdin closes.
+pub(crate) async fn serve(server: FileServer) -> Result<(), StdioError> {
     let transport = LineTransport::new(tokio::io::stdin(), tokio::io::stdout());
     let running = server
         .serve(transport)
         .await
-        .map_err(|e| format!("MCP handshake failed: {e}"))?;
+        .map_err(|e| StdioError::Handshake(Box::new(e)))?;
     running
         .waiting()
         .await
         .map(|_| ())
-        .map_err(|e| format!("MCP server stopped: {e}"))
+        .map_err(StdioError::Stopped)
 }
 
 /// A line for stdout, and who waits to hear it was written.

@@ -20,8 +20,10 @@ use tokio_util::sync::CancellationToken;
 
 mod batch;
 mod definition;
+pub(crate) mod name;
 
-use definition::{TOOL_NAME, tool};
+use definition::tool;
+use name::ToolName;
 
 use crate::batch::BatchError;
 use crate::config::Credential;
@@ -29,9 +31,6 @@ use crate::cutoff::Cutoffs;
 use crate::history::Caller;
 use crate::metrics::{self, ErrorKind};
 use crate::reader::Reader;
-
-/// The tools a `tools/call` may name, as a refusal lists them.
-const TOOL_NAMES: &str = "get_repository_file, get_repository_files";
 
 /// Whose token a call uses.
 #[derive(Debug, Clone)]
@@ -132,8 +131,13 @@ impl FileServer {
     ) -> CallToolResult {
         // Boxed: the call's future is large, and is moved into `logged` by value.
         let read = Box::pin(self.reader.read(arguments, credential, caller));
-        let tool = (TOOL_NAME, metrics::Tool::GetRepositoryFile);
-        logged(tool, arguments, read, crate::outcome::error_kind).await
+        logged(
+            ToolName::GetRepositoryFile,
+            arguments,
+            read,
+            crate::outcome::error_kind,
+        )
+        .await
     }
 
     /// Runs `get_repository_files` with explicit arguments and credential.
@@ -150,20 +154,20 @@ impl FileServer {
         ));
         // Only a malformed call is the batch's own error; an entry's is inside its answer.
         let kind = |_: &BatchError| ErrorKind::BadArgument;
-        let tool = (batch::BATCH_TOOL_NAME, metrics::Tool::GetRepositoryFiles);
-        logged(tool, arguments, read, kind).await
+        logged(ToolName::GetRepositoryFiles, arguments, read, kind).await
     }
 }
 
-/// A call of `tool` (its name, and its label in the metrics) as an MCP result (an error as a
+/// A call of `tool` (its name is also its label in the metrics) as an MCP result (an error as a
 /// tool error, counted as `kind` says), with its log lines: the arguments (redacted) at debug,
 /// the times at info.
 async fn logged<E: std::fmt::Display>(
-    (tool, label): (&'static str, metrics::Tool),
+    label: ToolName,
     arguments: Option<&serde_json::Map<String, Value>>,
     read: impl Future<Output = Result<Value, E>>,
     kind: impl Fn(&E) -> ErrorKind,
 ) -> CallToolResult {
+    let tool = label.as_str();
     tracing::debug!(
         target: "gitlab_file_mcp::calls",
         arguments = %crate::redact::arguments(arguments),
@@ -252,10 +256,9 @@ impl ServerHandler for FileServer {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        match name {
-            TOOL_NAME => Some((*self.tool).clone()),
-            batch::BATCH_TOOL_NAME => Some((*self.batch_tool).clone()),
-            _ => None,
+        match ToolName::of(name)? {
+            ToolName::GetRepositoryFile => Some((*self.tool).clone()),
+            ToolName::GetRepositoryFiles => Some((*self.batch_tool).clone()),
         }
     }
 
@@ -265,16 +268,12 @@ impl ServerHandler for FileServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let _running = crate::metrics::call_running();
-        let tool = match request.name.as_ref() {
-            TOOL_NAME => metrics::Tool::GetRepositoryFile,
-            batch::BATCH_TOOL_NAME => metrics::Tool::GetRepositoryFiles,
-            _ => {
-                let refusal = CallRefusal::UnknownTool {
-                    name: request.name.to_string(),
-                    ours: TOOL_NAMES,
-                };
-                return Err(McpError::invalid_params(refusal.to_string(), None));
-            }
+        let Some(tool) = ToolName::of(&request.name) else {
+            let refusal = CallRefusal::UnknownTool {
+                name: request.name.to_string(),
+                ours: ToolName::listed(),
+            };
+            return Err(McpError::invalid_params(refusal.to_string(), None));
         };
         let credential = match &self.tokens {
             TokenSource::Configured(c) => c.clone(),

@@ -6,6 +6,7 @@ use std::time::Duration;
 use clap::Args;
 
 use super::origin;
+use super::start::StartError;
 use super::wording;
 
 /// Where `--http` listens when given without an address.
@@ -178,10 +179,12 @@ impl HttpArgs {
     }
 
     /// Rejects entries that would refuse every client, so a typo fails at startup.
-    pub(crate) fn check(&self) -> Result<(), String> {
+    pub(crate) fn check(&self) -> Result<(), StartError> {
         check_allowed_hosts(&self.allowed_hosts)?;
         for entry in &self.allowed_origins {
-            origin::parse_allowed(entry).ok_or_else(|| wording::bad_allowed_origin(entry))?;
+            origin::parse_allowed(entry).ok_or_else(|| StartError::BadAllowedOrigin {
+                entry: entry.clone(),
+            })?;
         }
         Ok(())
     }
@@ -192,11 +195,13 @@ fn seconds(secs: u64) -> Duration {
 }
 
 /// Each `--allowed-host` must be a host name or `host:port` as a `Host` header carries it.
-fn check_allowed_hosts(entries: &[String]) -> Result<(), String> {
+fn check_allowed_hosts(entries: &[String]) -> Result<(), StartError> {
     for entry in entries {
         let parsed = http::uri::Authority::try_from(entry.trim()).ok();
         if parsed.is_none_or(|a| a.host().is_empty() || a.as_str().contains('@')) {
-            return Err(wording::bad_allowed_host(entry));
+            return Err(StartError::BadAllowedHost {
+                entry: entry.clone(),
+            });
         }
     }
     Ok(())
@@ -292,7 +297,7 @@ mod tests {
             "https://user@app.example.com",
             "",
         ] {
-            let error = check(bad).expect_err(bad);
+            let error = check(bad).expect_err(bad).to_string();
             assert!(error.contains("--allowed-origin"), "{error}");
         }
     }

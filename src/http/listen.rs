@@ -1,8 +1,9 @@
 //! Accepting connections and serving HTTP/1.1 on them with hyper, which bounds how long a
 //! client may take to send a request's headers and how long a kept-alive connection may idle
 //! (one timer: it runs from when the connection opens or its last response was sent).
-//! `axum::serve` offers neither, hence this loop.
+//! `axum::serve` offers neither, hence this loop. Binding the listener is here too.
 
+use std::net::SocketAddr;
 use std::time::Duration;
 
 use axum::Router;
@@ -13,11 +14,30 @@ use hyper_util::service::TowerToHyperService;
 use tokio::net::{TcpListener, TcpStream};
 use tokio_util::sync::CancellationToken;
 
+use super::start::StartError;
 use super::wording;
 
 /// How long to wait after an accept error that is not about one connection (e.g. out of file
 /// descriptors), so the loop does not spin.
 const ACCEPT_PAUSE: Duration = Duration::from_secs(1);
+
+/// A listener on `addr`, and the address it is bound to (port 0 picks one).
+pub(crate) async fn bind(addr: &str) -> Result<(tokio::net::TcpListener, SocketAddr), StartError> {
+    let listener =
+        tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|cause| StartError::CannotListen {
+                addr: addr.to_string(),
+                cause,
+            })?;
+    let local = listener
+        .local_addr()
+        .map_err(|cause| StartError::CannotReadBoundAddress {
+            addr: addr.to_string(),
+            cause,
+        })?;
+    Ok((listener, local))
+}
 
 /// Serves `app` on every connection `listener` accepts until `stop` fires; returns the open
 /// connections, to be closed gracefully (each after the response it is sending, if any).

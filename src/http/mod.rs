@@ -47,6 +47,7 @@ mod origin;
 mod reply;
 mod scrape;
 mod session;
+mod start;
 mod token;
 mod wording;
 
@@ -58,6 +59,7 @@ use tokio_util::sync::CancellationToken;
 
 use self::app::Controls;
 pub(crate) use self::flags::{DEFAULT_ADDR, HttpArgs};
+pub(crate) use self::start::StartError;
 use crate::config::Credential;
 use crate::reader::Reader;
 
@@ -72,7 +74,7 @@ pub(crate) async fn serve(
     args: HttpArgs,
     reader: Reader,
     configured: Option<Credential>,
-) -> Result<(), String> {
+) -> Result<(), StartError> {
     args.check()?;
     // Before listening, so that a signal can never kill the process with calls in flight.
     let mut stop = StopSignal::install()?;
@@ -93,8 +95,7 @@ pub(crate) async fn serve(
     ));
     tokio::select! {
         ended = &mut accepting => {
-            let why = ended.err().map_or_else(|| "closed".to_string(), |e| e.to_string());
-            return Err(wording::stopped_unexpectedly(&why));
+            return Err(StartError::StoppedUnexpectedly { cause: ended.err() });
         }
         () = stop.received() => {}
     }
@@ -102,7 +103,7 @@ pub(crate) async fn serve(
     stop_accepting.cancel();
     let connections = accepting
         .await
-        .map_err(|e| wording::stopped_unexpectedly(&e.to_string()))?;
+        .map_err(|e| StartError::StoppedUnexpectedly { cause: Some(e) })?;
     // Idle connections close now, busy ones once their response is sent.
     let closed = tokio::spawn(connections.shutdown());
     drain(&controls, args.slots(), args.drain_timeout()).await;
@@ -113,19 +114,8 @@ pub(crate) async fn serve(
     Ok(())
 }
 
-async fn bind(args: &HttpArgs) -> Result<(tokio::net::TcpListener, SocketAddr), String> {
-    bind_at(args.http.as_deref().unwrap_or(DEFAULT_ADDR)).await
-}
-
-/// A listener on `addr`, and the address it is bound to (port 0 picks one).
-async fn bind_at(addr: &str) -> Result<(tokio::net::TcpListener, SocketAddr), String> {
-    let listener = tokio::net::TcpListener::bind(addr)
-        .await
-        .map_err(|e| wording::cannot_listen(addr, &e))?;
-    let local = listener
-        .local_addr()
-        .map_err(|e| wording::cannot_read_bound_address(addr, &e))?;
-    Ok((listener, local))
+async fn bind(args: &HttpArgs) -> Result<(tokio::net::TcpListener, SocketAddr), StartError> {
+    listen::bind(args.http.as_deref().unwrap_or(DEFAULT_ADDR)).await
 }
 
 /// Prints the bound address and warns about exposure.
@@ -192,10 +182,13 @@ struct StopSignal {
 
 #[cfg(unix)]
 impl StopSignal {
-    fn install() -> Result<Self, String> {
+    fn install() -> Result<Self, StartError> {
         use tokio::signal::unix::{SignalKind, signal};
-        let register = |kind: SignalKind, name: &str| {
-            signal(kind).map_err(|e| wording::cannot_listen_for(name, &e))
+        let register = |kind: SignalKind, signal_name: &'static str| {
+            signal(kind).map_err(|cause| StartError::CannotListenFor {
+                signal: signal_name,
+                cause,
+            })
         };
         Ok(Self {
             term: register(SignalKind::terminate(), "SIGTERM")?,
@@ -217,7 +210,7 @@ struct StopSignal;
 
 #[cfg(not(unix))]
 impl StopSignal {
-    fn install() -> Result<Self, String> {
+    fn install() -> Result<Self, StartError> {
         Ok(Self)
     }
 

@@ -22,6 +22,7 @@ use tokio_util::sync::CancellationToken;
 use super::admission::Admission;
 use super::flags::HttpArgs;
 use super::origin::OriginPolicy;
+use super::start::StartError;
 use super::wording;
 use super::{gate, listen, reply};
 use crate::metrics::{self, Guard};
@@ -37,11 +38,14 @@ pub(crate) fn route(admission: Arc<Admission>) -> Router {
 
 /// With `--metrics-addr`: binds it, says where on stderr, and serves `/metrics` there until
 /// `stop` fires. `Err` is a startup failure, worded for the user.
-pub(crate) async fn serve_apart(args: &HttpArgs, stop: CancellationToken) -> Result<(), String> {
+pub(crate) async fn serve_apart(
+    args: &HttpArgs,
+    stop: CancellationToken,
+) -> Result<(), StartError> {
     let Some(addr) = args.metrics_addr.as_deref() else {
         return Ok(());
     };
-    let (listener, local) = super::bind_at(addr).await?;
+    let (listener, local) = listen::bind(addr).await?;
     let origins = Arc::new(OriginPolicy::new(&args.allowed_origins, local.port()));
     let app = Router::new()
         .route(PATH, get(exposition))

@@ -1,104 +1,140 @@
 //! Every label value the metrics can carry. Each label is an enum with a fixed text per
-//! variant, so no value can come from a request: never a path, project, ref, token or tool
-//! name a caller sent. Pure.
+//! variant (strum derives the list and the texts; the tool's label is its name), so no value
+//! can come from a request: never a path, project, ref, token or tool name a caller sent. Pure.
 
 use std::fmt::{self, Write};
 
 use prometheus_client::encoding::{EncodeLabelSet, EncodeLabelValue, LabelValueEncoder};
+use strum::{IntoStaticStr, VariantArray};
 
-/// Declares a label enum: its variants, their texts, `ALL` (in declaration order, so
-/// `variant as usize` indexes it) and its encoding as a label value.
-macro_rules! label {
-    ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident => $text:literal,)+ }) => {
-        $(#[$doc])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub(crate) enum $name {
-            $($(#[$vdoc])* $variant,)+
-        }
+/// The tool called: its name ([`ToolName`]).
+pub(crate) use crate::tool::name::ToolName as Tool;
 
-        impl $name {
-            /// Every value, in declaration order.
-            #[allow(dead_code)] // A label whose series are made one by one needs no list.
-            pub(crate) const ALL: &'static [$name] = &[$($name::$variant,)+];
-
-            /// The label value.
-            pub(crate) fn as_str(self) -> &'static str {
-                match self {
-                    $($name::$variant => $text,)+
-                }
-            }
-        }
-
-        impl EncodeLabelValue for $name {
-            fn encode(&self, encoder: &mut LabelValueEncoder) -> fmt::Result {
-                encoder.write_str(self.as_str())
-            }
-        }
-    };
-}
-
-label! {
-    /// The tool called.
-    Tool {
-        GetRepositoryFile => "get_repository_file",
-        GetRepositoryFiles => "get_repository_files",
+impl EncodeLabelValue for Tool {
+    fn encode(&self, encoder: &mut LabelValueEncoder) -> fmt::Result {
+        encode_label(self.as_str(), encoder)
     }
 }
 
-label! {
-    /// How a tool call ended.
-    Outcome {
-        Ok => "ok",
-        /// Answered with `isError: true`.
-        ToolError => "tool_error",
+/// A label's values: `ALL` (in declaration order, so `variant as usize` indexes it), each
+/// value's text, and its encoding, from what the enum derives (`VariantArray`,
+/// `IntoStaticStr`).
+pub(crate) trait LabelValue: Copy + VariantArray + Into<&'static str> + 'static {
+    /// Every value, in declaration order.
+    const ALL: &'static [Self] = Self::VARIANTS;
+
+    /// The label value.
+    fn as_str(self) -> &'static str {
+        self.into()
     }
 }
 
-label! {
-    /// What kind of tool error a call got (`kind=""` on the `ok` series).
-    ErrorKind {
-        /// The project, ref or file does not exist or is not readable; a directory.
-        NotFound => "not_found",
-        Binary => "binary",
-        Lfs => "lfs",
-        /// Duo context exclusion.
-        Excluded => "excluded",
-        /// Over `--max-file-bytes`.
-        TooLarge => "too_large",
-        /// The arguments, a URL, a line range or a ref name were refused.
-        BadArgument => "bad_argument",
-        /// GitLab (or the local repository) failed or answered unusably.
-        Upstream => "upstream",
-        /// Cut off at its time limit (session mode).
-        Timeout => "timeout",
-        /// Cut off by the server's shutdown.
-        Shutdown => "shutdown",
-        /// `--token-from-request` and the call carried no token.
-        NoToken => "no_token",
-        /// The output could not be built (never expected).
-        Internal => "internal",
+/// A label's encoding, its text.
+fn encode_label(text: &'static str, encoder: &mut LabelValueEncoder) -> fmt::Result {
+    encoder.write_str(text)
+}
+
+/// How a tool call ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, IntoStaticStr, VariantArray)]
+pub(crate) enum Outcome {
+    #[strum(serialize = "ok")]
+    Ok,
+    /// Answered with `isError: true`.
+    #[strum(serialize = "tool_error")]
+    ToolError,
+}
+
+impl LabelValue for Outcome {}
+
+impl EncodeLabelValue for Outcome {
+    fn encode(&self, encoder: &mut LabelValueEncoder) -> fmt::Result {
+        encode_label(self.as_str(), encoder)
     }
 }
 
-label! {
-    /// Which part of a call's time an observation is.
-    Part {
-        Total => "total",
-        /// Waiting on GitLab (requests, bodies, retry waits).
-        Gitlab => "gitlab",
-        /// The server's own: total minus GitLab.
-        Own => "own",
+/// What kind of tool error a call got (`kind=""` on the `ok` series).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, IntoStaticStr, VariantArray)]
+pub(crate) enum ErrorKind {
+    /// The project, ref or file does not exist or is not readable; a directory.
+    #[strum(serialize = "not_found")]
+    NotFound,
+    #[strum(serialize = "binary")]
+    Binary,
+    #[strum(serialize = "lfs")]
+    Lfs,
+    /// Duo context exclusion.
+    #[strum(serialize = "excluded")]
+    Excluded,
+    /// Over `--max-file-bytes`.
+    #[strum(serialize = "too_large")]
+    TooLarge,
+    /// The arguments, a URL, a line range or a ref name were refused.
+    #[strum(serialize = "bad_argument")]
+    BadArgument,
+    /// GitLab (or the local repository) failed or answered unusably.
+    #[strum(serialize = "upstream")]
+    Upstream,
+    /// Cut off at its time limit (session mode).
+    #[strum(serialize = "timeout")]
+    Timeout,
+    /// Cut off by the server's shutdown.
+    #[strum(serialize = "shutdown")]
+    Shutdown,
+    /// `--token-from-request` and the call carried no token.
+    #[strum(serialize = "no_token")]
+    NoToken,
+    /// The output could not be built (never expected).
+    #[strum(serialize = "internal")]
+    Internal,
+}
+
+impl LabelValue for ErrorKind {}
+
+impl EncodeLabelValue for ErrorKind {
+    fn encode(&self, encoder: &mut LabelValueEncoder) -> fmt::Result {
+        encode_label(self.as_str(), encoder)
     }
 }
 
-label! {
-    /// Which GitLab endpoint a request went to.
-    Endpoint {
-        Graphql => "graphql",
-        /// `repository/blobs/:oid/raw`.
-        RestRaw => "rest_raw",
-        /// `repository/files/:path/raw?lfs=true`.
-        Lfs => "lfs",
+/// Which part of a call's time an observation is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, IntoStaticStr, VariantArray)]
+pub(crate) enum Part {
+    #[strum(serialize = "total")]
+    Total,
+    /// Waiting on GitLab (requests, bodies, retry waits).
+    #[strum(serialize = "gitlab")]
+    Gitlab,
+    /// The server's own: total minus GitLab.
+    #[strum(serialize = "own")]
+    Own,
+}
+
+impl LabelValue for Part {}
+
+impl EncodeLabelValue for Part {
+    fn encode(&self, encoder: &mut LabelValueEncoder) -> fmt::Result {
+        encode_label(self.as_str(), encoder)
+    }
+}
+
+/// Which GitLab endpoint a request went to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, IntoStaticStr, VariantArray)]
+pub(crate) enum Endpoint {
+    #[strum(serialize = "graphql")]
+    Graphql,
+    /// `repository/blobs/:oid/raw`.
+    #[strum(serialize = "rest_raw")]
+    RestRaw,
+    /// `repository/files/:path/raw?lfs=true`.
+    #[strum(serialize = "lfs")]
+    Lfs,
+}
+
+impl LabelValue for Endpoint {}
+
+impl EncodeLabelValue for Endpoint {
+    fn encode(&self, encoder: &mut LabelValueEncoder) -> fmt::Result {
+        encode_label(self.as_str(), encoder)
     }
 }
 
@@ -114,16 +150,29 @@ impl Endpoint {
     }
 }
 
-label! {
-    /// The class of GitLab's answer to one attempt.
-    StatusClass {
-        Informational => "1xx",
-        Success => "2xx",
-        Redirect => "3xx",
-        ClientError => "4xx",
-        ServerError => "5xx",
-        /// No answer: a connection failure, a reset, a timeout.
-        NoAnswer => "no_answer",
+/// The class of GitLab's answer to one attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, IntoStaticStr, VariantArray)]
+pub(crate) enum StatusClass {
+    #[strum(serialize = "1xx")]
+    Informational,
+    #[strum(serialize = "2xx")]
+    Success,
+    #[strum(serialize = "3xx")]
+    Redirect,
+    #[strum(serialize = "4xx")]
+    ClientError,
+    #[strum(serialize = "5xx")]
+    ServerError,
+    /// No answer: a connection failure, a reset, a timeout.
+    #[strum(serialize = "no_answer")]
+    NoAnswer,
+}
+
+impl LabelValue for StatusClass {}
+
+impl EncodeLabelValue for StatusClass {
+    fn encode(&self, encoder: &mut LabelValueEncoder) -> fmt::Result {
+        encode_label(self.as_str(), encoder)
     }
 }
 
@@ -141,29 +190,46 @@ impl StatusClass {
     }
 }
 
-label! {
-    /// Which HTTP check refused a request.
-    Guard {
-        /// An `Origin` that is not allowed (403).
-        Origin => "origin",
-        /// No, two, or a malformed `Host` (400), or one not allowed (403).
-        Host => "host",
-        /// A body over `--max-body-bytes`, declared or streamed (413).
-        BodySize => "body_size",
-        /// `--token-from-request` and no usable token (401).
-        Token => "token",
-        /// A session named with another token than the one that opened it (404).
-        Session => "session",
-        /// The body did not arrive within `--body-timeout-secs` (408).
-        BodyTimeout => "body_timeout",
-        /// Malformed body framing (400).
-        BodyFraming => "body_framing",
-        /// A JSON body that is no JSON-RPC message (400).
-        JsonRpc => "json_rpc",
-        /// `--max-concurrent` requests in progress (503).
-        Capacity => "capacity",
-        /// No response within `--request-timeout-secs` (504, stateless).
-        RequestTimeout => "request_timeout",
+/// Which HTTP check refused a request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, IntoStaticStr, VariantArray)]
+pub(crate) enum Guard {
+    /// An `Origin` that is not allowed (403).
+    #[strum(serialize = "origin")]
+    Origin,
+    /// No, two, or a malformed `Host` (400), or one not allowed (403).
+    #[strum(serialize = "host")]
+    Host,
+    /// A body over `--max-body-bytes`, declared or streamed (413).
+    #[strum(serialize = "body_size")]
+    BodySize,
+    /// `--token-from-request` and no usable token (401).
+    #[strum(serialize = "token")]
+    Token,
+    /// A session named with another token than the one that opened it (404).
+    #[strum(serialize = "session")]
+    Session,
+    /// The body did not arrive within `--body-timeout-secs` (408).
+    #[strum(serialize = "body_timeout")]
+    BodyTimeout,
+    /// Malformed body framing (400).
+    #[strum(serialize = "body_framing")]
+    BodyFraming,
+    /// A JSON body that is no JSON-RPC message (400).
+    #[strum(serialize = "json_rpc")]
+    JsonRpc,
+    /// `--max-concurrent` requests in progress (503).
+    #[strum(serialize = "capacity")]
+    Capacity,
+    /// No response within `--request-timeout-secs` (504, stateless).
+    #[strum(serialize = "request_timeout")]
+    RequestTimeout,
+}
+
+impl LabelValue for Guard {}
+
+impl EncodeLabelValue for Guard {
+    fn encode(&self, encoder: &mut LabelValueEncoder) -> fmt::Result {
+        encode_label(self.as_str(), encoder)
     }
 }
 

@@ -17,8 +17,8 @@ use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::{Registry, Unit};
 
 use super::labels::{
-    CallLabels, DurationLabels, Endpoint, EndpointLabels, ErrorKind, Guard, GuardLabels, Outcome,
-    Part, RequestLabels, StatusClass, Tool,
+    CallLabels, DurationLabels, Endpoint, EndpointLabels, ErrorKind, Guard, GuardLabels,
+    LabelValue, Outcome, Part, RequestLabels, StatusClass, Tool,
 };
 
 /// Every metric name starts `gitlab_file_mcp_`.

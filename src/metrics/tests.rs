@@ -4,7 +4,7 @@ use std::time::Duration;
 use prometheus_parse::{Scrape, Value};
 
 use super::Running;
-use super::labels::{Endpoint, ErrorKind, Guard, Tool};
+use super::labels::{Endpoint, ErrorKind, Guard, LabelValue, Tool};
 use super::registry::{DURATION_BUCKETS, Metrics};
 
 fn scrape(m: &Metrics) -> Scrape {

@@ -1,5 +1,5 @@
 //! What the agent reads of a window: the tool's output object and its `system_instruction`
-//! hints. Each error's sentence is beside its type.
+//! hints. The errors it carries are worded beside their own types, where they are defined.
 //!
 //! Output and hints follow GitLab's own `get_repository_file` tool word for word where it has
 //! words; the `start_line`/`end_line` hints and the URL-split note are ours.

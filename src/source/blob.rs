@@ -95,7 +95,8 @@ pub(crate) enum SourceError {
     Excluded { path: String },
     /// The ref string is not a valid ref.
     InvalidRef {
-        git_ref: String,
+        /// The ref as the caller gave it, when known (GitLab's refusal does not name it).
+        git_ref: Option<String>,
         /// Why, in the refusing source's own words.
         #[source]
         reason: Failure,
@@ -162,24 +163,15 @@ impl Display for SourceError {
                 path,
                 git_ref,
                 entries,
-            } => {
-                let holds = match entries.named.is_empty() {
-                    true => String::new(),
-                    false => format!(" {entries}"),
-                };
-                write!(
-                    f,
-                    "'{}' is a directory at ref '{}', not a file.{holds} Pass the path of a file inside it.",
-                    shown(path),
-                    shown(git_ref)
-                )
-            }
+            } => is_directory(f, path, git_ref, entries),
             SourceError::Excluded { path } => write!(
                 f,
                 "File '{}' is excluded from AI context by this project's settings and cannot be read.",
                 shown(path)
             ),
-            SourceError::InvalidRef { git_ref, reason } => invalid_ref(f, git_ref, reason),
+            SourceError::InvalidRef { git_ref, reason } => {
+                invalid_ref(f, git_ref.as_deref(), reason)
+            }
             SourceError::FileTooLarge {
                 path,
                 size_bytes,
@@ -191,6 +183,25 @@ impl Display for SourceError {
             SourceError::Failed(e) => e.fmt(f),
         }
     }
+}
+
+/// `'src' is a directory at ref 'main', not a file. …`, with what it holds when known.
+fn is_directory(
+    f: &mut Formatter<'_>,
+    path: &str,
+    git_ref: &str,
+    entries: &DirEntries,
+) -> fmt::Result {
+    let holds = match entries.named.is_empty() {
+        true => String::new(),
+        false => format!(" {entries}"),
+    };
+    write!(
+        f,
+        "'{}' is a directory at ref '{}', not a file.{holds} Pass the path of a file inside it.",
+        shown(path),
+        shown(git_ref)
+    )
 }
 
 /// `File 'x' does not exist at ref 'main'. Did you mean 'a', 'b' or 'c'? …`: the suggestions
@@ -232,17 +243,16 @@ fn did_you_mean(
 
 pub(crate) fn invalid_ref(
     f: &mut Formatter<'_>,
-    git_ref: &str,
+    git_ref: Option<&str>,
     reason: &dyn Display,
 ) -> fmt::Result {
-    if git_ref.is_empty() {
-        write!(f, "The ref is not valid ({reason}). {PROVIDE_A_REF}")
-    } else {
-        write!(
+    match git_ref.filter(|r| !r.is_empty()) {
+        None => write!(f, "The ref is not valid ({reason}). {PROVIDE_A_REF}"),
+        Some(git_ref) => write!(
             f,
             "Ref '{}' is not valid ({reason}). {PROVIDE_A_REF}",
             shown(git_ref)
-        )
+        ),
     }
 }
 
@@ -264,7 +274,10 @@ impl SourceError {
                 git_ref,
                 entries,
             },
-            SourceError::InvalidRef { reason, .. } => SourceError::InvalidRef { git_ref, reason },
+            SourceError::InvalidRef { reason, .. } => SourceError::InvalidRef {
+                git_ref: Some(git_ref),
+                reason,
+            },
             other => other,
         }
     }
@@ -316,7 +329,7 @@ mod tests {
     fn invalid_refs_name_the_ref_when_known() {
         let reason: Failure = Shared::any(Refused);
         let named = SourceError::InvalidRef {
-            git_ref: "a..b".into(),
+            git_ref: Some("a..b".into()),
             reason: reason.clone(),
         };
         assert!(
@@ -325,7 +338,7 @@ mod tests {
                 .starts_with("Ref 'a..b' is not valid (Ref is not valid).")
         );
         let unnamed = SourceError::InvalidRef {
-            git_ref: String::new(),
+            git_ref: None,
             reason,
         };
         assert!(unnamed.to_string().starts_with("The ref is not valid"));

@@ -15,7 +15,7 @@ use crate::reader::ReadDefaults;
 use crate::response::batch::{INDEX, INDEX_CHARS, Status};
 
 /// The batch tool's name.
-pub(crate) const BATCH_TOOL_NAME: &str = "get_repository_files";
+pub(crate) const BATCH_TOOL_NAME: &str = super::name::ToolName::GetRepositoryFiles.as_str();
 
 fn description(defaults: ReadDefaults) -> String {
     let budget = default_budget(defaults);

@@ -15,7 +15,7 @@ use crate::window::search::{DEFAULT_CONTEXT_LINES, MAX_CONTEXT_LINES, MAX_PATTER
 use crate::window::{CONTROL_CHARGE, DEFAULT_LIMIT, MAX_LIMIT, MAX_WINDOW_BYTES};
 
 /// The tool's name, as GitLab's own tool calls it.
-pub(crate) const TOOL_NAME: &str = "get_repository_file";
+pub(crate) const TOOL_NAME: &str = super::name::ToolName::GetRepositoryFile.as_str();
 
 /// The `_meta` key that tells Claude Code how large a result of this tool may be inline.
 const MAX_RESULT_SIZE_KEY: &str = "anthropic/maxResultSizeChars";
@@ -132,27 +132,39 @@ pub(super) fn property(name: ArgName, defaults: ReadDefaults) -> Value {
             "type": "boolean",
             "description": "Prefix each line with its number, cat -n style (number right-aligned, a tab). Default false."
         }),
-        ArgName::Pattern => json!({
-            "type": "string",
-            "maxLength": MAX_PATTERN_BYTES,
-            "description": format!("Find the lines matching this regular expression instead of reading a window: Rust regex syntax (linear time, no backtracking; no look-around or backreferences), matched against each line without its line ending. The window arguments (offset/limit or start_line/end_line) select the lines searched; without them the whole file is. content is grep -n output: 'N:line' for a match, 'N-line' for context, '--' between groups; metadata.matches lists the matching lines. At most {MAX_PATTERN_BYTES} bytes.")
-        }),
+        ArgName::Pattern => pattern_property(),
         ArgName::IgnoreCase => json!({
             "type": "boolean",
             "description": "With pattern: match letters of any case. Default false."
         }),
-        ArgName::ContextLines => json!({
-            "type": "integer",
-            "minimum": 0,
-            "maximum": MAX_CONTEXT_LINES,
-            "description": format!("With pattern: lines shown before and after each match. Default {DEFAULT_CONTEXT_LINES}, maximum {MAX_CONTEXT_LINES}.")
-        }),
-        ArgName::IfNoneMatch => json!({
-            "type": "string",
-            "maxLength": crate::args::MAX_BLOB_ID_BYTES,
-            "description": "metadata.blob_id of an earlier answer for this file, to re-read cheaply: if the file at the ref is still that blob, the answer has no content and metadata.unchanged is true (the content you hold is current); otherwise it is the normal answer."
-        }),
+        ArgName::ContextLines => context_lines_property(),
+        ArgName::IfNoneMatch => if_none_match_property(),
     }
+}
+
+fn pattern_property() -> Value {
+    json!({
+        "type": "string",
+        "maxLength": MAX_PATTERN_BYTES,
+        "description": format!("Find the lines matching this regular expression instead of reading a window: Rust regex syntax (linear time, no backtracking; no look-around or backreferences), matched against each line without its line ending. The window arguments (offset/limit or start_line/end_line) select the lines searched; without them the whole file is. content is grep -n output: 'N:line' for a match, 'N-line' for context, '--' between groups; metadata.matches lists the matching lines. At most {MAX_PATTERN_BYTES} bytes.")
+    })
+}
+
+fn context_lines_property() -> Value {
+    json!({
+        "type": "integer",
+        "minimum": 0,
+        "maximum": MAX_CONTEXT_LINES,
+        "description": format!("With pattern: lines shown before and after each match. Default {DEFAULT_CONTEXT_LINES}, maximum {MAX_CONTEXT_LINES}.")
+    })
+}
+
+fn if_none_match_property() -> Value {
+    json!({
+        "type": "string",
+        "maxLength": crate::args::MAX_BLOB_ID_BYTES,
+        "description": "metadata.blob_id of an earlier answer for this file, to re-read cheaply: if the file at the ref is still that blob, the answer has no content and metadata.unchanged is true (the content you hold is current); otherwise it is the normal answer."
+    })
 }
 
 /// The tool's output schema.

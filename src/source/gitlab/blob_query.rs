@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 
 use super::capabilities::{EXCLUSIONS_FIELD, PERMALINK_FIELD};
 use super::client::Client;
-use super::error::{GitlabError, answer_data, answer_data_ignoring};
+use super::error::{GitlabError, ShapeProblem, answer_data, answer_data_ignoring};
 use super::graphql::variants::BLOB_WITHOUT_DUO_EXCLUSIONS_IF_SUPPORTED;
 use super::graphql::{
     Blob as BlobQuery, BlobFields, blob, global_id_number, project_global_id, without_permalink,
@@ -117,9 +117,7 @@ pub(crate) async fn ask_paths(
         };
         return Ok(project_of(data).map(ProjectAnswer::from));
     }
-    Err(GitlabError::Shape {
-        reason: format!("an optional field was still reported absent after {ROUNDS} rounds"),
-    })
+    Err(ShapeProblem::FieldsStillAbsent { rounds: ROUNDS }.into())
 }
 
 /// Which optional fields a request asks for.

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::cache::{BlobCache, Cached};
 use super::download::{Downloads, Get, text_kind, too_large};
-use super::error::GitlabError;
+use super::error::{GitlabError, ShapeProblem};
 use super::graphql::BlobFields;
 use super::keys::ContentKey;
 use super::raw::{self, Sniff};
@@ -345,9 +345,9 @@ fn cached_as(kind: &BlobKind) -> Cached {
 }
 
 fn no_project_id(path: &str) -> SourceError {
-    GitlabError::Shape {
-        reason: format!("the answer for '{path}' has no project id"),
-    }
+    GitlabError::from(ShapeProblem::NoProjectId {
+        path: path.to_string(),
+    })
     .into()
 }
 

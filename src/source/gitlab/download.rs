@@ -123,7 +123,7 @@ impl Downloads {
     ) -> Result<(BlobKind, bool), SourceError> {
         let download = self.verified(get, credential).await?;
         let proven = matches!(download, Download::Bytes(_));
-        Ok((self.text_or_binary(download, path, size)?, proven))
+        Ok((self.text_or_binary(download, get, path, size)?, proven))
     }
 
     /// Downloads `get`, hashed as it streams; bytes that are not the content asked for are
@@ -169,6 +169,7 @@ impl Downloads {
     fn text_or_binary(
         &self,
         download: Download,
+        get: &Get,
         path: &str,
         size: u64,
     ) -> Result<BlobKind, SourceError> {
@@ -182,10 +183,10 @@ impl Downloads {
             }
             .into()),
             // `verified` returns no mismatch.
-            Download::Mismatch(problem) => Err(GitlabError::Shape {
-                reason: problem.to_string(),
+            Download::Mismatch(problem) => {
+                let what = get.what.clone();
+                Err(GitlabError::Mismatch(Mismatch { what, problem }).into())
             }
-            .into()),
             Download::Binary => Ok(BlobKind::Binary),
             Download::Bytes(bytes) if looks_binary(&bytes) => Ok(BlobKind::Binary),
             Download::Bytes(bytes) => Ok(match String::from_utf8(bytes) {

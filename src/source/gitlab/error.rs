@@ -21,8 +21,8 @@ pub(crate) enum GitlabError {
     InvalidRef { messages: String },
     /// A GraphQL answer with neither data nor errors.
     NoData,
-    /// A blob answer that is not shaped like a blob (the parser's reason).
-    Shape { reason: String },
+    /// An answer that is not shaped as this server reads it.
+    Shape(#[source] ShapeProblem),
     /// `rawTextBlob` that is not a valid JSON string.
     Content(#[source] JsonTextError),
     /// Bytes from GitLab that are not the content they were asked for as (worded beside it).
@@ -36,18 +36,38 @@ impl Display for GitlabError {
         match self {
             GitlabError::Transport(e) => e.fmt(f),
             GitlabError::Graphql { messages } => write!(f, "GitLab reported: {messages}"),
-            GitlabError::InvalidRef { messages } => invalid_ref(f, "", messages),
+            GitlabError::InvalidRef { messages } => invalid_ref(f, None, messages),
             GitlabError::NoData => f.write_str("GitLab returned no data and no error"),
-            GitlabError::Shape { reason } => {
+            GitlabError::Shape(problem) => {
                 write!(
                     f,
-                    "GitLab's blob answer was not shaped as expected: {reason}"
+                    "GitLab's blob answer was not shaped as expected: {problem}"
                 )
             }
             GitlabError::Content(e) => write!(f, "GitLab's rawTextBlob could not be decoded: {e}"),
             GitlabError::Mismatch(e) => e.fmt(f),
             GitlabError::LfsObjectMissing(e) => e.fmt(f),
         }
+    }
+}
+
+/// Why an answer is not shaped as this server reads it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum ShapeProblem {
+    /// A blob that does not parse as one (the parser's words).
+    #[error(transparent)]
+    Blob(Shared<serde_json::Error>),
+    /// Each round learned of another optional field the instance lacks, and the last too.
+    #[error("an optional field was still reported absent after {rounds} rounds")]
+    FieldsStillAbsent { rounds: usize },
+    /// No project id, which a REST download needs.
+    #[error("the answer for '{path}' has no project id")]
+    NoProjectId { path: String },
+}
+
+impl From<ShapeProblem> for GitlabError {
+    fn from(problem: ShapeProblem) -> Self {
+        GitlabError::Shape(problem)
     }
 }
 
@@ -101,7 +121,7 @@ impl From<GitlabError> for SourceError {
     fn from(e: GitlabError) -> Self {
         match e {
             GitlabError::InvalidRef { messages } => SourceError::InvalidRef {
-                git_ref: String::new(),
+                git_ref: None,
                 reason: Shared::any(RefRefused { messages }),
             },
             other => SourceError::failed(other),

@@ -13,7 +13,7 @@ use super::blob_query::ProjectAnswer;
 use super::capabilities::{COMMIT_FIELD, EXCLUSIONS_FIELD, PERMALINK_FIELD};
 use super::client::Client;
 use super::envelope::{GraphqlError, GraphqlResponse};
-use super::error::{GitlabError, answer_data, answer_data_ignoring};
+use super::error::{GitlabError, ShapeProblem, answer_data, answer_data_ignoring};
 use super::graphql::fragments::{BLOB_FIELDS, DUO_EXCLUSIONS_IF_SUPPORTED};
 use super::graphql::{BlobFields, global_id_number, without_permalink};
 use crate::config::Credential;
@@ -85,9 +85,7 @@ pub(crate) async fn ask(
             return Ok(answer);
         }
     }
-    Err(GitlabError::Shape {
-        reason: format!("an optional field was still reported absent after {ROUNDS} rounds"),
-    })
+    Err(ShapeProblem::FieldsStillAbsent { rounds: ROUNDS }.into())
 }
 
 /// The question, as every batch asks it.
@@ -365,9 +363,7 @@ fn take_node(repo: Option<&mut Value>, i: usize) -> Result<Option<BlobFields>, G
         .and_then(|nodes| nodes.iter_mut().find(|n| !n.is_null()))
         .map(|n| serde_json::from_value::<BlobFields>(n.take()))
         .transpose()
-        .map_err(|e| GitlabError::Shape {
-            reason: e.to_string(),
-        })
+        .map_err(|e| ShapeProblem::Blob(crate::cause::Shared::new(e)).into())
 }
 
 /// Whether candidate `i`'s ref is a branch or tag; `None` when the answer has no lookups.

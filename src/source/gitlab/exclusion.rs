@@ -309,7 +309,7 @@ enum Effect {
     Include,
 }
 
-/// Candidates a non-blank rule into its effect and its pattern, as GitLab does:
+/// Splits a non-blank rule into its effect and its pattern, as GitLab does:
 /// a rule starting with `!` is an include rule whose pattern is the rest of
 /// the rule after that single `!` (possibly empty, possibly starting with
 /// another `!`, which is then an ordinary character); any other rule is an

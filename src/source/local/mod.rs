@@ -35,8 +35,9 @@ impl Source for LocalSource {
         resolve::for_local(args)
     }
 
-    /// The whole blob is read whatever the extent (a local read has no read limit), and also
-    /// when the caller holds it: reading it costs no network, and gives the window's metadata.
+    /// Reads the file `lookup` names on a blocking thread. The whole blob is read whatever the
+    /// extent (a local read has no read limit), and also when the caller holds it: reading it
+    /// costs no network, and gives the window's metadata.
     async fn fetch(
         &self,
         lookup: &Lookup,
@@ -44,22 +45,9 @@ impl Source for LocalSource {
         _held: Option<&str>,
         _credential: Option<&Credential>,
     ) -> Result<Fetched, SourceError> {
-        LocalSource::fetch(self, lookup).await
-    }
-}
-
-impl LocalSource {
-    pub(crate) fn new(repo: LocalRepo) -> Self {
-        Self {
-            repo: Arc::new(repo),
-        }
-    }
-
-    /// Reads the file `lookup` names.
-    pub(crate) async fn fetch(&self, lookup: &Lookup) -> Result<Fetched, SourceError> {
         let repo = Arc::clone(&self.repo);
         let lookup = lookup.clone();
-        tokio::task::spawn_blocking(move || repo.fetch(&lookup))
+        tokio::task::spawn_blocking(move || repo.read_lookup(&lookup))
             .await
             .unwrap_or_else(|e| {
                 Err(SourceError::failed(LocalError::Task {
@@ -69,10 +57,18 @@ impl LocalSource {
     }
 }
 
+impl LocalSource {
+    pub(crate) fn new(repo: LocalRepo) -> Self {
+        Self {
+            repo: Arc::new(repo),
+        }
+    }
+}
+
 impl LocalRepo {
-    /// The blocking half of [`LocalSource::fetch`]. Errors name the ref as the caller gave it
-    /// (`v1.0`), not as qualified for the lookup (`refs/tags/v1.0`).
-    fn fetch(&self, lookup: &Lookup) -> Result<Fetched, SourceError> {
+    /// The blocking half of [`LocalSource`]'s `fetch`. Errors name the ref as the caller gave
+    /// it (`v1.0`), not as qualified for the lookup (`refs/tags/v1.0`).
+    fn read_lookup(&self, lookup: &Lookup) -> Result<Fetched, SourceError> {
         match lookup {
             Lookup::Exact {
                 git_ref,

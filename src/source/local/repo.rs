@@ -396,7 +396,7 @@ fn not_found_ref(rev: &str) -> SourceError {
 
 fn invalid_ref(rev: &str, reason: LocalRefError) -> SourceError {
     SourceError::InvalidRef {
-        git_ref: rev.to_owned(),
+        git_ref: Some(rev.to_owned()),
         reason: Shared::any(reason),
     }
 }
@@ -722,7 +722,7 @@ mod tests {
             "",
         ] {
             assert!(
-                matches!(repo.read(rev, "README.md", OnMiss::Suggest), Err(SourceError::InvalidRef { ref git_ref, .. }) if git_ref == rev),
+                matches!(repo.read(rev, "README.md", OnMiss::Suggest), Err(SourceError::InvalidRef { ref git_ref, .. }) if git_ref.as_deref() == Some(rev)),
                 "{rev:?}"
             );
         }
@@ -730,7 +730,7 @@ mod tests {
             match repo.read(sha, "README.md", OnMiss::Suggest) {
                 Err(SourceError::InvalidRef { git_ref, reason }) => {
                     let reason = reason.to_string();
-                    assert_eq!(&git_ref, sha);
+                    assert_eq!(git_ref.as_deref(), Some(sha.as_str()));
                     assert!(
                         reason.contains(kind) && reason.contains("not a commit"),
                         "{reason}"
