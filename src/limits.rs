@@ -26,3 +26,10 @@ pub const MAX_RESULT_ENVELOPE: u64 = 80_000;
 /// (`anthropic/maxResultSizeChars`; Claude Code's maximum), and what is
 /// declared when the server's default budget is 0.
 pub const MAX_RESULT_CHARS: u64 = 500_000;
+
+/// The most bytes one JSON-RPC message of an answer may take: under the 1 MiB (1,048,576
+/// bytes) that clients cap one message or server-sent event at (the Python SDK, and so
+/// fast-agent), with room for the transport's framing. An answer carries its content twice
+/// (the text block, itself JSON escaped once more, and `structuredContent`), so a window is
+/// fitted to what fits in one message, not only to [`crate::window::MAX_WINDOW_BYTES`].
+pub const MAX_MESSAGE_BYTES: usize = 1_000_000;

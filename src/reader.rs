@@ -11,6 +11,7 @@ use crate::args::{self, ArgError};
 use crate::config::Credential;
 use crate::history::{Caller, FileKey, History};
 use crate::resolve::ResolveError;
+use crate::response;
 use crate::source::gitlab::GitlabSource;
 use crate::source::local::LocalSource;
 use crate::source::{Fetched, Source, SourceError};
@@ -115,14 +116,19 @@ impl Reader {
             .await
             .map_err(ReadError::Source)?;
         let changed_from = caller.and_then(|c| self.changed_since_last_window(c, &fetched));
-        let read = Read {
+        let budget = target.max_chars.unwrap_or(self.defaults.max_chars);
+        let mut read = Read {
             fetched,
             changed_from,
-            max_chars: target.max_chars.unwrap_or(self.defaults.max_chars),
+            max_chars: budget,
+            fitted_to_message: false,
         };
-        render(&view, &target, &read)
-            .map(|r| r.output)
-            .map_err(ReadError::View)
+        response::message::within_one_message(budget, |max_chars| {
+            read.max_chars = max_chars;
+            read.fitted_to_message = max_chars != budget;
+            render(&view, &target, &read).map(|r| (r.output, r.charged))
+        })
+        .map_err(ReadError::View)
     }
 
     /// The blob the caller's previous window of this file came from, if it was another one.

@@ -362,7 +362,10 @@ async fn a_session_answers_only_the_token_that_opened_it() {
     for (k, v) in &in_session(ALICE) {
         delete = delete.header(*k, v);
     }
-    assert!(delete.send().await.unwrap().status().is_success());
+    // 204, what the Python SDK expects (rmcp says 202, which it logs as a failed termination).
+    let ended = delete.send().await.unwrap();
+    assert_eq!(ended.status(), 204);
+    assert_eq!(ended.bytes().await.unwrap().len(), 0);
     let response = post(
         &server.mcp(),
         &call_body(5, "grp/alice", "after-delete.txt"),

@@ -19,6 +19,11 @@ impl SharedBudget {
         self.total
     }
 
+    /// What the entries were charged so far.
+    pub(crate) fn spent(&self) -> u64 {
+        self.spent
+    }
+
     /// The `max_chars` the next entry is fitted to: what is left (0 when there is no budget),
     /// or `None` once the budget is spent. Never `Some(0)` under a budget, which would mean none.
     pub(crate) fn next(&self) -> Option<u64> {

@@ -19,7 +19,7 @@ use crate::history::Caller;
 use crate::reader::{AnySource, ReadError, Reader};
 use crate::resolve::{Lookup, ProjectFile, Target};
 use crate::response;
-use crate::source::{BlobKind, Fetched, Source, SourceError, Wanted, holds};
+use crate::source::{BlobKind, Fetched, Source, Wanted, holds};
 use crate::view::{Read, View, render};
 use args::{BatchCall, Entry, parse};
 use budget::SharedBudget;
@@ -87,24 +87,57 @@ where
             held: t.if_none_match.as_deref(),
         })
         .collect();
-    let mut fetched = source.fetch_many(&wanted, credential).await.into_iter();
-    let mut step = Step {
-        reader,
-        budget: SharedBudget::new(call.max_chars.unwrap_or(reader.defaults().max_chars)),
-        call,
-        caller,
-    };
-    let files: Vec<Value> = call
-        .entries
+    let (fetched, changed) = fetch_all(reader, source, &wanted, (credential, caller)).await;
+    let budget = call.max_chars.unwrap_or(reader.defaults().max_chars);
+    let rendered = response::message::within_one_message(budget, |total| {
+        let mut step = Step {
+            budget: SharedBudget::new(total),
+            fitted_to_message: total != budget,
+            call,
+        };
+        let mut served = fetched.iter().zip(&changed);
+        let files: Vec<Value> = call
+            .entries
+            .iter()
+            .zip(&planned)
+            .map(|(entry, planned)| match planned {
+                Err(message) => failed(label::<S::Lookup>(None, entry), message),
+                Ok(planned) => step.answer(planned, served.next(), entry),
+            })
+            .collect();
+        let index = response::batch::index(&files);
+        let answer = json!({ response::batch::INDEX: index, FILES: files });
+        Ok::<_, std::convert::Infallible>((answer, step.budget.spent()))
+    });
+    match rendered {
+        Ok(answer) => answer,
+        Err(never) => match never {},
+    }
+}
+
+/// What the source fetched for each wanted entry, in order (`fetch_many` answers once per
+/// entry), each error worded once; and the blob the caller's previous window of each file came
+/// from when it was another one, asked once (asking records this read).
+async fn fetch_all<S: Source>(
+    reader: &Reader,
+    source: &S,
+    wanted: &[Wanted<'_, S::Lookup>],
+    (credential, caller): (Option<&Credential>, Option<Caller>),
+) -> (Vec<Result<Fetched, String>>, Vec<Option<String>>) {
+    let fetched: Vec<Result<Fetched, String>> = source
+        .fetch_many(wanted, credential)
+        .await
+        .into_iter()
+        .map(|f| f.map_err(|e| ReadError::Source(e).to_string()))
+        .collect();
+    let changed = fetched
         .iter()
-        .zip(&planned)
-        .map(|(entry, planned)| match planned {
-            Err(message) => failed(label::<S::Lookup>(None, entry), message),
-            // `fetch_many` answers once per planned entry, in order.
-            Ok(planned) => step.answer(planned, fetched.next(), entry),
+        .map(|f| {
+            let f = f.as_ref().ok()?;
+            caller.and_then(|c| reader.changed_since_last_window(c, f))
         })
         .collect();
-    json!({ FILES: files })
+    (fetched, changed)
 }
 
 /// An entry's target and its view.
@@ -126,30 +159,29 @@ fn target_of<S: Source>(
     Ok((target, view))
 }
 
-/// The entries' walk in order: the shared budget, and what rendering an entry needs besides
-/// the entry.
+/// The entries' walk in order: the shared budget, and the call.
 struct Step<'a> {
-    reader: &'a Reader,
     budget: SharedBudget,
+    /// The budget is what fits in one message, less than the call's.
+    fitted_to_message: bool,
     call: &'a BatchCall,
-    caller: Option<Caller>,
 }
 
 impl Step<'_> {
-    /// A planned entry's answer from what the source fetched for it.
+    /// A planned entry's answer from what the source fetched for it, and the blob the
+    /// caller's previous window of the file came from when it was another one.
     fn answer<L: Labelled>(
         &mut self,
         planned: &Planned<L>,
-        fetched: Option<Result<Fetched, SourceError>>,
+        fetched: Option<(&Result<Fetched, String>, &Option<String>)>,
         entry: &Entry,
     ) -> Value {
         let (target, _) = planned;
         match fetched {
-            Some(Ok(fetched)) => self.served(planned, fetched, entry),
-            Some(Err(e)) => {
-                let message = ReadError::Source(e).to_string();
-                failed(label(Some(&target.lookup), entry), &message)
+            Some((Ok(fetched), changed_from)) => {
+                self.served(planned, fetched.clone(), changed_from.clone(), entry)
             }
+            Some((Err(message), _)) => failed(label(Some(&target.lookup), entry), message),
             // `fetch_many` answers once per lookup: never reached.
             None => failed(
                 label(Some(&target.lookup), entry),
@@ -161,7 +193,13 @@ impl Step<'_> {
     /// A fetched entry: its window or page of matches within what is left of the budget (the
     /// single tool's output, or its error), or, once the budget is spent, no content and the
     /// arguments that read it.
-    fn served<L>(&mut self, (target, view): &Planned<L>, fetched: Fetched, entry: &Entry) -> Value {
+    fn served<L>(
+        &mut self,
+        (target, view): &Planned<L>,
+        fetched: Fetched,
+        changed_from: Option<String>,
+        entry: &Entry,
+    ) -> Value {
         let blob = &fetched.blob;
         let has_content = matches!(blob.kind, BlobKind::Text { .. })
             && !holds(target.if_none_match.as_deref(), blob.id.as_deref());
@@ -174,13 +212,11 @@ impl Step<'_> {
             // nothing to spend.
             None => 0,
         };
-        let changed_from = self
-            .caller
-            .and_then(|c| self.reader.changed_since_last_window(c, &fetched));
         let read = Read {
             fetched,
             changed_from,
             max_chars,
+            fitted_to_message: self.fitted_to_message,
         };
         match render(view, target, &read) {
             Ok(rendered) => {

@@ -77,6 +77,7 @@ pub(crate) fn router(
     );
     // The cheapest refusal first; a request takes a slot only once its body is in.
     let checks = ServiceBuilder::new()
+        .layer(axum::middleware::from_fn(super::reply::session_ended))
         .layer(from_fn_with_state(Arc::clone(&admission), gate::admit))
         .layer(from_fn_with_state(
             Arc::clone(&admission),

@@ -1,8 +1,10 @@
 //! The HTTP layer's own answers: a status with a one-line text from [`super::wording`], or a
 //! JSON-RPC error body, plus the headers each refusal needs.
 
+use axum::extract::Request;
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use http::{HeaderValue, StatusCode, header};
+use http::{HeaderValue, Method, StatusCode, header};
 
 use crate::jsonrpc::Rejection;
 
@@ -48,6 +50,18 @@ pub(crate) fn busy(message: &str) -> Response {
         header::RETRY_AFTER,
         HeaderValue::from_static(RETRY_AFTER_SECS),
     );
+    response
+}
+
+/// A session's end (`DELETE /mcp`) answers `204 No Content`: rmcp answers `202 Accepted`,
+/// which the Python MCP SDK takes for a failure ("Session termination failed: 202"); 200 and
+/// 204 are what the clients accept. Every other answer passes unchanged.
+pub(crate) async fn session_ended(request: Request, next: Next) -> Response {
+    let ending = request.method() == Method::DELETE;
+    let response = next.run(request).await;
+    if ending && response.status() == StatusCode::ACCEPTED {
+        return StatusCode::NO_CONTENT.into_response();
+    }
     response
 }
 

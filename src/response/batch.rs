@@ -1,7 +1,16 @@
 //! What `get_repository_files` says beyond the single tool's sentences: the hint of an entry
-//! the shared budget did not reach.
+//! the shared budget did not reach, and the answer's `index`, a short line per entry sent
+//! before the entries (path, status, hint), so a client that keeps only the head of a long
+//! answer (Claude Code's 2,000-character preview of a result it saved) sees every entry.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
+
+/// The most characters the index's compact JSON takes when its hints are shortened to fit: the
+/// rest of a 2,000-character preview is room for `{"index":` before it.
+pub(crate) const INDEX_CHARS: usize = 1_950;
+
+/// The fewest characters an index hint is cut to, however many entries share the index.
+const MIN_HINT_CHARS: usize = 24;
 
 /// The `system_instruction` of an entry not read because the entries before it spent the
 /// call's budget of `total` characters; `arguments` read it with `get_repository_file`.
@@ -9,6 +18,173 @@ pub(crate) fn not_read(total: u64, arguments: &Value) -> String {
     format!(
         "Not read: the entries before this one used the call's {total} character budget (max_chars). To read it, call get_repository_file with {arguments}, or call get_repository_files again with the entries not read."
     )
+}
+
+/// What became of an entry, as the index says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Status {
+    /// Everything the entry asked for is in its content.
+    Complete,
+    /// More is left to read (the window or the page of matches is not all): the hint says how.
+    Partial,
+    /// The file is still the blob the entry held (`if_none_match`): no content.
+    Unchanged,
+    /// The shared budget was spent before this entry: no content, the hint says how to read it.
+    NotRead,
+    /// The entry could not be read: the hint is why.
+    Error,
+}
+
+impl Status {
+    /// Every status, as the output schema lists them.
+    pub(crate) const ALL: [Status; 5] = [
+        Status::Complete,
+        Status::Partial,
+        Status::Unchanged,
+        Status::NotRead,
+        Status::Error,
+    ];
+
+    /// The status as the index writes it.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Status::Complete => "complete",
+            Status::Partial => "partial",
+            Status::Unchanged => "unchanged",
+            Status::NotRead => "not_read",
+            Status::Error => "error",
+        }
+    }
+}
+
+/// One line of the index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct IndexEntry {
+    path: Value,
+    status: Status,
+    hint: Option<String>,
+}
+
+impl IndexEntry {
+    /// `{"path", "status", "hint"}`, the hint only when there is one.
+    fn to_value(&self) -> Value {
+        let mut line = Map::new();
+        line.insert("path".into(), self.path.clone());
+        line.insert("status".into(), self.status.as_str().into());
+        if let Some(hint) = &self.hint {
+            line.insert("hint".into(), hint.as_str().into());
+        }
+        Value::Object(line)
+    }
+}
+
+/// The key of the index in the batch's answer, sent before the entries.
+pub(crate) const INDEX: &str = "index";
+
+/// The index of the entries' answers `files`, as the batch's answer sends it.
+pub(crate) fn index(files: &[Value]) -> Value {
+    Value::Array(index_of(files).iter().map(IndexEntry::to_value).collect())
+}
+
+/// The index of `files`: each entry's path, status and hint, the hints cut to an equal share of
+/// [`INDEX_CHARS`] when they do not all fit whole.
+fn index_of(files: &[Value]) -> Vec<IndexEntry> {
+    let mut index: Vec<IndexEntry> = files.iter().map(entry_of).collect();
+    if compact_len(&index) > INDEX_CHARS {
+        for entry in &mut index {
+            entry.hint = entry.hint.take().map(|h| digest(&h));
+        }
+    }
+    let whole = compact_len(&index);
+    let with_hint = index.iter().filter(|e| e.hint.is_some()).count();
+    if whole > INDEX_CHARS && with_hint > 0 {
+        let hints: usize = index
+            .iter()
+            .filter_map(|e| e.hint.as_deref())
+            .map(escaped_len)
+            .sum();
+        let share = (INDEX_CHARS.saturating_sub(whole - hints) / with_hint).max(MIN_HINT_CHARS);
+        for entry in &mut index {
+            entry.hint = entry.hint.take().map(|h| shortened(&h, share));
+        }
+    }
+    index
+}
+
+/// A hint that names a call, shortened to that call's arguments, compact (`{"offset":500,
+/// "limit":500}`): what the entry's status asks to do next. The arguments follow the words
+/// that lead to them in this module's and [`super`]'s sentences (`call again with {…}`).
+/// Other hints are whole.
+fn digest(hint: &str) -> String {
+    for lead in CALL_LEADS {
+        let Some(at) = hint.find(lead) else {
+            continue;
+        };
+        let arguments = &hint[at + lead.len()..];
+        let mut stream = serde_json::Deserializer::from_str(arguments).into_iter::<Value>();
+        if let Some(Ok(call @ Value::Object(_))) = stream.next() {
+            return call.to_string();
+        }
+    }
+    hint.to_string()
+}
+
+/// The words before a call's arguments in the hints.
+const CALL_LEADS: [&str; 3] = [
+    "call again with ",
+    "Calling again with ",
+    "call get_repository_file with ",
+];
+
+/// An entry's line of the index, read from its answer.
+fn entry_of(file: &Value) -> IndexEntry {
+    let field = |name: &str| file.get(name).and_then(Value::as_str).map(str::to_string);
+    let metadata = file.get("metadata").and_then(Value::as_object);
+    let flag = |m: &Map<String, Value>, name: &str| m.get(name).and_then(Value::as_bool);
+    let status = match (field("error"), metadata) {
+        (Some(_), _) => Status::Error,
+        (None, None) => Status::NotRead,
+        (None, Some(m)) if flag(m, "unchanged") == Some(true) => Status::Unchanged,
+        (None, Some(m)) if flag(m, "truncated") == Some(true) => Status::Partial,
+        (None, Some(_)) => Status::Complete,
+    };
+    IndexEntry {
+        path: file.get("path").cloned().unwrap_or(Value::Null),
+        status,
+        hint: field("error").or_else(|| field("system_instruction")),
+    }
+}
+
+/// `hint` in at most `chars` characters as JSON escapes it: whole, or its head and `…`.
+fn shortened(hint: &str, chars: usize) -> String {
+    if escaped_len(hint) <= chars {
+        return hint.to_string();
+    }
+    let mut out = String::new();
+    let mut used = 1; // the ellipsis
+    for c in hint.chars() {
+        let cost = escaped_len(c.encode_utf8(&mut [0; 4]));
+        if used + cost > chars {
+            break;
+        }
+        used += cost;
+        out.push(c);
+    }
+    out.push('…');
+    out
+}
+
+/// Characters of `text` as a JSON string's contents (without the quotes).
+fn escaped_len(text: &str) -> usize {
+    serde_json::to_string(text)
+        .map(|s| s.chars().count().saturating_sub(2))
+        .unwrap_or(text.len())
+}
+
+/// Characters of the index's compact JSON.
+fn compact_len(index: &[IndexEntry]) -> usize {
+    let lines: Vec<Value> = index.iter().map(IndexEntry::to_value).collect();
+    Value::Array(lines).to_string().chars().count()
 }
 
 #[cfg(test)]
@@ -23,5 +199,108 @@ mod tests {
             not_read(500, &args),
             "Not read: the entries before this one used the call's 500 character budget (max_chars). To read it, call get_repository_file with {\"project_id\":\"g/p\",\"file_path\":\"a.txt\",\"ref\":\"main\"}, or call get_repository_files again with the entries not read."
         );
+    }
+
+    fn window(path: &str, truncated: bool, hint: Option<&str>) -> Value {
+        let mut v = json!({"path": path, "ref": "main",
+            "metadata": {"total_lines": 9, "truncated": truncated, "size_bytes": 9},
+            "content": "x".repeat(5000)});
+        if let Some(h) = hint {
+            v["system_instruction"] = json!(h);
+        }
+        v
+    }
+
+    #[test]
+    fn each_entry_has_its_status_and_hint() {
+        let files = vec![
+            window("a.txt", false, None),
+            window("b.txt", true, Some("File truncated. Remaining lines: 4.")),
+            json!({"path": "c.txt", "ref": "main", "metadata": {"size_bytes": 1, "unchanged": true},
+                   "system_instruction": "The file is unchanged."}),
+            json!({"path": "d.txt", "ref": "main", "system_instruction": "Not read: …"}),
+            json!({"path": null, "ref": null, "error": "project_id is missing."}),
+        ];
+        assert_eq!(
+            index(&files),
+            json!([
+                {"path": "a.txt", "status": "complete"},
+                {"path": "b.txt", "status": "partial", "hint": "File truncated. Remaining lines: 4."},
+                {"path": "c.txt", "status": "unchanged", "hint": "The file is unchanged."},
+                {"path": "d.txt", "status": "not_read", "hint": "Not read: …"},
+                {"path": null, "status": "error", "hint": "project_id is missing."},
+            ])
+        );
+    }
+
+    #[test]
+    fn twenty_long_hints_are_cut_to_fit_the_preview() {
+        let hint = "File truncated. Remaining lines: 2500. To view more, call again with {\"offset\": 500, \"limit\": 500}. The window was shortened to stay within the 1048576 byte response limit.";
+        let files: Vec<Value> = (0..20)
+            .map(|i| window(&format!("src/file_{i:02}.txt"), true, Some(hint)))
+            .collect();
+        let shown = index(&files).to_string();
+        assert!(shown.chars().count() <= INDEX_CHARS, "{shown}");
+        for i in 0..20 {
+            assert!(shown.contains(&format!("\"src/file_{i:02}.txt\",\"status\":\"partial\",\"hint\":\"{{\\\"offset\\\":500,\\\"limit\\\":500}}\"")), "{shown}");
+        }
+        assert_eq!(shown.matches("…").count(), 0);
+        // Long paths leave less room: the digests are cut.
+        let files: Vec<Value> = (0..20)
+            .map(|i| {
+                window(
+                    &format!("src/{}/file_{i:02}.txt", "deep/".repeat(3)),
+                    true,
+                    Some(hint),
+                )
+            })
+            .collect();
+        let shown = index(&files).to_string();
+        assert!(shown.chars().count() <= INDEX_CHARS, "{shown}");
+        assert_eq!(
+            shown.matches("\"hint\":\"{\\\"offset\\\":500").count(),
+            20,
+            "{shown}"
+        );
+        assert_eq!(shown.matches("…").count(), 20);
+    }
+
+    #[test]
+    fn a_digest_is_the_call_a_hint_names() {
+        assert_eq!(
+            digest(
+                "File truncated. Remaining lines: 9. To view more, call again with {\"offset\": 3, \"limit\": 3}. The window was shortened."
+            ),
+            "{\"offset\":3,\"limit\":3}"
+        );
+        // Braces inside the arguments' strings do not end them.
+        assert_eq!(
+            digest(
+                "Matches truncated: 1 of 9. To see the next matches, call again with {\"pattern\": \"a{2}}\", \"start_line\": 7}."
+            ),
+            "{\"pattern\":\"a{2}}\",\"start_line\":7}"
+        );
+        assert_eq!(
+            digest(&not_read(5, &json!({"file_path": "c.txt"}))),
+            "{\"file_path\":\"c.txt\"}"
+        );
+        assert_eq!(digest("File 'x' is binary."), "File 'x' is binary.");
+        assert_eq!(digest("call again with nothing"), "call again with nothing");
+    }
+
+    #[test]
+    fn hints_that_fit_are_whole() {
+        let files = vec![window("a", true, Some("short hint"))];
+        assert_eq!(index(&files)[0]["hint"], "short hint");
+    }
+
+    #[test]
+    fn shortening_counts_escapes_and_keeps_characters_whole() {
+        assert_eq!(shortened("abcdef", 6), "abcdef");
+        assert_eq!(shortened("abcdefg", 6), "abcde…");
+        // A quote is two characters escaped: "a\"b…" is 5.
+        assert_eq!(shortened("a\"bcdef", 5), "a\"b…");
+        assert_eq!(shortened("ééééé", 3), "éé…");
+        assert_eq!(shortened("abc", 0), "…");
     }
 }

@@ -5,6 +5,7 @@
 //! words; the `start_line`/`end_line` hints and the URL-split note are ours.
 
 pub(crate) mod batch;
+pub(crate) mod message;
 mod search;
 
 use serde::Serialize;
@@ -57,16 +58,17 @@ pub(crate) struct Metadata<'a> {
 }
 
 /// The tool's output, borrowing the content from the blob (no copy until serialisation). The
-/// fields are sent in this order, the hint before the content: a client that keeps only the
-/// head of a long result (a preview, a cut) keeps the hint.
+/// fields are sent in this order, the hint before the metadata (whose `matches.lines` can be
+/// 2,000 numbers long) and the content: a client that keeps only the head of a long result
+/// (Claude Code's 2,000-character preview, a cut) keeps the path, the ref and the hint.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub(crate) struct FileOutput<'a> {
     pub path: &'a str,
     #[serde(rename = "ref")]
     pub git_ref: &'a str,
-    pub metadata: Metadata<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub system_instruction: Option<String>,
+    pub metadata: Metadata<'a>,
     /// Absent from an unchanged answer.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub content: Option<&'a str>,
@@ -89,6 +91,9 @@ pub(crate) struct ReadFacts<'a> {
     pub changed_from: Option<&'a str>,
     /// The caller's own `max_chars`, if sent: the next call repeats it.
     pub max_chars_arg: Option<u64>,
+    /// The budget the content was fitted to is what fits in one message
+    /// ([`crate::limits::MAX_MESSAGE_BYTES`]), smaller than the caller's: the hints say so.
+    pub fitted_to_message: bool,
     /// The commit the ref resolved to, when the source knows it.
     pub commit_sha: Option<&'a str>,
     /// The file's permalink without a line anchor (GitLab).
@@ -186,6 +191,9 @@ pub(crate) fn system_instruction(facts: &ReadFacts<'_>, fitted: &Fitted<'_>) -> 
     (!notes.is_empty()).then(|| notes.join(" "))
 }
 
+/// The cap a content fitted to one message met, as the hints name it.
+const ONE_MESSAGE: &str = "what fits in one message (1000000 bytes, the content being sent twice)";
+
 /// What GitLab's read limit did to a file read only in part.
 const READ_LIMIT_NOTE: &str = "This file is larger than the read limit, so total_lines counts only the portion that was retrieved. size_bytes is the full size.";
 
@@ -236,6 +244,9 @@ fn shortened_note(facts: &ReadFacts<'_>, fitted: &Fitted<'_>) -> Option<String> 
         Shortened::DroppedLines { by: CapKind::Bytes } => Some(format!(
             "The window was shortened to stay within the {MAX_WINDOW_BYTES} byte response limit."
         )),
+        Shortened::DroppedLines { by: CapKind::Chars } if facts.fitted_to_message => Some(format!(
+            "The window was shortened to stay within {ONE_MESSAGE}; the next window starts after the last line shown."
+        )),
         Shortened::DroppedLines { by: CapKind::Chars } => Some(format!(
             "The window was shortened to stay within the {budget} character budget (max_chars); the next window starts after the last line shown."
         )),
@@ -261,15 +272,27 @@ fn line_cut_note(facts: &ReadFacts<'_>, fitted: &Fitted<'_>, cut: &LineCut) -> S
         fitted.fit.max_chars,
         fitted.text_chars()
     );
+    if facts.fitted_to_message {
+        return format!(
+            "Line {n} ({line_chars} characters) is longer than {ONE_MESSAGE} and only its first {} characters are shown. The rest of the line is not retrievable.",
+            fitted.text_chars()
+        );
+    }
     let again = NextCall::line_again(facts, fitted);
-    if cut.whole_without_budget() {
+    if whole_in_one_message(cut) {
         format!("{shown} To read the whole line, call again with {again}.")
     } else {
         format!(
-            "{shown} Calling again with {again} shows its first {} bytes (the {MAX_WINDOW_BYTES} byte response limit); the rest of the line is not retrievable.",
-            cut.bytes_without_budget
+            "{shown} Calling again with {again} shows as much of it as fits in one message; the rest of the line is not retrievable."
         )
     }
+}
+
+/// Whether a line the budget cut comes back whole without the budget: within the byte cap,
+/// and short enough to fit in one message however it escapes (a third of
+/// [`crate::limits::MAX_MESSAGE_BYTES`]: each copy of a `"` takes 2 and 4 bytes).
+pub(crate) fn whole_in_one_message(cut: &LineCut) -> bool {
+    cut.whole_without_budget() && cut.line_bytes <= crate::limits::MAX_MESSAGE_BYTES / 3
 }
 
 /// A next call's window arguments, written as the hint shows them: the window in the caller's
@@ -361,6 +384,7 @@ mod tests {
             blob_id: None,
             changed_from: None,
             max_chars_arg: None,
+            fitted_to_message: false,
             commit_sha: None,
             web_url: None,
         }
@@ -500,6 +524,15 @@ mod tests {
     }
 
     #[test]
+    fn the_one_message_words_name_the_bound() {
+        let bound = crate::limits::MAX_MESSAGE_BYTES.to_string();
+        assert!(
+            ONE_MESSAGE.contains(&format!("({bound} bytes")),
+            "{ONE_MESSAGE}"
+        );
+    }
+
+    #[test]
     fn output_shape_and_read_limit() {
         let text = "x\ny\n";
         let w = fit_window(text, off(0, 1), Fit::RAW).unwrap();
@@ -528,7 +561,7 @@ mod tests {
     }
 
     #[test]
-    fn keys_go_hint_before_content_and_the_permalink_is_anchored() {
+    fn keys_go_hint_before_metadata_and_content_and_the_permalink_is_anchored() {
         let text = "a\nb\nc\n";
         let f = ReadFacts {
             commit_sha: Some("9a1c8e2f0d8e7a6b5c4d3e2f1a0b9c8d7e6f5a4b"),
@@ -543,8 +576,8 @@ mod tests {
         let keys = [
             "\"path\"",
             "\"ref\"",
-            "\"metadata\"",
             "\"system_instruction\"",
+            "\"metadata\"",
             "\"content\"",
         ];
         let at: Vec<usize> = keys.iter().map(|k| out.find(k).unwrap()).collect();
@@ -558,7 +591,10 @@ mod tests {
             "commit_sha",
             "web_url",
         ];
-        let at: Vec<usize> = meta.iter().map(|k| out.find(k).unwrap()).collect();
+        let at: Vec<usize> = meta
+            .iter()
+            .map(|k| out.find(&format!("\"{k}\":")).unwrap())
+            .collect();
         assert!(at.windows(2).all(|p| p[0] < p[1]), "{out}");
         assert!(out.contains("/a.txt#L2\""), "{out}");
         assert!(!out.contains("unchanged"), "{out}");
@@ -737,7 +773,7 @@ mod tests {
         let s = fitted_hint(&text, off(0, 500), HintStyle::OffsetLimit, fit, None);
         assert_eq!(
             s,
-            "Line 1 (2097153 characters) is longer than the 100000 character budget (max_chars) and only its first 100000 characters are shown. Calling again with {\"offset\": 0, \"limit\": 1, \"max_chars\": 0} shows its first 1048576 bytes (the 1048576 byte response limit); the rest of the line is not retrievable."
+            "Line 1 (2097153 characters) is longer than the 100000 character budget (max_chars) and only its first 100000 characters are shown. Calling again with {\"offset\": 0, \"limit\": 1, \"max_chars\": 0} shows as much of it as fits in one message; the rest of the line is not retrievable."
         );
         let s = fitted_hint(
             &text,
@@ -748,7 +784,7 @@ mod tests {
         );
         assert_eq!(
             s,
-            "Line 1 (2097153 characters) is longer than the 5 character budget (max_chars) and only its first 5 characters are shown. Calling again with {\"start_line\": 1, \"end_line\": 1, \"max_chars\": 0} shows its first 1048576 bytes (the 1048576 byte response limit); the rest of the line is not retrievable."
+            "Line 1 (2097153 characters) is longer than the 5 character budget (max_chars) and only its first 5 characters are shown. Calling again with {\"start_line\": 1, \"end_line\": 1, \"max_chars\": 0} shows as much of it as fits in one message; the rest of the line is not retrievable."
         );
     }
 }

@@ -65,7 +65,7 @@ fn search_instruction(
 ) -> Option<String> {
     let mut notes = super::read_notes(facts);
     notes.extend(outcome_note(facts, args, found));
-    notes.extend(shortened_note(found, budget));
+    notes.extend(shortened_note(found, budget, facts.fitted_to_message));
     if facts.cut_by_read_limit {
         notes.push(READ_LIMIT_NOTE.to_string());
     }
@@ -119,32 +119,41 @@ fn ends_by_caller(lines: Option<LineRequest>) -> bool {
 }
 
 /// What the caps did to the page, and how to read a cut line.
-fn shortened_note(found: &Found, budget: u64) -> Option<String> {
+fn shortened_note(found: &Found, budget: u64, message: bool) -> Option<String> {
     match found.shortened {
         PageShortened::None => None,
         PageShortened::DroppedGroups { by } => Some(format!(
             "The page was shortened to stay within {}; the next page starts after the last group shown.",
-            cap_words(by, budget)
+            cap_words(by, budget, message)
         )),
         PageShortened::GroupCut { by } => Some(format!(
             "The first group of lines did not fit within {} and is shown from its first match, as many lines as fit.",
-            cap_words(by, budget)
+            cap_words(by, budget, message)
         )),
-        PageShortened::LineCut { number, cut } => Some(line_cut_note(found, budget, number, &cut)),
+        PageShortened::LineCut { number, cut } => {
+            Some(line_cut_note(found, (budget, message), number, &cut))
+        }
     }
 }
 
-/// A cap as the hints name it, `budget` being the call's character budget.
-fn cap_words(cap: PageCap, budget: u64) -> String {
+/// A cap as the hints name it, `budget` being the call's character budget, `message` whether
+/// that budget is what fits in one message rather than the caller's.
+fn cap_words(cap: PageCap, budget: u64, message: bool) -> String {
     match cap {
         PageCap::Lines => format!("the {MAX_LIMIT} lines a page holds"),
         PageCap::Bytes => format!("the {MAX_WINDOW_BYTES} byte response limit"),
+        PageCap::Chars if message => super::ONE_MESSAGE.to_string(),
         PageCap::Chars => format!("the {budget} character budget (max_chars)"),
     }
 }
 
 /// The sentence for a page whose one line, a match, was cut.
-fn line_cut_note(found: &Found, budget: u64, number: u64, cut: &LineCut) -> String {
+fn line_cut_note(
+    found: &Found,
+    (budget, message): (u64, bool),
+    number: u64,
+    cut: &LineCut,
+) -> String {
     let line_bytes = cut.line_bytes;
     if cut.by == CapKind::Bytes {
         return format!(
@@ -159,16 +168,18 @@ fn line_cut_note(found: &Found, budget: u64, number: u64, cut: &LineCut) -> Stri
     let line_chars = cut.line_chars.unwrap_or(line_bytes);
     let shown = format!(
         "Line {number} ({line_chars} characters) is longer than {} and only its first {} characters are shown.",
-        cap_words(PageCap::Chars, budget),
+        cap_words(PageCap::Chars, budget, message),
         kept.chars().count()
     );
+    if message {
+        return format!("{shown} The rest of the line is not retrievable.");
+    }
     let again = format!("{{\"start_line\": {number}, \"end_line\": {number}, \"max_chars\": 0}}");
-    if cut.whole_without_budget() {
+    if super::whole_in_one_message(cut) {
         format!("{shown} To read the whole line, call again without pattern with {again}.")
     } else {
         format!(
-            "{shown} Calling again without pattern with {again} shows its first {} bytes (the {MAX_WINDOW_BYTES} byte response limit); the rest of the line is not retrievable.",
-            cut.bytes_without_budget
+            "{shown} Calling again without pattern with {again} shows as much of it as fits in one message; the rest of the line is not retrievable."
         )
     }
 }
@@ -226,6 +237,7 @@ mod tests {
             web_url: None,
             changed_from: None,
             max_chars_arg,
+            fitted_to_message: false,
         }
     }
 

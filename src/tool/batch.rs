@@ -7,11 +7,12 @@ use rmcp::model::Tool;
 use serde_json::{Map, Value, json};
 
 use super::definition::{
-    Face, arguments_schema, default_budget, output_schema, property, published,
+    Face, arguments_schema, default_budget, output_schema, property, published, with_content_rule,
 };
 use crate::args::ArgName;
 use crate::batch::{CALL_WIDE, FILES, MAX_FILES};
 use crate::reader::ReadDefaults;
+use crate::response::batch::{INDEX, INDEX_CHARS, Status};
 
 /// The batch tool's name.
 pub(crate) const BATCH_TOOL_NAME: &str = super::name::ToolName::GetRepositoryFiles.as_str();
@@ -87,37 +88,81 @@ fn call_wide(name: ArgName, defaults: ReadDefaults) -> Value {
     schema
 }
 
-/// The output schema: one result per entry, the single tool's output or an error.
+/// The output schema: the index, then one result per entry, the single tool's output or an
+/// error.
 pub(crate) fn batch_output_schema() -> Value {
+    let statuses: Vec<&str> = Status::ALL.into_iter().map(Status::as_str).collect();
+    json!({
+        "type": "object",
+        "properties": {
+            INDEX: {
+                "type": "array",
+                "description": format!("Sent first, one line per entry of files, in order: its path, its status (complete: all it asked for is in its content; partial: more is left, the hint says how; unchanged; not_read: past the budget; error) and its hint (system_instruction or error). When the lines would not all fit in {INDEX_CHARS} characters, a hint naming a call is shortened to that call's arguments, and any still too long is cut with …; the entry has it whole."),
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "path": nullable_string("The entry's path; null when the entry gave none."),
+                        "status": { "type": "string", "enum": statuses },
+                        "hint": { "type": "string" }
+                    },
+                    "required": ["path", "status"]
+                }
+            },
+            FILES: {
+                "type": "array",
+                "description": "One result per entry of files, in order: get_repository_file's output, {path, ref, error}, or (past the budget) {path, ref, system_instruction} without content.",
+                "items": entry_output_schema()
+            }
+        },
+        "required": [INDEX, FILES]
+    })
+}
+
+/// A string or `null`, written as `anyOf` (the single tool's form; a type array draws the
+/// Inspector's `--strict` warning).
+fn nullable_string(description: &str) -> Value {
+    json!({ "description": description, "anyOf": [{ "type": "string" }, { "type": "null" }] })
+}
+
+/// One entry's result: `{path, ref, error}`; or the single tool's output, content required
+/// exactly as the single tool requires it; or, past the budget, `{path, ref,
+/// system_instruction}` without metadata.
+fn entry_output_schema() -> Value {
     let single = output_schema();
-    let mut entry = single["properties"]
+    let mut properties = single["properties"]
         .as_object()
         .cloned()
         .unwrap_or_default();
     for name in ["path", "ref"] {
-        entry.insert(
+        properties.insert(
             name.into(),
-            json!({ "type": ["string", "null"], "description": format!("The entry's {name}; null when the entry gave none.") }),
+            nullable_string(&format!(
+                "The entry's {name}; null when the entry gave none."
+            )),
         );
     }
-    entry.insert(
-        "error".into(),
-        json!({ "type": "string", "description": "Why this entry could not be read (get_repository_file's error message)." }),
-    );
+    let error = json!({ "type": "string", "description": "Why this entry could not be read (get_repository_file's error message)." });
+    properties.insert("error".into(), error.clone());
+    let read = with_content_rule(json!({ "type": "object", "properties": single["properties"] }));
     json!({
         "type": "object",
-        "properties": {
-            FILES: {
-                "type": "array",
-                "description": "One result per entry of files, in order: get_repository_file's output, {path, ref, error}, or (past the budget) {path, ref, system_instruction} without content.",
-                "items": {
-                    "type": "object",
-                    "properties": entry,
-                    "required": ["path", "ref"]
-                }
+        "properties": properties,
+        "required": ["path", "ref"],
+        "if": { "type": "object", "properties": { "error": error }, "required": ["error"] },
+        "else": {
+            "type": "object",
+            "if": {
+                "type": "object",
+                "properties": { "metadata": single["properties"]["metadata"] },
+                "required": ["metadata"]
+            },
+            "then": { "type": "object", "if": read["if"], "else": read["else"] },
+            "else": {
+                "type": "object",
+                "properties": { "system_instruction": single["properties"]["system_instruction"] },
+                "required": ["system_instruction"]
             }
-        },
-        "required": [FILES]
+        }
     })
 }
 
@@ -127,6 +172,7 @@ pub(crate) fn batch_tool(defaults: ReadDefaults) -> Tool {
     let face = Face {
         name: BATCH_TOOL_NAME,
         title: "Get repository files",
+        search_hint: "read several files of GitLab repositories in one call",
         description: description(defaults),
     };
     published(

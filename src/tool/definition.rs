@@ -20,6 +20,9 @@ pub(crate) const TOOL_NAME: &str = super::name::ToolName::GetRepositoryFile.as_s
 /// The `_meta` key that tells Claude Code how large a result of this tool may be inline.
 const MAX_RESULT_SIZE_KEY: &str = "anthropic/maxResultSizeChars";
 
+/// The `_meta` key of the phrase Claude Code's tool search matches a deferred tool by.
+const SEARCH_HINT_KEY: &str = "anthropic/searchHint";
+
 /// The largest result declared for a server whose default budget is `default_max_chars`:
 /// twice the budget (a content charged `B` is at most `2 × B` characters as a JSON string)
 /// plus [`MAX_RESULT_ENVELOPE`], at most [`MAX_RESULT_CHARS`]; no budget (0) declares
@@ -166,11 +169,12 @@ fn if_none_match_property() -> Value {
 
 /// The tool's output schema.
 pub(crate) fn output_schema() -> Value {
-    json!({
+    let schema = json!({
         "type": "object",
         "properties": {
             "path": { "type": "string", "description": "Path of the file read." },
             "ref": { "type": "string", "description": "Ref the file was read at." },
+            "system_instruction": { "type": "string", "description": "What to do next: the next window's arguments, or why the window was shortened. Absent when there is nothing to say. Sent before metadata and content." },
             "metadata": {
                 "type": "object",
                 "properties": {
@@ -208,22 +212,56 @@ pub(crate) fn output_schema() -> Value {
                 },
                 "required": ["size_bytes"]
             },
-            "system_instruction": { "type": "string", "description": "What to do next: the next window's arguments, or why the window was shortened. Absent when there is nothing to say. Sent before content." },
             "content": { "type": "string", "description": "The lines, byte-for-byte, with their line terminators (each prefixed with its number and a tab when line_numbers is true); with pattern, grep -n output. Absent when metadata.unchanged." }
         },
-        "required": ["path", "ref", "metadata"],
-        // Every answer but an unchanged one has the content and the window's metadata; an
-        // unchanged one has them when the server had the content at hand.
-        "if": {
-            "properties": { "metadata": { "required": ["unchanged"] } }
-        },
-        "else": {
-            "required": ["content"],
-            "properties": {
-                "metadata": { "required": ["total_lines", "returned_lines", "truncated", "size_bytes"] }
+        "required": ["path", "ref", "metadata"]
+    });
+    with_content_rule(schema)
+}
+
+/// The window's fields of `metadata`, present in every answer but an unchanged one.
+const WINDOW_FIELDS: [&str; 4] = ["total_lines", "returned_lines", "truncated", "size_bytes"];
+
+/// `schema` (an output object's) with the rule that every answer but an unchanged one has its
+/// content and the window's metadata (an unchanged one has them when the server had the
+/// content at hand): an `if`/`else` on `metadata.unchanged`. Written for strict validators
+/// (ajv's strictTypes and strictRequired, the Inspector's `--strict`): each subschema says it
+/// is an object and defines every property it requires.
+pub(super) fn with_content_rule(mut schema: Value) -> Value {
+    let properties = schema["properties"].clone();
+    let metadata = &properties["metadata"]["properties"];
+    let only = |names: &[&str]| -> Map<String, Value> {
+        names
+            .iter()
+            .map(|n| (n.to_string(), metadata[*n].clone()))
+            .collect()
+    };
+    let unchanged = json!({
+        "type": "object",
+        "properties": { "metadata": {
+            "type": "object",
+            "properties": only(&["unchanged"]),
+            "required": ["unchanged"]
+        } },
+        "required": ["metadata"]
+    });
+    let with_content = json!({
+        "type": "object",
+        "properties": {
+            "content": properties["content"].clone(),
+            "metadata": {
+                "type": "object",
+                "properties": only(&WINDOW_FIELDS),
+                "required": WINDOW_FIELDS
             }
-        }
-    })
+        },
+        "required": ["content"]
+    });
+    if let Some(object) = schema.as_object_mut() {
+        object.insert("if".into(), unchanged);
+        object.insert("else".into(), with_content);
+    }
+    schema
 }
 
 /// The published tool definition, for a server whose calls get `defaults`.
@@ -231,6 +269,7 @@ pub(crate) fn tool(defaults: ReadDefaults) -> Tool {
     let face = Face {
         name: TOOL_NAME,
         title: "Get repository file",
+        search_hint: "read a file of a GitLab repository by URL or path, in line windows, or grep it",
         description: description(defaults),
     };
     published(face, input_schema(defaults), output_schema(), defaults)
@@ -240,6 +279,8 @@ pub(crate) fn tool(defaults: ReadDefaults) -> Tool {
 pub(super) struct Face {
     pub name: &'static str,
     pub title: &'static str,
+    /// A short phrase of what the tool is for (`_meta["anthropic/searchHint"]`).
+    pub search_hint: &'static str,
     pub description: String,
 }
 
@@ -254,6 +295,7 @@ pub(super) fn published(face: Face, input: Value, output: Value, defaults: ReadD
         MAX_RESULT_SIZE_KEY.to_string(),
         Value::from(declared_result_chars(defaults.max_chars)),
     );
+    meta.insert(SEARCH_HINT_KEY.to_string(), face.search_hint.into());
     Tool::new(face.name, face.description, object(input))
         .with_title(face.title)
         .with_meta(MetaObject::from(meta))

@@ -61,6 +61,9 @@ pub(crate) struct Read {
     pub fetched: Fetched,
     pub changed_from: Option<String>,
     pub max_chars: u64,
+    /// `max_chars` is what fits in one message ([`crate::limits::MAX_MESSAGE_BYTES`]), less
+    /// than the caller's budget: the hints say so.
+    pub fitted_to_message: bool,
 }
 
 /// A rendered answer: the output object, and what its content was charged against the budget.
@@ -131,6 +134,7 @@ impl Read {
             blob_id: blob.id.as_deref(),
             changed_from: self.changed_from.as_deref(),
             max_chars_arg: target.max_chars,
+            fitted_to_message: self.fitted_to_message,
             commit_sha: blob.commit_sha.as_deref(),
             web_url: self.fetched.web_url.as_deref(),
         }

@@ -163,6 +163,22 @@ pub fn build() -> Fixture {
 
 /// Create branch `special-entries` = main + symlink `link-to-readme` + gitlink `vendor/sub`,
 /// without touching the work tree or the real index. Returns the new commit's SHA.
+/// A repository of one commit on `main` holding `files` (path, bytes). Dropping the directory
+/// deletes it.
+pub fn build_with(files: &[(String, Vec<u8>)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("create temp dir for a git repository");
+    let root = dir.path();
+    git(root, &["init", "--quiet"], &[]);
+    git(root, &["symbolic-ref", "HEAD", "refs/heads/main"], &[]);
+    git(root, &["config", "core.autocrlf", "false"], &[]);
+    git(root, &["config", "commit.gpgsign", "false"], &[]);
+    for (path, bytes) in files {
+        write(root, path, bytes);
+    }
+    commit(root, "files", 1);
+    dir
+}
+
 fn build_special_entries(root: &Path) -> String {
     let index: PathBuf = root.join(".git").join("fixture-special-index");
     let index_str = index.to_str().expect("temp path is UTF-8");

@@ -167,7 +167,7 @@ pub fn err(result: &CallToolResult) -> String {
 
 /// The keys of an answer, in the order the server sends them (issue 18: the hint before the
 /// content, so a client keeping only a result's head keeps it).
-pub const OUTPUT_KEYS: [&str; 5] = ["path", "ref", "metadata", "system_instruction", "content"];
+pub const OUTPUT_KEYS: [&str; 5] = ["path", "ref", "system_instruction", "metadata", "content"];
 
 /// The keys of `metadata`, in the order the server sends them (each only when present).
 pub const METADATA_KEYS: [&str; 9] = [
