@@ -212,16 +212,19 @@ fn failed((path, git_ref): (Value, Value), message: &str) -> Value {
     json!({ "path": path, "ref": git_ref, "error": message })
 }
 
-/// The path and ref an entry's error names: the lookup's, else as the entry gave them (a URL
-/// stands for the path), `null` when it gave none.
+/// The path and ref an entry's error names: the lookup's, else as the entry gave them, quoted
+/// (a URL stands for the path), `null` when it gave none.
 fn label<L: Labelled>(lookup: Option<&L>, entry: &Entry) -> (Value, Value) {
     if let Some((path, git_ref)) = lookup.and_then(Labelled::path_and_ref) {
         return (json!(path), json!(git_ref));
     }
-    let given = |name: &str| entry.arguments.get(name).filter(|v| v.is_string()).cloned();
-    let path = given(ArgName::FilePath.as_str()).or_else(|| given(ArgName::Url.as_str()));
+    let path = entry
+        .quoted(ArgName::FilePath)
+        .or_else(|| entry.quoted(ArgName::Url));
     (
-        path.unwrap_or(Value::Null),
-        given(ArgName::Ref.as_str()).unwrap_or(Value::Null),
+        path.map_or(Value::Null, Value::String),
+        entry
+            .quoted(ArgName::Ref)
+            .map_or(Value::Null, Value::String),
     )
 }

@@ -63,8 +63,9 @@ use crate::window::Extent;
 pub(crate) struct GitlabSource {
     client: Client,
     base: ::url::Url,
-    /// The base's origin, which GitLab's permalink paths are relative to ([`permalink`]).
-    origin: String,
+    /// The base's origin and root, which GitLab's permalink paths are relative to
+    /// ([`permalink`]).
+    site: permalink::Site,
     shared: Arc<Shared>,
 }
 
@@ -159,7 +160,7 @@ impl GitlabSource {
         Ok(Self {
             client: Client::new(transport),
             base: config.base_url.clone(),
-            origin: permalink::origin(&config.base_url),
+            site: permalink::Site::of(&config.base_url),
             shared: Arc::new(Shared {
                 store,
                 last_blobs: LastBlobs::new(),
@@ -440,7 +441,7 @@ impl GitlabSource {
         let cited = node
             .permalink_path
             .as_deref()
-            .and_then(|p| permalink::read(&self.origin, p));
+            .and_then(|p| permalink::read(&self.site, &project.full_path, p));
         if node.permalink_path.is_some() && cited.is_none() {
             tracing::debug!(permalink_path = ?node.permalink_path, "a permalink that names no commit");
         }
