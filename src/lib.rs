@@ -35,6 +35,7 @@ mod source;
 mod stdio;
 mod timing;
 mod tool;
+mod view;
 
 #[doc(hidden)]
 pub mod fuzzing;

@@ -5,18 +5,23 @@
 use crate::metrics::ErrorKind;
 use crate::reader::ReadError;
 use crate::source::SourceError;
+use crate::view::ViewError;
 
 /// The kind a call's error counts as.
 pub(crate) fn error_kind(e: &ReadError) -> ErrorKind {
     match e {
-        ReadError::Args(_)
-        | ReadError::Resolve(_)
-        | ReadError::Window(_)
-        | ReadError::Pattern(_) => ErrorKind::BadArgument,
+        ReadError::Args(_) | ReadError::Resolve(_) => ErrorKind::BadArgument,
         ReadError::Source(e) => source_kind(e),
-        ReadError::Binary { .. } => ErrorKind::Binary,
-        ReadError::Lfs { .. } => ErrorKind::Lfs,
-        ReadError::Output(_) => ErrorKind::Internal,
+        ReadError::View(e) => view_kind(e),
+    }
+}
+
+fn view_kind(e: &ViewError) -> ErrorKind {
+    match e {
+        ViewError::Window(_) | ViewError::Pattern(_) => ErrorKind::BadArgument,
+        ViewError::Binary { .. } => ErrorKind::Binary,
+        ViewError::Lfs { .. } => ErrorKind::Lfs,
+        ViewError::Output(_) => ErrorKind::Internal,
     }
 }
 
@@ -107,24 +112,24 @@ mod tests {
                 ErrorKind::BadArgument,
             ),
             (
-                error_kind(&ReadError::Pattern(
+                error_kind(&ReadError::View(ViewError::Pattern(
                     crate::window::search::Pattern::new("(", false).unwrap_err(),
-                )),
+                ))),
                 ErrorKind::BadArgument,
             ),
             (
-                error_kind(&ReadError::Binary {
+                error_kind(&ReadError::View(ViewError::Binary {
                     path: path.clone(),
                     size_bytes: 9,
-                }),
+                })),
                 ErrorKind::Binary,
             ),
             (
-                error_kind(&ReadError::Lfs {
+                error_kind(&ReadError::View(ViewError::Lfs {
                     path,
                     storage: "lfs".into(),
                     size_bytes: 9,
-                }),
+                })),
                 ErrorKind::Lfs,
             ),
         ];

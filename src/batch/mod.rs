@@ -2,7 +2,7 @@
 //! `get_repository_file` reads it. Not a second pipeline: each entry's arguments are the single
 //! tool's ([`args`]), resolved by the source's own `resolve`, fetched through
 //! [`Source::fetch_many`] (which groups lookups that share a project and ref into one request
-//! where the source can), and windowed and rendered by the single tool's [`render`]. What is
+//! where the source can), and rendered as its view by the single tool's [`render`]. What is
 //! the batch's own: one character budget shared by the entries in order ([`budget`]), and the
 //! `{"files": [...]}` around the entries, a failed entry being `{path, ref, error}`.
 
@@ -16,11 +16,11 @@ use serde_json::{Map, Value, json};
 use crate::args::ArgName;
 use crate::config::Credential;
 use crate::history::Caller;
-use crate::reader::{AnySource, Read, ReadError, Reader, compile, render};
+use crate::reader::{AnySource, ReadError, Reader};
 use crate::resolve::{Lookup, ProjectFile, Target};
 use crate::response;
 use crate::source::{BlobKind, Fetched, Source, SourceError, Wanted, holds};
-use crate::window::search::Pattern;
+use crate::view::{Read, View, render};
 use args::{BatchCall, Entry, parse};
 use budget::SharedBudget;
 
@@ -81,9 +81,9 @@ where
     let wanted: Vec<Wanted<'_, S::Lookup>> = planned
         .iter()
         .filter_map(|p| p.as_ref().ok())
-        .map(|(t, _)| Wanted {
+        .map(|(t, view)| Wanted {
             lookup: &t.lookup,
-            extent: t.extent(),
+            extent: view.extent(),
             held: t.if_none_match.as_deref(),
         })
         .collect();
@@ -107,11 +107,11 @@ where
     json!({ FILES: files })
 }
 
-/// An entry's target and its compiled pattern (for a search).
-type Planned<L> = (Target<L>, Option<Pattern>);
+/// An entry's target and its view.
+type Planned<L> = (Target<L>, View);
 
-/// An entry's target, the call's `max_chars` its own (so hints repeat it), and its pattern
-/// compiled; or the sentence of why it has none (a bad pattern costs no request).
+/// An entry's target, the call's `max_chars` its own (so hints repeat it), and its view (a
+/// pattern compiled); or the sentence of why it has none (a bad pattern costs no request).
 fn target_of<S: Source>(
     source: &S,
     entry: &Entry,
@@ -122,8 +122,8 @@ fn target_of<S: Source>(
         .resolve(args)
         .map_err(|e| ReadError::Resolve(e).to_string())?;
     target.max_chars = max_chars;
-    let pattern = compile(&target).map_err(|e| e.to_string())?;
-    Ok((target, pattern))
+    let view = View::of(&target).map_err(|e| ReadError::View(e).to_string())?;
+    Ok((target, view))
 }
 
 /// The entries' walk in order: the shared budget, and what rendering an entry needs besides
@@ -139,12 +139,13 @@ impl Step<'_> {
     /// A planned entry's answer from what the source fetched for it.
     fn answer<L: Labelled>(
         &mut self,
-        (target, pattern): &Planned<L>,
+        planned: &Planned<L>,
         fetched: Option<Result<Fetched, SourceError>>,
         entry: &Entry,
     ) -> Value {
+        let (target, _) = planned;
         match fetched {
-            Some(Ok(fetched)) => self.served((target, pattern.as_ref()), &fetched, entry),
+            Some(Ok(fetched)) => self.served(planned, fetched, entry),
             Some(Err(e)) => {
                 let message = ReadError::Source(e).to_string();
                 failed(label(Some(&target.lookup), entry), &message)
@@ -160,36 +161,36 @@ impl Step<'_> {
     /// A fetched entry: its window or page of matches within what is left of the budget (the
     /// single tool's output, or its error), or, once the budget is spent, no content and the
     /// arguments that read it.
-    fn served<L>(
-        &mut self,
-        (target, pattern): (&Target<L>, Option<&Pattern>),
-        fetched: &Fetched,
-        entry: &Entry,
-    ) -> Value {
+    fn served<L>(&mut self, (target, view): &Planned<L>, fetched: Fetched, entry: &Entry) -> Value {
         let blob = &fetched.blob;
         let has_content = matches!(blob.kind, BlobKind::Text { .. })
             && !holds(target.if_none_match.as_deref(), blob.id.as_deref());
         let max_chars = match self.budget.next() {
             Some(left) => left,
-            None if has_content => return not_read(self.budget.total(), self.call, entry, fetched),
+            None if has_content => {
+                return not_read(self.budget.total(), self.call, entry, &fetched);
+            }
             // A binary or LFS file is an error without content, and an unchanged one has none:
             // nothing to spend.
             None => 0,
         };
         let changed_from = self
             .caller
-            .and_then(|c| self.reader.changed_since_last_window(c, fetched));
+            .and_then(|c| self.reader.changed_since_last_window(c, &fetched));
         let read = Read {
             fetched,
-            changed_from: changed_from.as_deref(),
+            changed_from,
             max_chars,
         };
-        match render(target, &read, pattern) {
+        match render(view, target, &read) {
             Ok(rendered) => {
                 self.budget.spend(rendered.charged);
                 rendered.output
             }
-            Err(e) => failed((json!(blob.path), json!(blob.git_ref)), &e.to_string()),
+            Err(e) => {
+                let blob = &read.fetched.blob;
+                failed((json!(blob.path), json!(blob.git_ref)), &e.to_string())
+            }
         }
     }
 }

@@ -18,7 +18,7 @@ use crate::args::{ArgName, ToolArgs};
 use crate::quote::shown;
 use crate::ref_name::PASS_INSTEAD;
 use crate::ref_name::RefType;
-use crate::window::{DEFAULT_LIMIT, Extent, LineRequest};
+use crate::window::{DEFAULT_LIMIT, LineRequest};
 pub(crate) use candidates::Candidate;
 use candidates::{Candidates, SplitError};
 use file_url::{FileUrl, UrlError, parse_file_url, parse_file_url_any_host};
@@ -110,17 +110,6 @@ pub(crate) struct SearchArgs {
     /// The lines searched: the call's window (its own arguments, else a URL's `#L` anchor),
     /// uncapped; `None` = the whole file.
     pub lines: Option<LineRequest>,
-}
-
-impl<L> Target<L> {
-    /// How much of the file the call needs: its window's lines, or for a search every line
-    /// (the GitLab source then reads past the 10 MiB GraphQL cut).
-    pub(crate) fn extent(&self) -> Extent {
-        match self.search {
-            Some(_) => Extent::Whole,
-            None => Extent::Lines(self.lines),
-        }
-    }
 }
 
 /// A bad combination of arguments.

@@ -1,0 +1,55 @@
+//! Why a fetched blob cannot be shown as the call's view ([`ViewError`]), worded here.
+
+use std::fmt::{self, Display, Formatter};
+
+use crate::quote::shown;
+use crate::window::WindowError;
+use crate::window::search::PatternError;
+
+/// Why a view could not be rendered (or, for a bad pattern, built).
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum ViewError {
+    Window(#[source] WindowError),
+    /// The search pattern cannot be compiled.
+    Pattern(#[source] PatternError),
+    /// The file is binary.
+    Binary {
+        path: String,
+        size_bytes: u64,
+    },
+    /// The file is stored in LFS.
+    Lfs {
+        path: String,
+        storage: String,
+        size_bytes: u64,
+    },
+    /// The output could not be serialised (never expected).
+    Output(#[source] serde_json::Error),
+}
+
+impl Display for ViewError {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            ViewError::Window(e) => write!(
+                f,
+                "Invalid line range: {e}. Pass start_line less than or equal to end_line."
+            ),
+            ViewError::Pattern(e) => e.fmt(f),
+            ViewError::Binary { path, size_bytes } => write!(
+                f,
+                "File '{}' is binary and cannot be returned as text. Size: {size_bytes} bytes.",
+                shown(path)
+            ),
+            ViewError::Lfs {
+                path,
+                storage,
+                size_bytes,
+            } => write!(
+                f,
+                "File '{}' is stored in LFS ({storage}) and its content cannot be read with this tool. Size: {size_bytes} bytes.",
+                shown(path)
+            ),
+            ViewError::Output(e) => write!(f, "internal error: cannot serialise the output: {e}"),
+        }
+    }
+}

@@ -1,0 +1,217 @@
+//! What a call asks to see of a file — its [`View`] — and the one dispatch that renders a
+//! fetched blob as that view ([`render`]). A view is built once from the call's target (a
+//! search's pattern compiled then, so a bad one costs no request), tells the source how much of
+//! the file it needs ([`View::extent`]) and picks its renderer. The single read and the batch
+//! both go through [`render`]; a new view is a new variant and its renderer here.
+//!
+//! Rendering is synchronous CPU work on owned or cheaply cloned inputs (the blob's text is an
+//! `Arc`), so it can run off the async workers.
+
+mod error;
+
+pub(crate) use error::ViewError;
+
+use crate::resolve::{SearchArgs, Target};
+use crate::response::{self, ReadFacts};
+use crate::source::{BlobKind, Fetched, holds};
+use crate::window::search::{self, Pattern};
+use crate::window::{self, Extent, Fit, LineRequest};
+
+/// What a call asks to see of a file.
+#[derive(Debug, Clone)]
+pub(crate) enum View {
+    /// A window of lines.
+    Window(LineRequest),
+    /// A page of the lines a pattern matches (with its arguments, as sent, for the hints).
+    Matches { args: SearchArgs, pattern: Pattern },
+}
+
+impl View {
+    /// The view `target` asks for: a page of matches when it has a `pattern` (compiled here),
+    /// else a window.
+    pub(crate) fn of<L>(target: &Target<L>) -> Result<View, ViewError> {
+        match &target.search {
+            Some(args) => {
+                let pattern = Pattern::new(&args.pattern, args.ignore_case.unwrap_or(false))
+                    .map_err(ViewError::Pattern)?;
+                Ok(View::Matches {
+                    args: args.clone(),
+                    pattern,
+                })
+            }
+            None => Ok(View::Window(target.lines)),
+        }
+    }
+
+    /// How much of the file the view needs: a window's lines, or for a search every line (the
+    /// GitLab source then reads past the 10 MiB GraphQL cut).
+    pub(crate) fn extent(&self) -> Extent {
+        match self {
+            View::Window(lines) => Extent::Lines(*lines),
+            View::Matches { .. } => Extent::Whole,
+        }
+    }
+}
+
+/// What a call read, beside its target: the blob, whether the caller read another blob of the
+/// file before, and the character budget the content may take (the caller's, else the
+/// server's; in a batch, what is left of the call's). Owned: the blob's text is shared.
+#[derive(Debug, Clone)]
+pub(crate) struct Read {
+    pub fetched: Fetched,
+    pub changed_from: Option<String>,
+    pub max_chars: u64,
+}
+
+/// A rendered answer: the output object, and what its content was charged against the budget.
+#[derive(Debug)]
+pub(crate) struct Rendered {
+    pub output: serde_json::Value,
+    pub charged: u64,
+}
+
+impl Rendered {
+    fn of(output: impl serde::Serialize, charged: usize) -> Result<Self, ViewError> {
+        Ok(Self {
+            output: serde_json::to_value(output).map_err(ViewError::Output)?,
+            charged: charged as u64,
+        })
+    }
+}
+
+/// Renders what a call read as its view; a blob the caller holds (`if_none_match`) without
+/// content. The one dispatch point of every read, single or batched.
+pub(crate) fn render<L>(
+    view: &View,
+    target: &Target<L>,
+    read: &Read,
+) -> Result<Rendered, ViewError> {
+    if read.held(target) {
+        return render_unchanged(view, target, read);
+    }
+    match view {
+        View::Window(lines) => render_window(*lines, target, read),
+        View::Matches { args, pattern } => render_search(target, read, args, pattern),
+    }
+}
+
+impl Read {
+    /// The blob's text and whether GitLab's read limit cut it, or the binary/LFS error.
+    fn text(&self) -> Result<(&str, bool), ViewError> {
+        let blob = &self.fetched.blob;
+        match &blob.kind {
+            BlobKind::Text {
+                content,
+                cut_by_read_limit,
+            } => Ok((content.as_str(), *cut_by_read_limit)),
+            BlobKind::Binary => Err(ViewError::Binary {
+                path: blob.path.clone(),
+                size_bytes: blob.size_bytes,
+            }),
+            BlobKind::Lfs { storage } => Err(ViewError::Lfs {
+                path: blob.path.clone(),
+                storage: storage.clone(),
+                size_bytes: blob.size_bytes,
+            }),
+            // Sources only leave a blob unread for a caller who holds it, answered before.
+            BlobKind::NotRead => Ok(("", false)),
+        }
+    }
+
+    /// The facts of the read the hints need, for `target`.
+    fn facts<'a, L>(&'a self, target: &Target<L>, cut_by_read_limit: bool) -> ReadFacts<'a> {
+        let blob = &self.fetched.blob;
+        ReadFacts {
+            path: &blob.path,
+            git_ref: &blob.git_ref,
+            size_bytes: blob.size_bytes,
+            cut_by_read_limit,
+            hint_style: target.hint_style,
+            split_fallback_from: self.fetched.split_fallback_from.as_deref(),
+            blob_id: blob.id.as_deref(),
+            changed_from: self.changed_from.as_deref(),
+            max_chars_arg: target.max_chars,
+            commit_sha: blob.commit_sha.as_deref(),
+            web_url: self.fetched.web_url.as_deref(),
+        }
+    }
+
+    /// The fit of a window: the budget and numbering.
+    fn fit<L>(&self, target: &Target<L>) -> Fit {
+        Fit {
+            max_chars: self.max_chars,
+            line_numbers: target.line_numbers,
+        }
+    }
+
+    /// Whether the caller holds the blob read (`if_none_match` names its id).
+    fn held<L>(&self, target: &Target<L>) -> bool {
+        holds(
+            target.if_none_match.as_deref(),
+            self.fetched.blob.id.as_deref(),
+        )
+    }
+}
+
+/// Windows a fetched blob, fitted to the budget and numbered if asked, and serialises the
+/// output (or the binary/LFS/range error).
+fn render_window<L>(
+    lines: LineRequest,
+    target: &Target<L>,
+    read: &Read,
+) -> Result<Rendered, ViewError> {
+    let (content, cut_by_read_limit) = read.text()?;
+    let fitted = window::fit_window(content, lines, read.fit(target)).map_err(ViewError::Window)?;
+    let facts = read.facts(target, cut_by_read_limit);
+    Rendered::of(
+        response::file_output(facts, &fitted),
+        fitted.charged_chars(),
+    )
+}
+
+/// Searches a fetched blob (the whole of it was fetched) and serialises the page of matches.
+fn render_search<L>(
+    target: &Target<L>,
+    read: &Read,
+    args: &SearchArgs,
+    pattern: &Pattern,
+) -> Result<Rendered, ViewError> {
+    let (content, cut_by_read_limit) = read.text()?;
+    let how = search::Search {
+        pattern,
+        lines: args.lines,
+        context_lines: args.context_lines.unwrap_or(search::DEFAULT_CONTEXT_LINES),
+        max_chars: read.max_chars,
+    };
+    let found = search::search(content, &how).map_err(ViewError::Window)?;
+    let facts = read.facts(target, cut_by_read_limit);
+    let output = response::search_output(facts, args, &found, how.max_chars);
+    Rendered::of(output, found.charged_chars())
+}
+
+/// The answer for a blob the caller holds: no content, and the window's metadata when the
+/// text was at hand and the call asked for a window (an invalid window is refused as in any
+/// answer); a search's answer names no window.
+fn render_unchanged<L>(
+    view: &View,
+    target: &Target<L>,
+    read: &Read,
+) -> Result<Rendered, ViewError> {
+    let window = match (view, &read.fetched.blob.kind) {
+        (
+            View::Window(lines),
+            BlobKind::Text {
+                content,
+                cut_by_read_limit,
+            },
+        ) => Some((*lines, content.as_str(), *cut_by_read_limit)),
+        _ => None,
+    };
+    let fitted = window
+        .map(|(lines, text, _)| window::fit_window(text, lines, read.fit(target)))
+        .transpose()
+        .map_err(ViewError::Window)?;
+    let cut_by_read_limit = window.is_some_and(|(_, _, cut)| cut);
+    let facts = read.facts(target, cut_by_read_limit);
+    Rendered::of(response::unchanged_output(facts, fitted.as_ref()), 0)
+}
