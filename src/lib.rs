@@ -18,6 +18,7 @@ mod args;
 mod batch;
 mod cause;
 mod config;
+mod cpu;
 mod cutoff;
 mod history;
 mod http;

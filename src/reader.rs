@@ -14,7 +14,7 @@ use crate::resolve::ResolveError;
 use crate::source::gitlab::GitlabSource;
 use crate::source::local::LocalSource;
 use crate::source::{Fetched, Source, SourceError};
-use crate::view::{Read, View, ViewError, render};
+use crate::view::{Read, View, ViewError, render_off_workers};
 
 /// Where files come from.
 #[derive(Debug, Clone)]
@@ -96,12 +96,16 @@ impl Reader {
     /// The rest of a call, from one source: its target for the arguments, the file it
     /// fetches, what the caller read of that file before (when the caller can be told apart
     /// from others), and the window.
-    async fn read_from<S: Source>(
+    async fn read_from<S>(
         &self,
         source: &S,
         args: &args::ToolArgs,
         (credential, caller): (Option<&Credential>, Option<Caller>),
-    ) -> Result<Value, ReadError> {
+    ) -> Result<Value, ReadError>
+    where
+        S: Source,
+        S::Lookup: Send + 'static,
+    {
         let target = source.resolve(args).map_err(ReadError::Resolve)?;
         // A pattern that cannot be searched with costs no request.
         let view = View::of(&target).map_err(ReadError::View)?;
@@ -120,7 +124,8 @@ impl Reader {
             changed_from,
             max_chars: target.max_chars.unwrap_or(self.defaults.max_chars),
         };
-        render(&view, &target, &read)
+        render_off_workers(view, target, read)
+            .await
             .map(|r| r.output)
             .map_err(ReadError::View)
     }

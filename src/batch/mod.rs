@@ -15,6 +15,7 @@ use serde_json::{Map, Value, json};
 
 use crate::args::ArgName;
 use crate::config::Credential;
+use crate::cpu::{self, Stop};
 use crate::history::Caller;
 use crate::reader::{AnySource, ReadError, Reader};
 use crate::resolve::{Lookup, ProjectFile, Target};
@@ -71,7 +72,7 @@ async fn read_from<S>(
 ) -> Value
 where
     S: Source,
-    S::Lookup: Labelled,
+    S::Lookup: Labelled + Send + 'static,
 {
     let planned: Vec<Result<Planned<S::Lookup>, String>> = call
         .entries
@@ -87,23 +88,39 @@ where
             held: t.if_none_match.as_deref(),
         })
         .collect();
-    let mut fetched = source.fetch_many(&wanted, credential).await.into_iter();
-    let mut step = Step {
-        reader,
-        budget: SharedBudget::new(call.max_chars.unwrap_or(reader.defaults().max_chars)),
-        call,
-        caller,
-    };
-    let files: Vec<Value> = call
-        .entries
+    let fetched = source.fetch_many(&wanted, credential).await;
+    drop(wanted);
+    // Rendering every entry is one job off the async workers ([`cpu`]), as large as the text
+    // read.
+    let bytes = fetched
         .iter()
-        .zip(&planned)
-        .map(|(entry, planned)| match planned {
-            Err(message) => failed(label::<S::Lookup>(None, entry), message),
-            // `fetch_many` answers once per planned entry, in order.
-            Ok(planned) => step.answer(planned, fetched.next(), entry),
+        .flatten()
+        .map(|f| match &f.blob.kind {
+            BlobKind::Text { content, .. } => content.len(),
+            _ => 0,
         })
-        .collect();
+        .sum();
+    let (owned_reader, owned_call) = (reader.clone(), call.clone());
+    let walked = cpu::run(bytes, move |stop| {
+        let step = Step {
+            reader: &owned_reader,
+            budget: SharedBudget::new(
+                owned_call
+                    .max_chars
+                    .unwrap_or(owned_reader.defaults().max_chars),
+            ),
+            call: &owned_call,
+            caller,
+            stop,
+        };
+        step.walk(&planned, fetched)
+    })
+    .await;
+    let files = walked.unwrap_or_else(|e| {
+        let message = e.to_string();
+        let fail = |entry| failed(label::<S::Lookup>(None, entry), &message);
+        call.entries.iter().map(fail).collect()
+    });
     json!({ FILES: files })
 }
 
@@ -133,9 +150,31 @@ struct Step<'a> {
     budget: SharedBudget,
     call: &'a BatchCall,
     caller: Option<Caller>,
+    /// Whether to go on ([`cpu::Stop`]).
+    stop: &'a Stop,
 }
 
 impl Step<'_> {
+    /// Every entry's answer, in order: `planned` and `fetched` (one answer per planned entry,
+    /// in order) for the call's entries.
+    fn walk<L: Labelled>(
+        mut self,
+        planned: &[Result<Planned<L>, String>],
+        fetched: Vec<Result<Fetched, SourceError>>,
+    ) -> Vec<Value> {
+        let mut fetched = fetched.into_iter();
+        self.call
+            .entries
+            .iter()
+            .zip(planned)
+            .map(|(entry, planned)| match planned {
+                Err(message) => failed(label::<L>(None, entry), message),
+                // `fetch_many` answers once per planned entry, in order.
+                Ok(planned) => self.answer(planned, fetched.next(), entry),
+            })
+            .collect()
+    }
+
     /// A planned entry's answer from what the source fetched for it.
     fn answer<L: Labelled>(
         &mut self,
@@ -182,7 +221,7 @@ impl Step<'_> {
             changed_from,
             max_chars,
         };
-        match render(view, target, &read) {
+        match render(view, target, &read, self.stop) {
             Ok(rendered) => {
                 self.budget.spend(rendered.charged);
                 rendered.output

@@ -24,9 +24,10 @@ use super::pattern::Pattern;
 use super::span::Range;
 
 /// About how many bytes of whole lines a block holds: small enough that a
-/// block takes a few milliseconds (a stopped search ends within one), large
-/// enough that the engine's literal prefilters run on long stretches.
-pub(super) const BLOCK_BYTES: usize = 256 * 1024;
+/// block takes a few milliseconds even where the engine falls back to its
+/// slowest automaton (a stopped search ends within one), large enough that
+/// the engine's literal prefilters run on long stretches.
+pub(super) const BLOCK_BYTES: usize = 64 * 1024;
 
 /// A matching line: its 1-indexed number and its bytes, `start..end`, the
 /// terminator included.

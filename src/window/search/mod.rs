@@ -164,7 +164,7 @@ pub fn search(text: &str, search: &Search<'_>) -> Result<Found, WindowError> {
     found
 }
 
-/// [`search`], asking `go_on` before each block of about a quarter MiB of
+/// [`search`], asking `go_on` before each block of about 64 KiB of
 /// lines whether to go on: its error, if it answers one, ends the search
 /// (the outer `Err`), within a block's work.
 pub fn search_until<E>(
