@@ -25,7 +25,7 @@ use file_url::{FileUrl, UrlError, parse_file_url, parse_file_url_any_host};
 use std::fmt::{self, Display, Formatter};
 
 /// How the project was named.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) enum ProjectRef {
     /// Full path, e.g. `group/sub/project`.
     Path(String),
