@@ -205,10 +205,7 @@ async fn serve(args: ServeArgs, config: GitlabConfig, max_chars: Option<u64>) ->
         None => config.base_url.to_string(),
     };
     tracing::info!(source = %where_from, "serving MCP on stdio");
-    // A call over stdio has the same deadline as over HTTP: it stops the call's work too.
-    let limit = args.http.request_timeout();
-    let server = FileServer::new(reader, TokenSource::Configured(config.credential.clone()))
-        .with_call_timeout(limit, crate::http::call_timed_out(limit));
+    let server = FileServer::new(reader, TokenSource::Configured(config.credential.clone()));
     match crate::stdio::serve(server).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -1,8 +1,7 @@
 //! CPU-bound work off the async workers (issue 26), over HTTP against the real binary: two
 //! heavy searches in flight while `/healthz` and a small read are answered within 1 s, and a
 //! deadline (`--request-timeout-secs`) that stops a search's work, not just its answer (the
-//! server's CPU time, read from `/proc`, stops growing). Over stdio, calls have the same
-//! default deadline (`--request-timeout-secs` is an HTTP flag; its default applies).
+//! server's CPU time, read from `/proc`, stops growing).
 
 #[path = "support/gitlab_mock.rs"]
 mod gitlab_mock;
