@@ -145,7 +145,8 @@ pub(crate) struct ToolArgs {
     /// Lines shown around each match, `0..=MAX_CONTEXT_LINES`.
     pub context_lines: Option<u64>,
     /// A blob id the caller holds (`blob_id` of an earlier answer): when the file is still that
-    /// blob, the answer carries no content. Any other string matches no blob.
+    /// blob, the answer carries no content. Only a blob id's shape (40 or 64 hexadecimal
+    /// digits) is accepted.
     pub if_none_match: Option<String>,
 }
 
@@ -181,6 +182,9 @@ pub(crate) enum ArgError {
     NotABoolean { name: ArgName, got: Sent },
     /// offset/limit and start_line/end_line together.
     BothWindowForms,
+    /// An `if_none_match` that is not 40 or 64 hexadecimal digits (at most
+    /// [`MAX_BLOB_ID_BYTES`] long, so quoted whole, escaped).
+    NotABlobId { got: String },
 }
 
 impl Display for ArgError {
@@ -235,6 +239,10 @@ impl Display for ArgError {
             }
             ArgError::BothWindowForms => f.write_str(
                 "Use either offset/limit (zero-indexed) or start_line/end_line (1-indexed, inclusive), not both.",
+            ),
+            ArgError::NotABlobId { got } => write!(
+                f,
+                "Argument 'if_none_match' must be a blob id, 40 or 64 hexadecimal digits (metadata.blob_id of an earlier answer), got '{got}'."
             ),
         }
     }
@@ -336,21 +344,28 @@ pub(crate) fn parse(arguments: Option<&Map<String, Value>>) -> Result<ToolArgs, 
             more,
         });
     }
+    let pattern = string(map, ArgName::Pattern)?;
+    // `limit` caps a window's lines; a search covers as many as asked.
+    let max_limit = if pattern.is_some() {
+        u64::MAX
+    } else {
+        MAX_LIMIT
+    };
     let args = ToolArgs {
         url: string(map, ArgName::Url)?,
         project_id: project_id(map)?,
         file_path: string(map, ArgName::FilePath)?,
         git_ref: string(map, ArgName::Ref)?,
         offset: integer(map, ArgName::Offset, 0, u64::MAX)?,
-        limit: integer(map, ArgName::Limit, 1, MAX_LIMIT)?,
+        limit: integer(map, ArgName::Limit, 1, max_limit)?,
         start_line: signed(map, ArgName::StartLine)?,
         end_line: signed(map, ArgName::EndLine)?,
         max_chars: integer(map, ArgName::MaxChars, 0, u64::MAX)?,
         line_numbers: boolean(map, ArgName::LineNumbers)?,
-        pattern: string(map, ArgName::Pattern)?,
+        pattern,
         ignore_case: boolean(map, ArgName::IgnoreCase)?,
         context_lines: integer(map, ArgName::ContextLines, 0, MAX_CONTEXT_LINES)?,
-        if_none_match: string(map, ArgName::IfNoneMatch)?,
+        if_none_match: blob_id(map)?,
     };
     // `start_line: 0, end_line: 0` is no line range, so it goes with offset/limit.
     let line_range = LineRequest::from_line_args(args.start_line, args.end_line).is_some();
@@ -384,6 +399,18 @@ fn project_id(map: &Map<String, Value>) -> Result<Option<String>, ArgError> {
     }
 }
 
+/// `if_none_match`: a blob id, 40 (SHA-1) or 64 (SHA-256) hexadecimal digits, as sent (no
+/// trimming).
+fn blob_id(map: &Map<String, Value>) -> Result<Option<String>, ArgError> {
+    let id = string(map, ArgName::IfNoneMatch)?;
+    match id {
+        Some(id) if !matches!(id.len(), 40 | 64) || !id.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            Err(ArgError::NotABlobId { got: shown(&id) })
+        }
+        id => Ok(id),
+    }
+}
+
 /// `s`, unless it is longer than the argument's maximum.
 fn within_max(name: ArgName, s: &str) -> Result<String, ArgError> {
     match name.max_bytes() {
@@ -396,7 +423,8 @@ fn within_max(name: ArgName, s: &str) -> Result<String, ArgError> {
     }
 }
 
-/// An integer in `min..=max`, sent as a JSON integer or a string of digits.
+/// An integer in `min..=max`, sent as a JSON integer or a string of digits (nothing around
+/// them, not even a space).
 fn integer(
     map: &Map<String, Value>,
     name: ArgName,
@@ -504,7 +532,7 @@ fn number(value: &Value) -> Number {
                 _ => Number::NotAnInteger,
             }
         }
-        Value::String(s) => digits(s.trim()),
+        Value::String(s) => digits(s),
         _ => Number::NotAnInteger,
     }
 }
@@ -588,6 +616,79 @@ mod tests {
                 .unwrap_err()
                 .contains("a boolean")
         );
+    }
+
+    #[test]
+    fn a_search_covers_more_lines_than_a_window() {
+        let a = p(json!({"pattern": "x", "offset": 100, "limit": 20000})).unwrap();
+        assert_eq!(a.limit, Some(20000));
+        assert_eq!(
+            p(json!({"pattern": "x", "limit": u64::MAX})).unwrap().limit,
+            Some(u64::MAX)
+        );
+        let e = p(json!({"pattern": "x", "limit": 0})).unwrap_err();
+        assert_eq!(e, "Argument 'limit' must be at least 1, got 0.");
+        // A window still stops at MAX_LIMIT.
+        let e = p(json!({"limit": 20000})).unwrap_err();
+        assert!(e.contains("between 1 and 2000, got 20000"), "{e}");
+    }
+
+    #[test]
+    fn integers_are_strict_strings_of_digits() {
+        for sent in [
+            " 3", "3 ", "\t3", "3\n", "", " ", "3.0", "0x3", "3e0", "1_000",
+        ] {
+            let e = p(json!({"context_lines": sent})).unwrap_err();
+            assert!(
+                e.starts_with("Argument 'context_lines' must be an integer"),
+                "{sent:?}: {e}"
+            );
+            assert!(p(json!({"offset": sent})).is_err(), "{sent:?}");
+            assert!(p(json!({"start_line": sent})).is_err(), "{sent:?}");
+        }
+        assert_eq!(
+            p(json!({"context_lines": "3"})).unwrap().context_lines,
+            Some(3)
+        );
+        assert_eq!(p(json!({"offset": "+7"})).unwrap().offset, Some(7));
+        assert_eq!(p(json!({"start_line": "-3"})).unwrap().start_line, Some(-3));
+    }
+
+    #[test]
+    fn if_none_match_is_a_blob_id() {
+        let sha1 = "7795c8ccea29e07ee1af55595d1608ae7d9d2155";
+        let sha256 = "ab".repeat(32);
+        for id in [sha1, &sha256, &sha1.to_uppercase()] {
+            assert_eq!(
+                p(json!({"if_none_match": id}))
+                    .unwrap()
+                    .if_none_match
+                    .as_deref(),
+                Some(id)
+            );
+        }
+        let refused = [
+            format!(" {sha1}\n"),
+            format!("{sha1} "),
+            sha1[..39].to_string(),
+            format!("{sha1}0"),
+            "g".repeat(40),
+            "nope".to_string(),
+            String::new(),
+        ];
+        for id in &refused {
+            let e = p(json!({"if_none_match": id})).unwrap_err();
+            assert_eq!(
+                e,
+                format!(
+                    "Argument 'if_none_match' must be a blob id, 40 or 64 hexadecimal digits (metadata.blob_id of an earlier answer), got '{}'.",
+                    id.escape_debug()
+                )
+            );
+        }
+        // Longer than any blob id: refused by length, never quoted.
+        let e = p(json!({"if_none_match": "a".repeat(65)})).unwrap_err();
+        assert!(e.contains("64 bytes") && !e.contains("aaaa"), "{e}");
     }
 
     #[test]
@@ -721,9 +822,10 @@ mod tests {
             Ok((Some(-5), Some(0)))
         );
         assert_eq!(
-            lines(json!({"start_line": "-5", "end_line": " 3 "})),
+            lines(json!({"start_line": "-5", "end_line": "3"})),
             Ok((Some(-5), Some(3)))
         );
+        assert!(lines(json!({"end_line": " 3 "})).is_err());
         assert_eq!(
             lines(json!({"start_line": 2.0, "end_line": i64::MIN})),
             Ok((Some(2), Some(i64::MIN)))

@@ -20,6 +20,7 @@ mod args;
 mod batch;
 mod cause;
 mod config;
+mod cpu;
 mod cutoff;
 mod history;
 mod http;

@@ -21,7 +21,8 @@ fn view_kind(e: &ViewError) -> ErrorKind {
         ViewError::Window(_) | ViewError::Pattern(_) => ErrorKind::BadArgument,
         ViewError::Binary { .. } => ErrorKind::Binary,
         ViewError::Lfs { .. } => ErrorKind::Lfs,
-        ViewError::Output(_) => ErrorKind::Internal,
+        ViewError::Output(_) | ViewError::Cpu(_) => ErrorKind::Internal,
+        ViewError::Stopped(_) => ErrorKind::Timeout,
     }
 }
 

@@ -15,7 +15,7 @@ use crate::response;
 use crate::source::gitlab::GitlabSource;
 use crate::source::local::LocalSource;
 use crate::source::{Fetched, Source, SourceError};
-use crate::view::{Read, View, ViewError, render};
+use crate::view::{Read, View, ViewError, render_off_workers};
 
 /// Where files come from.
 #[derive(Debug, Clone)]
@@ -97,12 +97,16 @@ impl Reader {
     /// The rest of a call, from one source: its target for the arguments, the file it
     /// fetches, what the caller read of that file before (when the caller can be told apart
     /// from others), and the window.
-    async fn read_from<S: Source>(
+    async fn read_from<S>(
         &self,
         source: &S,
         args: &args::ToolArgs,
         (credential, caller): (Option<&Credential>, Option<Caller>),
-    ) -> Result<Value, ReadError> {
+    ) -> Result<Value, ReadError>
+    where
+        S: Source,
+        S::Lookup: Send + 'static,
+    {
         let target = source.resolve(args).map_err(ReadError::Resolve)?;
         // A pattern that cannot be searched with costs no request.
         let view = View::of(&target).map_err(ReadError::View)?;
@@ -123,12 +127,19 @@ impl Reader {
             max_chars: budget,
             fitted_to_message: false,
         };
+<<<<<<< HEAD
         response::message::within_one_message(budget, |max_chars| {
             read.max_chars = max_chars;
             read.fitted_to_message = max_chars != budget;
             render(&view, &target, &read).map(|r| (r.output, r.charged))
         })
         .map_err(ReadError::View)
+=======
+        render_off_workers(view, target, read)
+            .await
+            .map(|r| r.output)
+            .map_err(ReadError::View)
+>>>>>>> robust
     }
 
     /// The blob the caller's previous window of this file came from, if it was another one.

@@ -1428,11 +1428,20 @@ async fn mcp_if_none_match_both_ways() {
         .await);
     assert_eq!(out["content"], fx::README_V1);
     assert!(out["metadata"].get("unchanged").is_none(), "{out}");
-    // Not a blob id at all: matches nothing. Longer than one: refused.
-    let out = ok(&server
-        .call(json!({"file_path": "README.md", "if_none_match": "nope"}))
-        .await);
-    assert_eq!(out["content"], fx::README_MAIN);
+    // Not a blob id's shape (40 or 64 hexadecimal digits, as sent): refused, quoted.
+    for sent in ["nope".to_string(), format!(" {held}\n"), format!("{held} ")] {
+        let e = err(&server
+            .call(json!({"file_path": "README.md", "if_none_match": sent}))
+            .await);
+        assert_eq!(
+            e,
+            format!(
+                "Argument 'if_none_match' must be a blob id, 40 or 64 hexadecimal digits (metadata.blob_id of an earlier answer), got '{}'.",
+                sent.escape_debug()
+            )
+        );
+    }
+    // Longer than one: refused by its length.
     let e = err(&server
         .call(json!({"file_path": "README.md", "if_none_match": "a".repeat(65)}))
         .await);

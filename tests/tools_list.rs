@@ -62,7 +62,16 @@ async fn the_tool_is_read_only_and_strict() {
     assert_eq!(tool["annotations"]["openWorldHint"], true);
     assert_eq!(tool["inputSchema"]["additionalProperties"], false);
     assert!(tool["inputSchema"].get("required").is_none());
-    assert_eq!(tool["inputSchema"]["properties"]["limit"]["maximum"], 2000);
+    // `limit` caps a window at 2,000 lines, not a search: the schema declares no maximum,
+    // the description names the window's.
+    let limit = &tool["inputSchema"]["properties"]["limit"];
+    assert!(limit.get("maximum").is_none(), "{limit}");
+    assert!(
+        limit["description"]
+            .as_str()
+            .unwrap()
+            .contains("maximum 2000. With pattern: the lines searched, any number.")
+    );
     assert!(tool["outputSchema"]["properties"]["metadata"].is_object());
     let batch = serde_json::to_value(&tools[1]).unwrap();
     assert_eq!(batch["name"], "get_repository_files");

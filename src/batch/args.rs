@@ -45,6 +45,17 @@ pub(crate) struct Entry {
     pub parsed: Result<ToolArgs, EntryError>,
 }
 
+impl Entry {
+    /// The string the entry gave for `name`, as an error quotes it: at most 100 characters,
+    /// control characters escaped ([`crate::quote::shown`]), as the single tool quotes it.
+    pub(crate) fn quoted(&self, name: ArgName) -> Option<String> {
+        match self.arguments.get(name.as_str()) {
+            Some(Value::String(s)) => Some(crate::quote::shown(s)),
+            _ => None,
+        }
+    }
+}
+
 /// A malformed call: nothing is read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum BatchError {

@@ -15,6 +15,7 @@ use serde_json::{Map, Value, json};
 
 use crate::args::ArgName;
 use crate::config::Credential;
+use crate::cpu::{self, Stop};
 use crate::history::Caller;
 use crate::reader::{AnySource, ReadError, Reader};
 use crate::resolve::{Lookup, ProjectFile, Target};
@@ -71,7 +72,7 @@ async fn read_from<S>(
 ) -> Value
 where
     S: Source,
-    S::Lookup: Labelled,
+    S::Lookup: Labelled + Send + 'static,
 {
     let planned: Vec<Result<Planned<S::Lookup>, String>> = call
         .entries
@@ -87,6 +88,7 @@ where
             held: t.if_none_match.as_deref(),
         })
         .collect();
+<<<<<<< HEAD
     let (fetched, changed) = fetch_all(reader, source, &wanted, (credential, caller)).await;
     let budget = call.max_chars.unwrap_or(reader.defaults().max_chars);
     let rendered = response::message::within_one_message(budget, |total| {
@@ -138,6 +140,42 @@ async fn fetch_all<S: Source>(
         })
         .collect();
     (fetched, changed)
+=======
+    let fetched = source.fetch_many(&wanted, credential).await;
+    drop(wanted);
+    // Rendering every entry is one job off the async workers ([`cpu`]), as large as the text
+    // read.
+    let bytes = fetched
+        .iter()
+        .flatten()
+        .map(|f| match &f.blob.kind {
+            BlobKind::Text { content, .. } => content.len(),
+            _ => 0,
+        })
+        .sum();
+    let (owned_reader, owned_call) = (reader.clone(), call.clone());
+    let walked = cpu::run(bytes, move |stop| {
+        let step = Step {
+            reader: &owned_reader,
+            budget: SharedBudget::new(
+                owned_call
+                    .max_chars
+                    .unwrap_or(owned_reader.defaults().max_chars),
+            ),
+            call: &owned_call,
+            caller,
+            stop,
+        };
+        step.walk(&planned, fetched)
+    })
+    .await;
+    let files = walked.unwrap_or_else(|e| {
+        let message = e.to_string();
+        let fail = |entry| failed(label::<S::Lookup>(None, entry), &message);
+        call.entries.iter().map(fail).collect()
+    });
+    json!({ FILES: files })
+>>>>>>> robust
 }
 
 /// An entry's target and its view.
@@ -165,11 +203,41 @@ struct Step<'a> {
     /// The budget is what fits in one message, less than the call's.
     fitted_to_message: bool,
     call: &'a BatchCall,
+<<<<<<< HEAD
 }
 
 impl Step<'_> {
     /// A planned entry's answer from what the source fetched for it, and the blob the
     /// caller's previous window of the file came from when it was another one.
+=======
+    caller: Option<Caller>,
+    /// Whether to go on ([`cpu::Stop`]).
+    stop: &'a Stop,
+}
+
+impl Step<'_> {
+    /// Every entry's answer, in order: `planned` and `fetched` (one answer per planned entry,
+    /// in order) for the call's entries.
+    fn walk<L: Labelled>(
+        mut self,
+        planned: &[Result<Planned<L>, String>],
+        fetched: Vec<Result<Fetched, SourceError>>,
+    ) -> Vec<Value> {
+        let mut fetched = fetched.into_iter();
+        self.call
+            .entries
+            .iter()
+            .zip(planned)
+            .map(|(entry, planned)| match planned {
+                Err(message) => failed(label::<L>(None, entry), message),
+                // `fetch_many` answers once per planned entry, in order.
+                Ok(planned) => self.answer(planned, fetched.next(), entry),
+            })
+            .collect()
+    }
+
+    /// A planned entry's answer from what the source fetched for it.
+>>>>>>> robust
     fn answer<L: Labelled>(
         &mut self,
         planned: &Planned<L>,
@@ -218,7 +286,7 @@ impl Step<'_> {
             max_chars,
             fitted_to_message: self.fitted_to_message,
         };
-        match render(view, target, &read) {
+        match render(view, target, &read, self.stop) {
             Ok(rendered) => {
                 self.budget.spend(rendered.charged);
                 rendered.output
@@ -249,16 +317,19 @@ fn failed((path, git_ref): (Value, Value), message: &str) -> Value {
     json!({ "path": path, "ref": git_ref, "error": message })
 }
 
-/// The path and ref an entry's error names: the lookup's, else as the entry gave them (a URL
-/// stands for the path), `null` when it gave none.
+/// The path and ref an entry's error names: the lookup's, else as the entry gave them, quoted
+/// (a URL stands for the path), `null` when it gave none.
 fn label<L: Labelled>(lookup: Option<&L>, entry: &Entry) -> (Value, Value) {
     if let Some((path, git_ref)) = lookup.and_then(Labelled::path_and_ref) {
         return (json!(path), json!(git_ref));
     }
-    let given = |name: &str| entry.arguments.get(name).filter(|v| v.is_string()).cloned();
-    let path = given(ArgName::FilePath.as_str()).or_else(|| given(ArgName::Url.as_str()));
+    let path = entry
+        .quoted(ArgName::FilePath)
+        .or_else(|| entry.quoted(ArgName::Url));
     (
-        path.unwrap_or(Value::Null),
-        given(ArgName::Ref.as_str()).unwrap_or(Value::Null),
+        path.map_or(Value::Null, Value::String),
+        entry
+            .quoted(ArgName::Ref)
+            .map_or(Value::Null, Value::String),
     )
 }

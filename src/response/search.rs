@@ -72,6 +72,9 @@ fn search_instruction(
     (!notes.is_empty()).then(|| notes.join(" "))
 }
 
+/// Said of a pattern that can match only across lines.
+const ONLY_ACROSS_LINES_NOTE: &str = " A pattern matches within one line, and this one can only match across lines (a line break in it, such as \\n, matches nothing): search for a part that lies within one line, e.g. the text before or after the line break.";
+
 /// What was searched when nothing matched, or the next page when matches were left out.
 fn outcome_note(facts: &ReadFacts<'_>, args: &SearchArgs, found: &Found) -> Option<String> {
     let total = found.total_lines;
@@ -86,12 +89,17 @@ fn outcome_note(facts: &ReadFacts<'_>, args: &SearchArgs, found: &Found) -> Opti
     };
     if found.total_matches == 0 {
         return Some(format!(
-            "No line matches the pattern {} ({}) in lines {first}-{last} of {total}.",
+            "No line matches the pattern {} ({}) in lines {first}-{last} of {total}.{}",
             json(&args.pattern),
             if args.ignore_case == Some(true) {
                 "ignoring case"
             } else {
                 "case-sensitive"
+            },
+            if found.only_across_lines {
+                ONLY_ACROSS_LINES_NOTE
+            } else {
+                ""
             }
         ));
     }

@@ -112,8 +112,7 @@ pub(super) fn property(name: ArgName, defaults: ReadDefaults) -> Value {
         ArgName::Limit => json!({
             "type": "integer",
             "minimum": 1,
-            "maximum": MAX_LIMIT,
-            "description": format!("Maximum number of lines to return. Default {DEFAULT_LIMIT}, maximum {MAX_LIMIT}.")
+            "description": format!("Maximum number of lines to return. Default {DEFAULT_LIMIT}, maximum {MAX_LIMIT}. With pattern: the lines searched, any number.")
         }),
         ArgName::StartLine => json!({
             "type": "integer",

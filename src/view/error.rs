@@ -2,6 +2,7 @@
 
 use std::fmt::{self, Display, Formatter};
 
+use crate::cpu::{CpuError, Stopped};
 use crate::quote::shown;
 use crate::window::WindowError;
 use crate::window::search::PatternError;
@@ -25,6 +26,11 @@ pub(crate) enum ViewError {
     },
     /// The output could not be serialised (never expected).
     Output(#[source] serde_json::Error),
+    /// Rendering was stopped: the call's caller gave up on it (its deadline passed), and the
+    /// call is answered by whatever ended it.
+    Stopped(#[source] Stopped),
+    /// Rendering off the async workers failed (never expected).
+    Cpu(#[source] CpuError),
 }
 
 impl Display for ViewError {
@@ -50,6 +56,8 @@ impl Display for ViewError {
                 shown(path)
             ),
             ViewError::Output(e) => write!(f, "internal error: cannot serialise the output: {e}"),
+            ViewError::Stopped(e) => write!(f, "The call was stopped before it finished ({e})."),
+            ViewError::Cpu(e) => e.fmt(f),
         }
     }
 }

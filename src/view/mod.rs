@@ -5,12 +5,14 @@
 //! both go through [`render`]; a new view is a new variant and its renderer here.
 //!
 //! Rendering is synchronous CPU work on owned or cheaply cloned inputs (the blob's text is an
-//! `Arc`), so it can run off the async workers.
+//! `Arc`): [`render_off_workers`] runs it on the CPU pool ([`crate::cpu`]) for a large blob,
+//! where a search stops between blocks of lines once the call's caller gives up.
 
 mod error;
 
 pub(crate) use error::ViewError;
 
+use crate::cpu::{self, Stop};
 use crate::resolve::{SearchArgs, Target};
 use crate::response::{self, ReadFacts};
 use crate::source::{BlobKind, Fetched, holds};
@@ -83,22 +85,48 @@ impl Rendered {
 }
 
 /// Renders what a call read as its view; a blob the caller holds (`if_none_match`) without
-/// content. The one dispatch point of every read, single or batched.
+/// content. The one dispatch point of every read, single or batched; `stop` says when to give
+/// up (a search asks it between blocks of lines).
 pub(crate) fn render<L>(
     view: &View,
     target: &Target<L>,
     read: &Read,
+    stop: &Stop,
 ) -> Result<Rendered, ViewError> {
     if read.held(target) {
         return render_unchanged(view, target, read);
     }
     match view {
         View::Window(lines) => render_window(*lines, target, read),
-        View::Matches { args, pattern } => render_search(target, read, args, pattern),
+        View::Matches { args, pattern } => render_search(target, read, args, pattern, stop),
     }
 }
 
+/// [`render`], off the async workers when the blob is large ([`cpu::run`]); dropping the
+/// future stops the work.
+pub(crate) async fn render_off_workers<L>(
+    view: View,
+    target: Target<L>,
+    read: Read,
+) -> Result<Rendered, ViewError>
+where
+    L: Send + 'static,
+{
+    let bytes = read.text_bytes();
+    cpu::run(bytes, move |stop| render(&view, &target, &read, stop))
+        .await
+        .map_err(ViewError::Cpu)?
+}
+
 impl Read {
+    /// The bytes of the blob's text that were read (0 for none): the size of the work.
+    pub(crate) fn text_bytes(&self) -> usize {
+        match &self.fetched.blob.kind {
+            BlobKind::Text { content, .. } => content.len(),
+            BlobKind::Binary | BlobKind::Lfs { .. } | BlobKind::NotRead => 0,
+        }
+    }
+
     /// The blob's text and whether GitLab's read limit cut it, or the binary/LFS error.
     fn text(&self) -> Result<(&str, bool), ViewError> {
         let blob = &self.fetched.blob;
@@ -179,6 +207,7 @@ fn render_search<L>(
     read: &Read,
     args: &SearchArgs,
     pattern: &Pattern,
+    stop: &Stop,
 ) -> Result<Rendered, ViewError> {
     let (content, cut_by_read_limit) = read.text()?;
     let how = search::Search {
@@ -187,7 +216,9 @@ fn render_search<L>(
         context_lines: args.context_lines.unwrap_or(search::DEFAULT_CONTEXT_LINES),
         max_chars: read.max_chars,
     };
-    let found = search::search(content, &how).map_err(ViewError::Window)?;
+    let found = search::search_until(content, &how, || stop.go_on())
+        .map_err(ViewError::Stopped)?
+        .map_err(ViewError::Window)?;
     let facts = read.facts(target, cut_by_read_limit);
     let output = response::search_output(facts, args, &found, how.max_chars);
     Rendered::of(output, found.charged_chars())

@@ -87,6 +87,11 @@ impl HttpServer {
         }
     }
 
+    /// The server's process id (to read its CPU time from `/proc`).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     pub fn mcp(&self) -> String {
         format!("{}/mcp", self.base)
     }

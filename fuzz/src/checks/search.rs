@@ -7,8 +7,8 @@
 //! among them), `\n` and `\r\n`, raw strings, lines repeated up to 3,000
 //! times (the page's line cap) and one run of up to 1.5 MiB (the byte cap).
 //! The pattern is a list of regex tokens (anchors, classes, groups, flags,
-//! repetitions, literals; unbalanced sequences make syntax errors) or any
-//! string.
+//! repetitions, literals, line breaks in every spelling; unbalanced
+//! sequences make syntax errors) or any string.
 //!
 //! Properties, against [`Naive`], a line-by-line reference built with
 //! `split_inclusive('\n')` and the `regex` crate's `is_match` on each line's
@@ -16,7 +16,9 @@
 //! - the pattern compiles exactly when the `regex` crate compiles it (size
 //!   limits aside), and a refusal is worded;
 //! - the searched range, the inverted-range error, `total_lines` and the
-//!   count of every match are the reference's;
+//!   count of every match are the reference's (so a line break in a pattern
+//!   matches nothing, and no match runs across lines), and a pattern said
+//!   to match only across lines matches no line;
 //! - the page is the reference's rendering (grep `-n`, context merged,
 //!   `--` between groups) of its first groups whole, or of its first group
 //!   from its first match to some line, or that match's line cut at a
@@ -70,7 +72,7 @@ enum Piece {
     },
 }
 
-const TOKENS: [&str; 34] = [
+const TOKENS: [&str; 41] = [
     "fn",
     "x",
     "é",
@@ -105,6 +107,15 @@ const TOKENS: [&str; 34] = [
     "(?i)",
     "\\x1b",
     " ",
+    // Line breaks, which match nothing in a line: in literals, classes,
+    // alternations and escapes.
+    "\\r\\n",
+    "(?:.|\\n)",
+    "[\\n]",
+    "[^a\\n]",
+    "\\x0A",
+    "\n",
+    "(?s:.)",
 ];
 
 #[derive(Arbitrary, Debug)]
@@ -461,6 +472,12 @@ fn check_page(naive: &Naive<'_>, case: &Case, found: &Found, range: Option<(u64,
     };
     let all = naive.matching(first, last);
     assert_eq!(found.total_matches, all.len() as u64, "total");
+    if found.only_across_lines {
+        assert_eq!(
+            found.total_matches, 0,
+            "only across lines, yet a line matches"
+        );
+    }
     assert_eq!(
         found.shown[..],
         all[..found.shown.len()],

@@ -18,6 +18,7 @@ use super::verify::{self, Expected, TextFit};
 use crate::config::Credential;
 use crate::metrics::Endpoint;
 use crate::source::blob::{BlobKind, SourceError};
+use crate::source::classify::looks_binary;
 use crate::source::holds;
 use crate::window::Extent;
 
@@ -195,6 +196,17 @@ impl ContentStore {
     /// first part of one past the read limit, or neither — then the blob is read from REST by
     /// oid and hashed.
     async fn read_answer(&self, text: String, want: &Want<'_>) -> Result<BlobKind, SourceError> {
+        // GitLab sends no text for a blob it calls binary (a NUL in the first 8,000 bytes):
+        // text that holds one is not what GitLab sends, so only the hashed bytes are trusted.
+        if looks_binary(text.as_bytes()) {
+            crate::metrics::cache_verification_failed(Endpoint::Graphql);
+            tracing::warn!(
+                oid = want.oid,
+                "GraphQL text holds a NUL in its first bytes: reading the blob over REST"
+            );
+            drop(text);
+            return self.whole_blob(want).await;
+        }
         let text = Arc::new(text);
         let key = ContentKey::Blob(want.oid.to_string());
         match verify::graphql_text(text.len() as u64, want.size) {
@@ -451,6 +463,38 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    #[tokio::test]
+    async fn graphql_text_with_a_nul_in_its_first_bytes_is_never_admitted() {
+        let s = store(1 << 20);
+        let oid = "0123456789012345678901234567890123456789";
+        // The right length, but a NUL first (or at byte 7,999): GitLab sends no text for such
+        // a blob, so it is read over REST by oid (nothing listens here: the call fails).
+        let late = format!("{}\0", "x".repeat(7_999));
+        for text in ["\0abc", late.as_str()] {
+            let got = s
+                .content(
+                    node(oid, Some(text), Some(text.len() as u64)),
+                    AT,
+                    Extent::Lines(all()),
+                    None,
+                )
+                .await;
+            assert!(got.is_err(), "{got:?}");
+            assert!(!s.holds(&ContentKey::Blob(oid.into())));
+        }
+        // A NUL past the first 8,000 bytes is text, as GitLab has it.
+        let text = format!("{}\0", "x".repeat(8_000));
+        let got = s
+            .content(
+                node(oid, Some(&text), Some(text.len() as u64)),
+                AT,
+                Extent::Lines(all()),
+                None,
+            )
+            .await;
+        assert!(got.is_ok(), "{got:?}");
     }
 
     #[tokio::test]

@@ -132,9 +132,9 @@ async fn blob(
     let cited = node
         .permalink_path
         .as_deref()
-        .and_then(|p| permalink::read(&shared.origin, p));
+        .and_then(|p| permalink::read(&shared.site, &project.full_path, p));
     if node.permalink_path.is_some() && cited.is_none() {
-        tracing::debug!(permalink_path = ?node.permalink_path, "a permalink that names no commit");
+        tracing::debug!(permalink_path = ?node.permalink_path, "a permalink that names no commit of the project read");
     }
     let rest_ref = qualify_ref(&git_ref, ref_type);
     let at = FileAt {

@@ -1,5 +1,5 @@
 //! What every call of the GitLab source shares (and callers too: every call still validates
-//! with its own credential): the GraphQL client, the instance's origin, the content store, the
+//! with its own credential): the GraphQL client, the instance's site (origin and root), the content store, the
 //! memory of which content each lookup named last, and the first reads in flight.
 
 use super::cache::LastBlobs;
@@ -15,8 +15,9 @@ use crate::config::{ConfigError, GitlabConfig};
 #[derive(Debug)]
 pub(crate) struct Shared {
     pub client: Client,
-    /// The base's origin, which GitLab's permalink paths are relative to ([`permalink`]).
-    pub origin: String,
+    /// The base's origin and root, which GitLab's permalink paths are relative to
+    /// ([`permalink`]).
+    pub site: permalink::Site,
     pub store: ContentStore,
     pub last_blobs: LastBlobs,
     /// First reads in flight, by lookup: a concurrent first read of the same lookup follows
@@ -30,7 +31,7 @@ impl Shared {
         let store = ContentStore::new(transport.clone(), config.cache_bytes, config.max_file_bytes);
         Ok(Self {
             client: Client::new(transport),
-            origin: permalink::origin(&config.base_url),
+            site: permalink::Site::of(&config.base_url),
             store,
             last_blobs: LastBlobs::new(),
             first_reads: Flights::default(),

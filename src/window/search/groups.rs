@@ -160,7 +160,10 @@ mod tests {
         let p = Pattern::new(pattern, false).unwrap();
         let total = text.split_inclusive('\n').count() as u64;
         let range = searched(text.as_bytes(), None, total).unwrap().unwrap();
-        let recorded = record(Hits::new(text.as_bytes(), &p, &range), reach);
+        let recorded = record(
+            Hits::new(text.as_bytes(), &p, &range, || Ok::<(), ()>(())),
+            reach,
+        );
         group(text.as_bytes(), &recorded, &range, context)
             .into_iter()
             .map(|g| {
@@ -219,7 +222,10 @@ mod tests {
         let pat = r"^l(2|5|12|13|25)$";
         let p = Pattern::new(pat, false).unwrap();
         let range = searched(t.as_bytes(), None, 30).unwrap().unwrap();
-        let recorded = record(Hits::new(t.as_bytes(), &p, &range), reach);
+        let recorded = record(
+            Hits::new(t.as_bytes(), &p, &range, || Ok::<(), ()>(())),
+            reach,
+        );
         assert_eq!(recorded.total, 5);
         assert_eq!(recorded.hits.len(), 2);
         assert_eq!(

@@ -45,7 +45,10 @@
 //! # Cost
 //!
 //! One pass over the searched bytes by the regex engine (its literal
-//! prefilters run at memchr speed), a line-alone check per candidate line,
+//! prefilters run at memchr speed), block by block, at most twice the
+//! searched bytes whatever the pattern ([`hits`] counts it), with a check
+//! between blocks that can stop it ([`search_until`]); a line-alone check
+//! per candidate line,
 //! `\n` counting with memchr's vectorised count, and work per shown line.
 //! Matches past what a page can reach are counted and not kept: memory is
 //! bounded by the page, whatever the number of matches.
@@ -59,6 +62,8 @@ mod span;
 mod tests;
 
 pub use pattern::{MAX_COMPILED_BYTES, Pattern, PatternError};
+
+use std::convert::Infallible;
 
 use super::chars::charged_chars;
 use super::lines::count_lines;
@@ -134,6 +139,9 @@ pub struct Found {
     pub next_start: Option<u64>,
     /// What the caps did.
     pub shortened: PageShortened,
+    /// Whether the pattern can match only across lines, so no line matches
+    /// ([`Pattern::only_across_lines`]).
+    pub only_across_lines: bool,
 }
 
 impl Found {
@@ -152,26 +160,34 @@ impl Found {
 /// Searches `text` as `search` says (module doc). The only error is an
 /// inverted `start_line`/`end_line`, the window's.
 pub fn search(text: &str, search: &Search<'_>) -> Result<Found, WindowError> {
+    let Ok(found) = search_until(text, search, || Ok::<(), Infallible>(()));
+    found
+}
+
+/// [`search`], asking `go_on` before each block of about 64 KiB of
+/// lines whether to go on: its error, if it answers one, ends the search
+/// (the outer `Err`), within a block's work.
+pub fn search_until<E>(
+    text: &str,
+    search: &Search<'_>,
+    go_on: impl FnMut() -> Result<(), E>,
+) -> Result<Result<Found, WindowError>, E> {
     let bytes = text.as_bytes();
     let total_lines = count_lines(bytes);
-    let Some(range) = span::searched(bytes, search.lines, total_lines)? else {
-        return Ok(Found {
-            content: String::new(),
-            total_lines,
-            searched: None,
-            returned_lines: None,
-            total_matches: 0,
-            shown: Vec::new(),
-            next_start: None,
-            shortened: PageShortened::None,
-        });
+    let range = match span::searched(bytes, search.lines, total_lines) {
+        Ok(Some(range)) => range,
+        Ok(None) => return Ok(Ok(nothing_searched(search, total_lines))),
+        Err(e) => return Ok(Err(e)),
     };
-    let found = hits::Hits::new(bytes, search.pattern, &range);
+    let mut found = hits::Hits::new(bytes, search.pattern, &range, go_on);
     let reach = groups::Reach {
         lines: MAX_LIMIT,
         bytes: MAX_WINDOW_BYTES,
     };
-    let recorded = groups::record(found, reach);
+    let recorded = groups::record(&mut found, reach);
+    if let Some(stopped) = found.stopped() {
+        return Err(stopped);
+    }
     let grouped = groups::group(bytes, &recorded, &range, search.context_lines);
     let limits = page::Limits::new(MAX_LIMIT, MAX_WINDOW_BYTES, search.max_chars);
     let beyond = recorded.beyond.map(|(_, cap)| cap);
@@ -179,7 +195,7 @@ pub fn search(text: &str, search: &Search<'_>) -> Result<Found, WindowError> {
     // A page shows at least its first match, so with a match left out it
     // shows a line, and the next page starts after it.
     let next_start = ((page.shown.len() as u64) < recorded.total).then_some(page.last_line + 1);
-    Ok(Found {
+    Ok(Ok(Found {
         content: page.content,
         total_lines,
         searched: Some((range.first, range.last)),
@@ -188,7 +204,23 @@ pub fn search(text: &str, search: &Search<'_>) -> Result<Found, WindowError> {
         shown: page.shown,
         next_start,
         shortened: page.shortened,
-    })
+        only_across_lines: search.pattern.only_across_lines(),
+    }))
+}
+
+/// The answer when no line is searched.
+fn nothing_searched(search: &Search<'_>, total_lines: u64) -> Found {
+    Found {
+        content: String::new(),
+        total_lines,
+        searched: None,
+        returned_lines: None,
+        total_matches: 0,
+        shown: Vec::new(),
+        next_start: None,
+        shortened: PageShortened::None,
+        only_across_lines: search.pattern.only_across_lines(),
+    }
 }
 
 impl From<CapKind> for PageCap {

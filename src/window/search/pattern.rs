@@ -11,12 +11,17 @@
 //! as the engine (memchr and SIMD prefilters for literals) but sees lines
 //! together. So the text is searched with [`Pattern::candidate`], a copy of
 //! the pattern's syntax tree rewritten to accept at least every match a line
-//! can have, and each candidate's line is then checked with
-//! [`Pattern::is_match`] on the line alone. The rewrite:
+//! can have, and no span holding a `\n`; each candidate's line is then
+//! checked with [`Pattern::is_match`] on the line alone. The rewrite:
 //!
-//! 1. `\n` is removed from every class (`.` under `(?s)`, `\s`, `[^a]`):
-//!    a line's text holds no `\n`, so no match of a line uses one, and a
-//!    candidate never runs across lines through a class.
+//! 1. A `\n` matches nothing, wherever the pattern names it: it is removed
+//!    from every class (`.` under `(?s)`, `\s`, `[^a]`, `[\n]`), and a
+//!    literal holding one (`\n`, `\r\n`, `\x0A`) becomes the empty class,
+//!    which nothing matches (so does a concatenation holding it; an
+//!    alternation keeps its other branches: `(?:.|\n)*` is `[^\n]*`). A
+//!    line's text holds no `\n`, so no match of a line uses one; and no
+//!    candidate runs across lines, so the search of the whole text stays
+//!    linear in it ([`super::hits`] counts the work).
 //! 2. Every start assertion (`^`, `\A`, `(?m)^`) becomes CRLF-aware
 //!    multi-line `^`, every end assertion (`$`, `\z`, `(?m)$`) multi-line
 //!    `$`: those hold at a line's start (after `\n`) and at its text's end
@@ -32,6 +37,10 @@
 //! before the first matching line's match: searching from each candidate's
 //! next line on, no matching line is skipped (the property test and the
 //! fuzz target check this against a line-by-line reference).
+//!
+//! A pattern whose copy matches nothing while the pattern itself can match
+//! ([`Pattern::only_across_lines`], such as `foo\nbar`) can only match
+//! across lines: no line matches it, and the answer says why.
 //!
 //! # Limits
 //!
@@ -61,6 +70,8 @@ pub struct Pattern {
     exact: Regex,
     /// The line-mode copy: finds candidates in the whole text.
     candidate: Regex,
+    /// Whether the pattern can match only across lines (module doc).
+    only_across_lines: bool,
 }
 
 /// Why a pattern cannot be searched with.
@@ -118,9 +129,11 @@ impl Pattern {
                     source: Box::new(source),
                 })
         };
+        let line_hir = line_mode(&hir);
         Ok(Pattern {
             exact: build(&hir)?,
-            candidate: build(&line_mode(&hir))?,
+            candidate: build(&line_hir)?,
+            only_across_lines: matches_nothing(&line_hir) && !matches_nothing(&hir),
         })
     }
 
@@ -130,20 +143,34 @@ impl Pattern {
         self.exact.is_match(line)
     }
 
-    /// The start of the leftmost candidate match in `text[from..to]`, the
-    /// text around that span being seen by assertions. Every line whose
-    /// text matches has a candidate at or before its match (module doc).
-    pub(super) fn candidate(&self, text: &[u8], from: usize, to: usize) -> Option<usize> {
+    /// Whether the pattern can match only across lines, so that no line
+    /// matches it (module doc).
+    pub fn only_across_lines(&self) -> bool {
+        self.only_across_lines
+    }
+
+    /// The leftmost candidate match in `text[from..to]`, as a span, the
+    /// text around `from..to` being seen by assertions. Every line whose
+    /// text matches has a candidate at or before its match, and no
+    /// candidate holds a `\n` (module doc).
+    pub(super) fn candidate(
+        &self,
+        text: &[u8],
+        from: usize,
+        to: usize,
+    ) -> Option<std::ops::Range<usize>> {
         let input = regex_automata::Input::new(text).span(from..to);
-        self.candidate.search(&input).map(|m| m.start())
+        self.candidate.search(&input).map(|m| m.range())
     }
 }
 
-/// `hir` rewritten to line mode (module doc): classes without `\n`, start
-/// and end assertions multi-line and CRLF-aware, no captures.
+/// `hir` rewritten to line mode (module doc): no `\n` in classes, literals
+/// holding one match nothing, start and end assertions multi-line and
+/// CRLF-aware, no captures.
 fn line_mode(hir: &Hir) -> Hir {
     match hir.kind() {
         HirKind::Empty => Hir::empty(),
+        HirKind::Literal(lit) if lit.0.contains(&b'\n') => Hir::fail(),
         HirKind::Literal(lit) => Hir::literal(lit.0.clone()),
         HirKind::Class(Class::Unicode(class)) => {
             let mut class = class.clone();
@@ -160,13 +187,42 @@ fn line_mode(hir: &Hir) -> Hir {
             Look::End | Look::EndLF => Look::EndCRLF,
             other => *other,
         }),
-        HirKind::Repetition(rep) => Hir::repetition(Repetition {
-            sub: Box::new(line_mode(&rep.sub)),
-            ..rep.clone()
-        }),
+        HirKind::Repetition(rep) => {
+            let sub = line_mode(&rep.sub);
+            // A repetition of what matches nothing matches only the empty
+            // string, if it may repeat zero times.
+            match (matches_nothing(&sub), rep.min) {
+                (true, 0) => Hir::empty(),
+                (true, _) => Hir::fail(),
+                (false, _) => Hir::repetition(Repetition {
+                    sub: Box::new(sub),
+                    ..rep.clone()
+                }),
+            }
+        }
         HirKind::Capture(capture) => line_mode(&capture.sub),
         HirKind::Concat(subs) => Hir::concat(subs.iter().map(line_mode).collect()),
-        HirKind::Alternation(subs) => Hir::alternation(subs.iter().map(line_mode).collect()),
+        // A branch that matches nothing is dropped (none left: nothing).
+        HirKind::Alternation(subs) => Hir::alternation(
+            subs.iter()
+                .map(line_mode)
+                .filter(|sub| !matches_nothing(sub))
+                .collect(),
+        ),
+    }
+}
+
+/// Whether `hir` matches nothing at all: an empty class, or made of one
+/// where it must be matched.
+fn matches_nothing(hir: &Hir) -> bool {
+    match hir.kind() {
+        HirKind::Class(Class::Unicode(class)) => class.ranges().is_empty(),
+        HirKind::Class(Class::Bytes(class)) => class.ranges().is_empty(),
+        HirKind::Repetition(rep) => rep.min > 0 && matches_nothing(&rep.sub),
+        HirKind::Capture(capture) => matches_nothing(&capture.sub),
+        HirKind::Concat(subs) => subs.iter().any(matches_nothing),
+        HirKind::Alternation(subs) => subs.iter().all(matches_nothing),
+        HirKind::Empty | HirKind::Literal(_) | HirKind::Look(_) => false,
     }
 }
 
@@ -233,26 +289,74 @@ mod tests {
     fn candidates_cover_lines_and_do_not_cross_them() {
         let text = b"ab\r\ncd\nx\rz\n";
         let p = Pattern::new("^cd$", false).unwrap();
-        assert_eq!(p.candidate(text, 0, text.len()), Some(4));
+        assert_eq!(p.candidate(text, 0, text.len()).map(|m| m.start), Some(4));
         // `\A` and `\z` hold at each line's edges in the candidate copy.
         let p = Pattern::new(r"\Acd\z", false).unwrap();
-        assert_eq!(p.candidate(text, 0, text.len()), Some(4));
+        assert_eq!(p.candidate(text, 0, text.len()).map(|m| m.start), Some(4));
         // `b$` holds before `\r\n`.
         let p = Pattern::new("b$", false).unwrap();
-        assert_eq!(p.candidate(text, 0, text.len()), Some(1));
+        assert_eq!(p.candidate(text, 0, text.len()).map(|m| m.start), Some(1));
         // A class never takes the `\n`: `b\sc` cannot join lines 1 and 2.
         let p = Pattern::new(r"b\s+c", false).unwrap();
-        assert_eq!(p.candidate(text, 0, text.len()), None);
+        assert_eq!(p.candidate(text, 0, text.len()).map(|m| m.start), None);
         let p = Pattern::new(r"(?s)d.x", false).unwrap();
-        assert_eq!(p.candidate(text, 0, text.len()), None);
+        assert_eq!(p.candidate(text, 0, text.len()).map(|m| m.start), None);
         // A lone `\r` is content: `x.z` matches the line, and the candidate.
         let p = Pattern::new("x.z", false).unwrap();
         assert!(p.is_match(b"x\rz"));
-        assert_eq!(p.candidate(text, 0, text.len()), Some(7));
+        assert_eq!(p.candidate(text, 0, text.len()).map(|m| m.start), Some(7));
         // The span limits where a candidate starts; assertions see around it.
         let p = Pattern::new("^c", false).unwrap();
-        assert_eq!(p.candidate(text, 5, text.len()), None);
-        assert_eq!(p.candidate(text, 4, text.len()), Some(4));
+        assert_eq!(p.candidate(text, 5, text.len()).map(|m| m.start), None);
+        assert_eq!(p.candidate(text, 4, text.len()).map(|m| m.start), Some(4));
+    }
+
+    #[test]
+    fn a_line_break_in_the_pattern_matches_nothing_in_the_copy() {
+        let text = b"ab\r\ncd\nab\n";
+        let spans = |pattern: &str| {
+            let p = Pattern::new(pattern, false).unwrap();
+            p.candidate(text, 0, text.len())
+        };
+        // Literals holding `\n`, in any spelling, match nothing.
+        for pattern in [
+            r"b\r\nc", r"b\nc", r"\x0A", r"\u{a}", "b\nc", r"[\n]", r"(?s)b.c",
+        ] {
+            assert_eq!(spans(pattern), None, "{pattern}");
+            assert!(!Pattern::new(pattern, false).unwrap().is_match(b"b"));
+        }
+        // An alternation keeps its other branches; a repetition of nothing
+        // is empty: each candidate stays within its line.
+        // (`$` holds before `\r\n`, not between its bytes.)
+        assert_eq!(spans(r"(?:.|\n)*$"), Some(0..2));
+        assert_eq!(spans(r"(?:.|\n)*cd"), Some(4..6));
+        assert_eq!(spans(r"(?:.|\n)+cd"), None);
+        assert_eq!(spans(r"(?s)(?:.|\r\n)+\z"), Some(0..2));
+        assert_eq!(spans(r"\s+c"), None);
+    }
+
+    #[test]
+    fn patterns_that_match_only_across_lines_say_so() {
+        let across = |pattern: &str| Pattern::new(pattern, false).unwrap().only_across_lines();
+        for pattern in [
+            r"foo\nbar",
+            r"\n",
+            r"\r\n",
+            r"a[\n]b",
+            r"(?:x\n)+",
+            r"^$\n",
+            r"\n|ab\n",
+            r"([^\s\S]|a)\n",
+        ] {
+            assert!(across(pattern), "{pattern}");
+        }
+        // A pattern that can match within a line, or that never matches at
+        // all, is not said to match across lines.
+        for pattern in [
+            r"a|\n", r"\n|", r"ab|\n", r"(?:\n)*", r"(?s).", "", r"[^\s\S]", r"\r",
+        ] {
+            assert!(!across(pattern), "{pattern}");
+        }
     }
 
     #[test]

@@ -1,0 +1,146 @@
+//! CPU-bound work off the async workers: a job (rendering a view of a large blob — searching
+//! it, windowing it) runs on tokio's blocking threads, at most [`threads`] jobs at once (a
+//! semaphore in front of `spawn_blocking`; later jobs wait their turn without holding a
+//! worker), so `/healthz`, `/metrics` and other callers are answered while it runs.
+//!
+//! A job is told to stop when its caller gives up: dropping the future that awaits it (the
+//! call's deadline passed, the server drains, the client left) sets the job's [`Stop`] flag,
+//! which the job checks between steps (a search between blocks of lines), so its thread is free
+//! within a step's time. Work on less than [`INLINE_BYTES`] runs where it is called: handing it
+//! over would cost more than doing it.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, LazyLock};
+
+use tokio::sync::Semaphore;
+
+/// Work on fewer bytes than this runs on the calling task (microseconds of work).
+pub(crate) const INLINE_BYTES: usize = 64 * 1024;
+
+/// The jobs that may run at once: one per core, at least 2.
+static POOL: LazyLock<Arc<Semaphore>> = LazyLock::new(|| Arc::new(Semaphore::new(threads())));
+
+/// The most jobs running at once: the machine's cores, at least 2 (so one long job never holds
+/// every slot of a one-core machine).
+pub(crate) fn threads() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get().max(2))
+}
+
+/// The job was told to stop: its caller gave up on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the work was stopped: its caller gave up on it")]
+pub(crate) struct Stopped;
+
+/// What a job asks between its steps: whether to go on.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Stop(Arc<AtomicBool>);
+
+impl Stop {
+    /// `Err(Stopped)` once the job's caller has given up.
+    pub(crate) fn go_on(&self) -> Result<(), Stopped> {
+        if self.0.load(Ordering::Relaxed) {
+            Err(Stopped)
+        } else {
+            Ok(())
+        }
+    }
+
+    fn stop(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Stops the job when dropped: the future awaiting it is gone (after the job's end, harmless).
+struct StopOnDrop(Stop);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
+}
+
+/// Why a job gave no result.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum CpuError {
+    /// The job panicked (a bug); its panic was logged by tokio's hook.
+    #[error("internal error: the work panicked")]
+    Panicked(#[source] tokio::task::JoinError),
+    /// The pool's semaphore was closed (never done).
+    #[error("internal error: the work pool is closed")]
+    Closed(#[source] tokio::sync::AcquireError),
+}
+
+/// Runs `job`, whose work is about `bytes` bytes, off the async workers (module doc), and
+/// returns what it returns. Dropping the returned future tells the job to stop.
+pub(crate) async fn run<T, J>(bytes: usize, job: J) -> Result<T, CpuError>
+where
+    T: Send + 'static,
+    J: FnOnce(&Stop) -> T + Send + 'static,
+{
+    let stop = Stop::default();
+    if bytes < INLINE_BYTES {
+        return Ok(job(&stop));
+    }
+    let _stop_on_drop = StopOnDrop(stop.clone());
+    let permit = Arc::clone(&POOL)
+        .acquire_owned()
+        .await
+        .map_err(CpuError::Closed)?;
+    // The permit goes with the job: a stopped job holds its slot until it has stopped.
+    let handle = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        job(&stop)
+    });
+    handle.await.map_err(CpuError::Panicked)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicU64;
+    use std::time::Duration;
+
+    #[tokio::test]
+    async fn small_work_runs_inline_and_large_work_on_a_blocking_thread() {
+        let here = std::thread::current().id();
+        let small = run(INLINE_BYTES - 1, |_| std::thread::current().id()).await;
+        assert_eq!(small.unwrap(), here);
+        let large = run(INLINE_BYTES, |_| std::thread::current().id()).await;
+        assert_ne!(large.unwrap(), here);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn dropping_the_caller_stops_the_job_between_steps() {
+        let steps = Arc::new(AtomicU64::new(0));
+        let (done_tx, done_rx) = std::sync::mpsc::channel();
+        let counted = Arc::clone(&steps);
+        let job = run(INLINE_BYTES, move |stop: &Stop| {
+            // Steps of about a millisecond until told to stop.
+            while stop.go_on().is_ok() {
+                std::thread::sleep(Duration::from_millis(1));
+                counted.fetch_add(1, Ordering::Relaxed);
+            }
+            done_tx.send(()).unwrap();
+        });
+        let cut = tokio::time::timeout(Duration::from_millis(50), job).await;
+        assert!(cut.is_err(), "the job never ends by itself");
+        // Stopped within a step (a generous bound: the machine is shared).
+        done_rx.recv_timeout(Duration::from_secs(5)).unwrap();
+        let after = steps.load(Ordering::Relaxed);
+        std::thread::sleep(Duration::from_millis(20));
+        assert_eq!(
+            steps.load(Ordering::Relaxed),
+            after,
+            "no step after the stop"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_panicking_job_is_an_error() {
+        let e = run(INLINE_BYTES, |_| -> () { panic!("a bug") })
+            .await
+            .unwrap_err();
+        assert!(matches!(e, CpuError::Panicked(_)), "{e:?}");
+        assert_eq!(e.to_string(), "internal error: the work panicked");
+    }
+}
