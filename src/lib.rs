@@ -25,6 +25,7 @@ mod jsonrpc;
 mod lru;
 mod metrics;
 mod outcome;
+mod outline;
 mod quote;
 mod reader;
 mod redact;

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 use crate::args::{self, ArgError};
 use crate::config::Credential;
 use crate::history::{Caller, History};
+use crate::outline::Outlines;
 use crate::resolve::ResolveError;
 use crate::source::gitlab::GitlabSource;
 use crate::source::local::LocalSource;
@@ -57,6 +58,8 @@ pub(crate) struct Reader {
     backend: AnySource,
     defaults: ReadDefaults,
     history: Arc<History>,
+    /// Outlines kept by blob id, for the outline and symbol views.
+    outlines: Arc<Outlines>,
 }
 
 impl Reader {
@@ -65,12 +68,18 @@ impl Reader {
             backend,
             defaults,
             history: Arc::new(History::new()),
+            outlines: Arc::new(Outlines::default()),
         }
     }
 
     /// The settings calls get when they do not say.
     pub(crate) fn defaults(&self) -> ReadDefaults {
         self.defaults
+    }
+
+    /// The outlines kept for the outline and symbol views (the batch's views share them).
+    pub(crate) fn outlines(&self) -> &Arc<Outlines> {
+        &self.outlines
     }
 
     /// Where files come from (the batch reads through it too).
@@ -104,7 +113,7 @@ impl Reader {
     ) -> Result<Value, ReadError> {
         let target = source.resolve(args).map_err(ReadError::Resolve)?;
         // A pattern that cannot be searched with costs no request.
-        let view = View::of(&target).map_err(ReadError::View)?;
+        let view = View::of(&target, &self.outlines).map_err(ReadError::View)?;
         let fetched = source
             .fetch(
                 &target.lookup,

@@ -76,7 +76,7 @@ where
     let planned: Vec<Result<Planned<S::Lookup>, String>> = call
         .entries
         .iter()
-        .map(|entry| target_of(source, entry, call.max_chars))
+        .map(|entry| target_of(reader, source, entry, call.max_chars))
         .collect();
     let wanted: Vec<Wanted<'_, S::Lookup>> = planned
         .iter()
@@ -113,6 +113,7 @@ type Planned<L> = (Target<L>, View);
 /// An entry's target, the call's `max_chars` its own (so hints repeat it), and its view (a
 /// pattern compiled); or the sentence of why it has none (a bad pattern costs no request).
 fn target_of<S: Source>(
+    reader: &Reader,
     source: &S,
     entry: &Entry,
     max_chars: Option<u64>,
@@ -122,7 +123,7 @@ fn target_of<S: Source>(
         .resolve(args)
         .map_err(|e| ReadError::Resolve(e).to_string())?;
     target.max_chars = max_chars;
-    let view = View::of(&target).map_err(|e| ReadError::View(e).to_string())?;
+    let view = View::of(&target, reader.outlines()).map_err(|e| ReadError::View(e).to_string())?;
     Ok((target, view))
 }
 

@@ -97,8 +97,20 @@ pub(crate) struct Target<L> {
     pub line_numbers: bool,
     /// With a `pattern`: the call finds lines instead of returning a window.
     pub search: Option<SearchArgs>,
+    /// With `outline: true`: the call lists the file's definitions (those starting in the
+    /// lines the call names, every one by default).
+    pub outline: Option<OutlineArgs>,
+    /// With a `symbol`: the call reads that definition's lines (trimmed, not empty).
+    pub symbol: Option<String>,
     /// The blob id the caller holds, if sent: when the file is still that blob, no content.
     pub if_none_match: Option<String>,
+}
+
+/// An outline's arguments, as sent (hints repeat them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct OutlineArgs {
+    /// The lines whose definitions are listed, as for a search; `None` = the whole file.
+    pub lines: Option<LineRequest>,
 }
 
 /// A search's arguments, as sent (hints repeat them).
@@ -309,6 +321,9 @@ fn target<L>(args: &ToolArgs, anchor: &Option<file_url::LineAnchor>, lookup: L) 
         context_lines: args.context_lines,
         lines: given_lines(args, anchor).map(|(req, _)| req),
     });
+    let outline = (args.outline == Some(true)).then(|| OutlineArgs {
+        lines: given_lines(args, anchor).map(|(req, _)| req),
+    });
     Target {
         lookup,
         lines,
@@ -316,6 +331,8 @@ fn target<L>(args: &ToolArgs, anchor: &Option<file_url::LineAnchor>, lookup: L) 
         max_chars: args.max_chars,
         line_numbers: args.line_numbers.unwrap_or(false),
         search,
+        outline,
+        symbol: trimmed(args.symbol.as_deref()).map(str::to_string),
         if_none_match: trimmed(args.if_none_match.as_deref()).map(str::to_string),
     }
 }

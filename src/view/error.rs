@@ -2,6 +2,7 @@
 
 use std::fmt::{self, Display, Formatter};
 
+use crate::outline::{MAX_OUTLINE_BYTES, OutlineError, SUPPORTED, SymbolError};
 use crate::quote::shown;
 use crate::window::WindowError;
 use crate::window::search::PatternError;
@@ -25,6 +26,24 @@ pub(crate) enum ViewError {
     },
     /// The output could not be serialised (never expected).
     Output(#[source] serde_json::Error),
+    /// Two views asked for at once (`pattern`, `outline`, `symbol`).
+    Conflict {
+        first: &'static str,
+        second: &'static str,
+    },
+    /// No outline for this kind of file.
+    Unsupported {
+        path: String,
+    },
+    /// Past [`MAX_OUTLINE_BYTES`].
+    OutlineTooLarge {
+        path: String,
+        size_bytes: u64,
+    },
+    /// The parser failed (never expected).
+    Outline(#[source] OutlineError),
+    /// The symbol names no definition, or several.
+    Symbol(#[source] SymbolError),
 }
 
 impl Display for ViewError {
@@ -50,6 +69,22 @@ impl Display for ViewError {
                 shown(path)
             ),
             ViewError::Output(e) => write!(f, "internal error: cannot serialise the output: {e}"),
+            ViewError::Conflict { first, second } => write!(
+                f,
+                "Pass one of pattern, outline and symbol, not both {first} and {second}."
+            ),
+            ViewError::Unsupported { path } => write!(
+                f,
+                "No outline for '{}': outline and symbol read {SUPPORTED} files (by extension). Use pattern to find lines in this file instead.",
+                shown(path)
+            ),
+            ViewError::OutlineTooLarge { path, size_bytes } => write!(
+                f,
+                "File '{}' ({size_bytes} bytes) is too large to outline: at most {MAX_OUTLINE_BYTES} bytes are parsed. Use pattern to find its definitions instead.",
+                shown(path)
+            ),
+            ViewError::Outline(e) => write!(f, "internal error: {e}"),
+            ViewError::Symbol(e) => e.fmt(f),
         }
     }
 }
