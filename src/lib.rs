@@ -12,6 +12,8 @@
 //! [`window`]ing and its [`limits`], and (hidden) the `fuzzing` and `testing` entry points.
 pub mod cli;
 pub mod limits;
+#[doc(hidden)]
+pub mod outline;
 pub mod window;
 
 mod args;
@@ -25,7 +27,6 @@ mod jsonrpc;
 mod lru;
 mod metrics;
 mod outcome;
-mod outline;
 mod quote;
 mod reader;
 mod redact;
