@@ -13,8 +13,11 @@
 //!
 //! Run: `cargo bench --bench outline`. It reports; it asserts nothing about speed.
 
+// Each bench uses part of the shared support.
+#[allow(dead_code)]
 #[path = "support/mcp.rs"]
 mod mcp;
+#[allow(dead_code)]
 #[path = "support/mock_gitlab.rs"]
 mod mock_gitlab;
 

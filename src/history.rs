@@ -43,10 +43,18 @@ impl Caller {
     }
 }
 
+/// A file as a read named it: the project (as the answer named it), the ref and the path.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct FileKey {
+    pub project: String,
+    pub git_ref: String,
+    pub path: String,
+}
+
 /// The last blob each caller read of each file.
 #[derive(Debug)]
 pub(crate) struct History {
-    last: SharedLru<(Caller, String), String>,
+    last: SharedLru<(Caller, FileKey), String>,
 }
 
 impl History {
@@ -58,9 +66,9 @@ impl History {
 
     /// Records that `caller`'s window of `file` came from blob `blob_id`, and returns the blob
     /// the caller's previous window of `file` came from, when that was another one.
-    pub(crate) fn record(&self, caller: Caller, file: &str, blob_id: &str) -> Option<String> {
+    pub(crate) fn record(&self, caller: Caller, file: FileKey, blob_id: &str) -> Option<String> {
         let mut last = self.last.lock();
-        let key = (caller, file.to_string());
+        let key = (caller, file);
         let previous = last.get(&key).filter(|p| *p != blob_id).cloned();
         last.insert(key, blob_id.to_string(), 1);
         previous
@@ -79,6 +87,14 @@ mod tests {
         }
     }
 
+    fn file(path: &str) -> FileKey {
+        FileKey {
+            project: "p".into(),
+            git_ref: "main".into(),
+            path: path.into(),
+        }
+    }
+
     #[test]
     fn a_change_is_reported_once_per_caller() {
         let history = History::new();
@@ -91,15 +107,12 @@ mod tests {
             Caller::over_http(Some(&credential("alice")), None),
             Some(alice)
         );
-        assert_eq!(history.record(alice, "p\0main\0a", "x"), None);
-        assert_eq!(history.record(alice, "p\0main\0a", "x"), None);
-        assert_eq!(history.record(bob, "p\0main\0a", "y"), None);
-        assert_eq!(
-            history.record(alice, "p\0main\0a", "y").as_deref(),
-            Some("x")
-        );
-        assert_eq!(history.record(alice, "p\0main\0a", "y"), None);
-        assert_eq!(history.record(alice, "p\0main\0b", "z"), None);
+        assert_eq!(history.record(alice, file("a"), "x"), None);
+        assert_eq!(history.record(alice, file("a"), "x"), None);
+        assert_eq!(history.record(bob, file("a"), "y"), None);
+        assert_eq!(history.record(alice, file("a"), "y").as_deref(), Some("x"));
+        assert_eq!(history.record(alice, file("a"), "y"), None);
+        assert_eq!(history.record(alice, file("b"), "z"), None);
     }
 
     #[test]

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::args::{self, ArgError};
 use crate::config::Credential;
-use crate::history::{Caller, History};
+use crate::history::{Caller, FileKey, History};
 use crate::outline::Outlines;
 use crate::resolve::ResolveError;
 use crate::source::gitlab::GitlabSource;
@@ -142,8 +142,11 @@ impl Reader {
     ) -> Option<String> {
         let blob = &fetched.blob;
         let id = blob.id.as_deref()?;
-        let project = fetched.project.as_deref().unwrap_or_default();
-        let file = format!("{project}\0{}\0{}", blob.git_ref, blob.path);
-        self.history.record(caller, &file, id)
+        let file = FileKey {
+            project: fetched.project.clone().unwrap_or_default(),
+            git_ref: blob.git_ref.clone(),
+            path: blob.path.clone(),
+        };
+        self.history.record(caller, file, id)
     }
 }

@@ -11,7 +11,7 @@ use std::fmt::{self, Display, Formatter};
 /// GitLab's web UI adds `ref_type=heads` or `ref_type=tags` when a branch and
 /// a tag share a name; the GraphQL `RefType` enum then turns the ref into
 /// `refs/heads/<ref>` or `refs/tags/<ref>`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum RefType {
     /// A branch (`refs/heads/…`); GraphQL `HEADS`.
     Heads,

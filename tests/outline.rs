@@ -479,3 +479,38 @@ async fn local_mode_outlines_a_file_past_10_mib_and_refuses_past_the_limit() {
         "7-8 constant DEFAULT_TTL\n"
     );
 }
+
+#[tokio::test]
+async fn a_symbol_cut_by_the_budget_reads_on_by_its_hints() {
+    let billing = fixture("billing.py");
+    let server = gitlab(&[("billing.py", &billing)]).await;
+    let mcp = spawn_gitlab(&server.uri(), None).await;
+    let mut call = args("billing.py", json!({"symbol": "Invoice", "max_chars": 300}));
+    let (mut joined, mut calls) = (String::new(), 0);
+    loop {
+        let out = ok(&mcp.call(call.clone()).await);
+        assert_eq!(out["metadata"]["symbol"]["start_line"], 34);
+        joined.push_str(out["content"].as_str().unwrap());
+        calls += 1;
+        if out["metadata"]["returned_lines"]["end"] == 61 {
+            break;
+        }
+        // The window's hint, followed with symbol kept, stays within the definition.
+        let next = out["system_instruction"]
+            .as_str()
+            .and_then(next_call)
+            .expect("a hint while the definition is cut");
+        let first = next["start_line"]
+            .as_u64()
+            .or_else(|| next["offset"].as_u64().map(|o| o + 1))
+            .expect("a window hint");
+        assert!(first <= 61, "{next}");
+        for (k, v) in next.as_object().unwrap() {
+            call[k] = v.clone();
+        }
+        assert!(calls < 20, "the hints loop");
+    }
+    assert_eq!(joined, lines(&billing, 34, 61));
+    assert!(calls > 1);
+    mcp.stop().await;
+}

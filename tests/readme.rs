@@ -1,7 +1,9 @@
-//! The README's table of limits and defaults is the windowing constants, not a copy that can
-//! drift: every row names its constant and shows its value, and every constant has its row.
-//! The declared ceiling is also checked against the `tools/list` snapshot, what the server
-//! publishes.
+//! The documents say what the code does. The table of limits and defaults in `docs/tool.md` is
+//! the windowing constants, not a copy that can drift: every row names its constant and shows
+//! its value, and every constant has its row. The declared ceiling is also checked against the
+//! `tools/list` snapshot, what the server publishes. The README stays a front door (at most 450
+//! lines, its two commands first, the second the one `.ci/run` runs), and every link between the
+//! README and `docs/` lands on a file and a heading that exist.
 
 use std::collections::BTreeMap;
 
@@ -22,7 +24,7 @@ fn read(path: &str) -> String {
 
 /// The table between the `limits` markers: constant name → value as written (digits only).
 fn readme_limits() -> BTreeMap<String, u64> {
-    let readme = read("README.md");
+    let readme = read("docs/tool.md");
     let start = readme.find("<!-- limits:start -->").expect("start marker");
     let end = readme.find("<!-- limits:end -->").expect("end marker");
     let mut rows = BTreeMap::new();
@@ -103,4 +105,117 @@ fn the_constants_are_what_the_server_does() {
     )
     .unwrap();
     assert_eq!(fitted.content.find('\t'), Some(LINE_NUMBER_WIDTH));
+}
+
+/// The documents, each with the headings it holds.
+const DOCUMENTS: [&str; 6] = [
+    "README.md",
+    "docs/tool.md",
+    "docs/gitlab.md",
+    "docs/deploy.md",
+    "docs/performance.md",
+    "docs/development.md",
+];
+
+/// GitHub's anchor of a heading: lower case, punctuation but `-` and `_` dropped, spaces → `-`.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim_start_matches('#')
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ' '))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The anchors of a document's headings (lines in code fences are not headings).
+fn anchors(text: &str) -> Vec<String> {
+    let mut fenced = false;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced && line.starts_with('#') {
+            out.push(anchor(line));
+        }
+    }
+    out
+}
+
+/// Every `](target)` of a document that is not a web address.
+fn local_links(text: &str) -> Vec<String> {
+    text.split("](")
+        .skip(1)
+        .filter_map(|rest| rest.split_once(')').map(|(target, _)| target.to_string()))
+        .filter(|t| !t.starts_with("http://") && !t.starts_with("https://"))
+        .collect()
+}
+
+#[test]
+fn every_link_between_the_documents_lands() {
+    for doc in DOCUMENTS {
+        let dir = std::path::Path::new(doc).parent().unwrap();
+        for link in local_links(&read(doc)) {
+            let (file, fragment) = link.split_once('#').unwrap_or((&link, ""));
+            let target = if file.is_empty() {
+                doc.to_string()
+            } else {
+                let joined = dir.join(file);
+                let mut parts: Vec<&str> = Vec::new();
+                for part in joined.to_str().unwrap().split('/') {
+                    match part {
+                        ".." => drop(parts.pop()),
+                        "" | "." => {}
+                        p => parts.push(p),
+                    }
+                }
+                parts.join("/")
+            };
+            let text = read(&target);
+            if !fragment.is_empty() {
+                assert!(
+                    anchors(&text).iter().any(|a| a == fragment),
+                    "{doc}: link {link}: no heading #{fragment} in {target}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_readme_is_a_front_door_with_its_two_commands_first() {
+    let readme = read("README.md");
+    assert!(
+        readme.lines().count() <= 450,
+        "README.md is {} lines",
+        readme.lines().count()
+    );
+    let first_block = readme
+        .split("```sh\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("a first sh block");
+    let commands: Vec<&str> = first_block
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .collect();
+    assert_eq!(
+        commands,
+        [
+            "cargo run --release -- read --repo . --path README.md --limit 20",
+            "cargo test"
+        ]
+    );
+    // CI runs exactly the README's test command, last.
+    let ci = read(".ci/run");
+    let last = ci.lines().rev().find(|l| !l.trim().is_empty()).unwrap();
+    assert_eq!(last, commands[1]);
+    // Every document but the README opens with a table of contents.
+    for doc in &DOCUMENTS[1..] {
+        assert!(
+            read(doc).contains("\n## Contents\n"),
+            "{doc} has no contents"
+        );
+    }
 }

@@ -25,7 +25,7 @@ use file_url::{FileUrl, UrlError, parse_file_url, parse_file_url_any_host};
 use std::fmt::{self, Display, Formatter};
 
 /// How the project was named.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) enum ProjectRef {
     /// Full path, e.g. `group/sub/project`.
     Path(String),
@@ -100,8 +100,8 @@ pub(crate) struct Target<L> {
     /// With `outline: true`: the call lists the file's definitions (those starting in the
     /// lines the call names, every one by default).
     pub outline: Option<OutlineArgs>,
-    /// With a `symbol`: the call reads that definition's lines (trimmed, not empty).
-    pub symbol: Option<String>,
+    /// With a `symbol`: the call reads that definition's lines.
+    pub symbol: Option<SymbolArgs>,
     /// The blob id the caller holds, if sent: when the file is still that blob, no content.
     pub if_none_match: Option<String>,
 }
@@ -110,6 +110,16 @@ pub(crate) struct Target<L> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct OutlineArgs {
     /// The lines whose definitions are listed, as for a search; `None` = the whole file.
+    pub lines: Option<LineRequest>,
+}
+
+/// A symbol's arguments, as sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SymbolArgs {
+    /// The name, trimmed, not empty.
+    pub name: String,
+    /// The lines the call names: the window is the definition's lines within them (so a
+    /// window's hint, followed with `symbol` kept, reads on); `None` = all of them.
     pub lines: Option<LineRequest>,
 }
 
@@ -332,7 +342,10 @@ fn target<L>(args: &ToolArgs, anchor: &Option<file_url::LineAnchor>, lookup: L) 
         line_numbers: args.line_numbers.unwrap_or(false),
         search,
         outline,
-        symbol: trimmed(args.symbol.as_deref()).map(str::to_string),
+        symbol: trimmed(args.symbol.as_deref()).map(|name| SymbolArgs {
+            name: name.to_string(),
+            lines: given_lines(args, anchor).map(|(req, _)| req),
+        }),
         if_none_match: trimmed(args.if_none_match.as_deref()).map(str::to_string),
     }
 }

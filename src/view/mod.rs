@@ -15,7 +15,7 @@ pub(crate) use error::ViewError;
 use std::sync::Arc;
 
 use crate::outline::Outlines;
-use crate::resolve::{OutlineArgs, SearchArgs, Target};
+use crate::resolve::{OutlineArgs, SearchArgs, SymbolArgs, Target};
 use crate::response::{self, ReadFacts};
 use crate::source::{BlobKind, Fetched, holds};
 use crate::window::search::{self, Pattern};
@@ -33,9 +33,9 @@ pub(crate) enum View {
         args: OutlineArgs,
         outlines: Arc<Outlines>,
     },
-    /// The lines of the definition named `name`, as a window.
+    /// The lines of the definition `args` names, as a window.
     Symbol {
-        name: String,
+        args: SymbolArgs,
         outlines: Arc<Outlines>,
     },
 }
@@ -69,8 +69,8 @@ impl View {
                 args: args.clone(),
                 outlines,
             },
-            (None, Some(name)) => View::Symbol {
-                name: name.clone(),
+            (None, Some(args)) => View::Symbol {
+                args: args.clone(),
                 outlines,
             },
             (None, None) => View::Window(target.lines),
@@ -127,7 +127,7 @@ pub(crate) fn render<L>(
         View::Window(lines) => render_window(*lines, target, read),
         View::Matches { args, pattern } => render_search(target, read, args, pattern),
         View::Outline { args, outlines } => outline::render_outline(args, outlines, target, read),
-        View::Symbol { name, outlines } => outline::render_symbol(name, outlines, target, read),
+        View::Symbol { args, outlines } => outline::render_symbol(args, outlines, target, read),
     }
 }
 
@@ -248,8 +248,8 @@ fn render_unchanged<L>(
         (View::Window(lines), Some((text, _))) => {
             Some(window::fit_window(text, *lines, read.fit(target)).map_err(ViewError::Window)?)
         }
-        (View::Symbol { name, outlines }, Some((text, _))) => {
-            Some(outline::symbol_window(name, outlines, target, read, text)?.0)
+        (View::Symbol { args, outlines }, Some((text, _))) => {
+            Some(outline::symbol_window(args, outlines, target, read, text)?.0)
         }
         _ => None,
     };

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::{Read, Rendered, ViewError};
 use crate::outline::{self, Language, MAX_OUTLINE_BYTES, Outline, Outlines, Picked};
-use crate::resolve::{OutlineArgs, Target};
+use crate::resolve::{OutlineArgs, SymbolArgs, Target};
 use crate::response;
 use crate::window::{self, Fitted, LineRequest, count_lines, lines_covered};
 
@@ -35,13 +35,13 @@ pub(super) fn render_outline<L>(
 
 /// The lines of the definition `name` as a window, with `metadata.symbol`.
 pub(super) fn render_symbol<L>(
-    name: &str,
+    args: &SymbolArgs,
     outlines: &Outlines,
     target: &Target<L>,
     read: &Read,
 ) -> Result<Rendered, ViewError> {
     let (text, cut_by_read_limit) = read.text()?;
-    let (fitted, picked) = symbol_window(name, outlines, target, read, text)?;
+    let (fitted, picked) = symbol_window(args, outlines, target, read, text)?;
     let facts = read.facts(target, cut_by_read_limit);
     Rendered::of(
         response::symbol_output(facts, &fitted, &picked),
@@ -49,9 +49,10 @@ pub(super) fn render_symbol<L>(
     )
 }
 
-/// The window of the definition `name` in `text` (the blob `read` holds), and the definition.
+/// The window of the definition `args` names in `text` (the blob `read` holds): its lines,
+/// within the lines the call names when it names some (and they meet), and the definition.
 pub(super) fn symbol_window<'t, L>(
-    name: &str,
+    args: &SymbolArgs,
     outlines: &Outlines,
     target: &Target<L>,
     read: &Read,
@@ -59,10 +60,16 @@ pub(super) fn symbol_window<'t, L>(
 ) -> Result<(Fitted<'t>, Picked), ViewError> {
     let outline = parsed(outlines, read, text)?;
     let blob = &read.fetched.blob;
-    let picked = outline::pick(&outline, name, &blob.path).map_err(ViewError::Symbol)?;
+    let picked = outline::pick(&outline, &args.name, &blob.path).map_err(ViewError::Symbol)?;
+    let (mut start, mut end) = (picked.start_line, picked.end_line);
+    let total = count_lines(text.as_bytes());
+    let within = lines_covered(args.lines, total).map_err(ViewError::Window)?;
+    if let Some((first, last)) = within.filter(|&(first, last)| first <= end && start <= last) {
+        (start, end) = (start.max(first), end.min(last));
+    }
     let lines = LineRequest::StartEnd {
-        start: Some(picked.start_line),
-        end: Some(picked.end_line),
+        start: Some(start),
+        end: Some(end),
     };
     let fitted = window::fit_window(text, lines, read.fit(target)).map_err(ViewError::Window)?;
     Ok((fitted, picked))

@@ -10,6 +10,7 @@
 
 use std::sync::Arc;
 
+use super::keys::{ContentKey, LookupKey};
 use crate::lru::SharedLru;
 
 /// A cached entry.
@@ -36,7 +37,7 @@ impl Cached {
 /// The content cache. Thread-safe; no lock is held across an `.await`.
 #[derive(Debug)]
 pub(crate) struct BlobCache {
-    entries: SharedLru<String, Cached>,
+    entries: SharedLru<ContentKey, Cached>,
 }
 
 impl BlobCache {
@@ -48,33 +49,33 @@ impl BlobCache {
     }
 
     /// The entry for `key`, now the most recently used.
-    pub(crate) fn get(&self, key: &str) -> Option<Cached> {
-        self.entries.lock().get(&key.to_string()).cloned()
+    pub(crate) fn get(&self, key: &ContentKey) -> Option<Cached> {
+        self.entries.lock().get(key).cloned()
     }
 
     /// Whether `key` is cached (not counted as a use).
-    pub(crate) fn contains(&self, key: &str) -> bool {
-        self.entries.lock().contains(&key.to_string())
+    pub(crate) fn contains(&self, key: &ContentKey) -> bool {
+        self.entries.lock().contains(key)
     }
 
     /// Stores `entry` under `key`, evicting the least recently used entries over the budget.
     /// Only a part is ever replaced (by the whole): an entry is admitted only as proven
     /// content or a proven verdict, and none contradicts another.
-    pub(crate) fn put(&self, key: &str, entry: Cached) {
+    pub(crate) fn put(&self, key: &ContentKey, entry: Cached) {
         let weight = entry.weight();
         let mut entries = self.entries.lock();
         if entries
-            .peek(&key.to_string())
+            .peek(key)
             .is_some_and(|held| !matches!(held, Cached::Partial(_)))
         {
-            tracing::debug!(key, "already held whole: kept");
+            tracing::debug!(%key, "already held whole: kept");
             return;
         }
-        if entries.insert(key.to_string(), entry, weight) {
-            tracing::debug!(key, weight, held = entries.weight(), "blob cached");
+        if entries.insert(key.clone(), entry, weight) {
+            tracing::debug!(%key, weight, held = entries.weight(), "blob cached");
         } else {
             tracing::debug!(
-                key,
+                %key,
                 weight,
                 "blob larger than the whole cache budget: not cached"
             );
@@ -83,9 +84,9 @@ impl BlobCache {
     }
 
     /// Forgets `key` (to free a partial entry before its full download).
-    pub(crate) fn forget(&self, key: &str) {
+    pub(crate) fn forget(&self, key: &ContentKey) {
         let mut entries = self.entries.lock();
-        entries.remove(&key.to_string());
+        entries.remove(key);
         crate::metrics::cache_state(entries.weight(), entries.len(), entries.evictions());
     }
 }
@@ -96,7 +97,7 @@ impl BlobCache {
 /// the call's own answer names.
 #[derive(Debug)]
 pub(crate) struct LastBlobs {
-    seen: SharedLru<String, String>,
+    seen: SharedLru<LookupKey, ContentKey>,
 }
 
 /// How many lookups [`LastBlobs`] remembers.
@@ -109,58 +110,74 @@ impl LastBlobs {
         }
     }
 
-    /// The oid `lookup` named last time, if remembered.
-    pub(crate) fn get(&self, lookup: &str) -> Option<String> {
-        self.seen.lock().get(&lookup.to_string()).cloned()
+    /// The content `lookup` named last time, if remembered.
+    pub(crate) fn get(&self, lookup: &LookupKey) -> Option<ContentKey> {
+        self.seen.lock().get(lookup).cloned()
     }
 
-    /// Remembers that `lookup` named `oid`.
-    pub(crate) fn remember(&self, lookup: &str, oid: &str) {
-        self.seen
-            .lock()
-            .insert(lookup.to_string(), oid.to_string(), 1);
+    /// Remembers that `lookup` named `content`.
+    pub(crate) fn remember(&self, lookup: &LookupKey, content: &ContentKey) {
+        self.seen.lock().insert(lookup.clone(), content.clone(), 1);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::resolve::ProjectRef;
+
+    fn blob(oid: &str) -> ContentKey {
+        ContentKey::Blob(oid.into())
+    }
 
     #[test]
     fn the_byte_budget_evicts_least_recently_used() {
         let cache = BlobCache::new(10);
-        cache.put("a", Cached::Full(Arc::new("12345".into())));
-        cache.put("b", Cached::Partial(Arc::new("12345".into())));
-        assert!(cache.get("a").is_some()); // a is the most recent now
-        cache.put("c", Cached::Full(Arc::new("xyz".into())));
-        assert!(!cache.contains("b") && cache.contains("a") && cache.contains("c"));
+        cache.put(&blob("a"), Cached::Full(Arc::new("12345".into())));
+        cache.put(&blob("b"), Cached::Partial(Arc::new("12345".into())));
+        assert!(cache.get(&blob("a")).is_some()); // a is the most recent now
+        cache.put(&blob("c"), Cached::Full(Arc::new("xyz".into())));
+        assert!(
+            !cache.contains(&blob("b")) && cache.contains(&blob("a")) && cache.contains(&blob("c"))
+        );
         assert_eq!(cache.entries.lock().weight(), 8);
-        cache.put("huge", Cached::Full(Arc::new("x".repeat(11))));
-        assert!(!cache.contains("huge"));
-        cache.forget("a");
+        cache.put(&blob("huge"), Cached::Full(Arc::new("x".repeat(11))));
+        assert!(!cache.contains(&blob("huge")));
+        cache.forget(&blob("a"));
         assert_eq!(cache.entries.lock().weight(), 3);
     }
 
     #[test]
     fn a_whole_entry_is_never_replaced_but_a_part_is() {
         let cache = BlobCache::new(100);
-        cache.put("a", Cached::Partial(Arc::new("12".into())));
-        cache.put("a", Cached::Full(Arc::new("1234".into())));
-        assert_eq!(cache.get("a"), Some(Cached::Full(Arc::new("1234".into()))));
-        cache.put("a", Cached::Binary);
-        cache.put("a", Cached::Partial(Arc::new("12".into())));
-        assert_eq!(cache.get("a"), Some(Cached::Full(Arc::new("1234".into()))));
-        cache.put("b", Cached::Binary);
-        cache.put("b", Cached::Full(Arc::new("x".into())));
-        assert_eq!(cache.get("b"), Some(Cached::Binary));
+        cache.put(&blob("a"), Cached::Partial(Arc::new("12".into())));
+        cache.put(&blob("a"), Cached::Full(Arc::new("1234".into())));
+        assert_eq!(
+            cache.get(&blob("a")),
+            Some(Cached::Full(Arc::new("1234".into())))
+        );
+        cache.put(&blob("a"), Cached::Binary);
+        cache.put(&blob("a"), Cached::Partial(Arc::new("12".into())));
+        assert_eq!(
+            cache.get(&blob("a")),
+            Some(Cached::Full(Arc::new("1234".into())))
+        );
+        cache.put(&blob("b"), Cached::Binary);
+        cache.put(&blob("b"), Cached::Full(Arc::new("x".into())));
+        assert_eq!(cache.get(&blob("b")), Some(Cached::Binary));
     }
 
     #[test]
     fn hints_remember_the_latest_oid() {
         let hints = LastBlobs::new();
-        assert_eq!(hints.get("p\0main\0a"), None);
-        hints.remember("p\0main\0a", "x");
-        hints.remember("p\0main\0a", "y");
-        assert_eq!(hints.get("p\0main\0a").as_deref(), Some("y"));
+        let a = LookupKey::Named {
+            project: ProjectRef::Path("p".into()),
+            git_ref: "main".into(),
+            path: "a".into(),
+        };
+        assert_eq!(hints.get(&a), None);
+        hints.remember(&a, &blob("x"));
+        hints.remember(&a, &blob("y"));
+        assert_eq!(hints.get(&a), Some(blob("y")));
     }
 }

@@ -1,22 +1,24 @@
-//! A blob's content, once GitLab's answer has said which blob the caller may read: from the
-//! cache when it holds that blob, else from the answer itself, else from GitLab's REST raw
-//! endpoints — past the 10 MiB read limit when the window needs more than GraphQL returned, and
-//! for a file stored in LFS. Each blob is downloaded once (single flight per content address)
-//! and cached by that address.
+//! A blob's content, once GitLab's answer has said which blob the caller may read
+//! ([`ContentStore::read`], the one way in): for a blob the caller holds, from the cache alone;
+//! else from the cache when it holds that blob, else from the answer itself, else from GitLab's
+//! REST raw endpoints ([`download`]) — past the 10 MiB read limit when the window needs more
+//! than GraphQL returned, and for a file stored in LFS. Content is cached by its address
+//! ([`ContentKey`]).
 
 use std::sync::Arc;
 
 use super::cache::{BlobCache, Cached};
+use super::download::{Downloads, Get, text_kind, too_large};
 use super::error::GitlabError;
-use super::flights::{Flights, Role};
 use super::graphql::BlobFields;
-use super::raw::{self, Download, Sniff};
-use super::transport::{Transport, TransportError};
-use super::verify::{self, Expected, LfsObjectMissing, Mismatch, TextFit};
+use super::keys::ContentKey;
+use super::raw::{self, Sniff};
+use super::transport::Transport;
+use super::verify::{self, Expected, TextFit};
 use crate::config::Credential;
 use crate::metrics::Endpoint;
 use crate::source::blob::{BlobKind, SourceError};
-use crate::source::classify::looks_binary;
+use crate::source::holds;
 use crate::window::Extent;
 
 /// Where the blob lives, for the REST downloads.
@@ -28,69 +30,41 @@ pub(crate) struct FileAt<'a> {
     pub git_ref: &'a str,
 }
 
+/// What a round asked of a blob: how much of it the call needs, whether the request carried
+/// content, and whether the answer named the blob the caller holds (`if_none_match`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Asked {
+    pub extent: Extent,
+    pub content: bool,
+    pub unchanged: bool,
+}
+
+impl Asked {
+    /// What a round asked of `node`, for a caller holding `held`.
+    pub(crate) fn of(node: &BlobFields, extent: Extent, content: bool, held: Option<&str>) -> Self {
+        Self {
+            extent,
+            content,
+            unchanged: holds(held, Some(&node.oid)),
+        }
+    }
+}
+
+/// A blob's content as read: its kind (with its text when it is text) and the size to report.
+#[derive(Debug)]
+pub(crate) struct Read {
+    pub kind: BlobKind,
+    pub size_bytes: u64,
+}
+
 /// What the content step found.
 #[derive(Debug)]
-pub(crate) enum Content {
+enum Content {
     /// The blob's kind, with its text when it is text.
     Ready(BlobKind),
     /// The answer carried no content (it was asked without) and the cache does not hold the
     /// blob it names: ask again with content.
     NotInAnswer,
-}
-
-/// One REST download: where, named how in errors, and what its bytes must be.
-#[derive(Debug)]
-struct Get {
-    path_and_query: String,
-    what: String,
-    sniff: Sniff,
-    expected: Expected,
-}
-
-/// A download's outcome as its flight hands it on: what was downloaded (the names its error
-/// would use) and what came of it.
-#[derive(Debug, Clone)]
-pub(crate) struct Landed {
-    what: String,
-    outcome: Result<BlobKind, SourceError>,
-}
-
-impl Landed {
-    pub(crate) fn new(what: String, outcome: Result<BlobKind, SourceError>) -> Self {
-        Self { what, outcome }
-    }
-
-    /// The failure a follower that wanted `what` takes as its own ([`Self::applies_to`]).
-    pub(crate) fn failure_for(self, what: &str) -> Option<SourceError> {
-        if !self.applies_to(what) {
-            return None;
-        }
-        self.outcome.err()
-    }
-
-    /// Whether a follower that wanted `what` takes this outcome as its own: content always (it
-    /// is proven, by address); a failure only when it names the same thing and is about the
-    /// content or GitLab's answer, not about the leader's token.
-    fn applies_to(&self, what: &str) -> bool {
-        let Err(e) = &self.outcome else {
-            return true;
-        };
-        let about_the_content = match e {
-            SourceError::Failed(cause) => cause.downcast_ref::<GitlabError>().is_some_and(|g| {
-                !matches!(
-                    g,
-                    GitlabError::Transport(
-                        TransportError::Rejected { .. }
-                            | TransportError::Raw { .. }
-                            | TransportError::TokenNotAHeader { .. }
-                    )
-                )
-            }),
-            SourceError::FileTooLarge { .. } => true,
-            _ => false,
-        };
-        about_the_content && self.what == what
-    }
 }
 
 /// What one call wants of a blob: which, where, how big, and how much of it.
@@ -105,34 +79,58 @@ struct Want<'a> {
     credential: Option<&'a Credential>,
 }
 
-/// The content step's state: the cache, the downloads in flight, the size limit.
+/// The content step's state: the cache, the downloads, the size limit.
 #[derive(Debug)]
 pub(crate) struct ContentStore {
-    transport: Transport,
     cache: BlobCache,
-    downloads: Flights<String, Landed>,
+    downloads: Downloads,
     max_file_bytes: u64,
 }
 
 impl ContentStore {
     pub(crate) fn new(transport: Transport, cache_bytes: u64, max_file_bytes: u64) -> Self {
         Self {
-            transport,
             cache: BlobCache::new(cache_bytes),
-            downloads: Flights::default(),
+            downloads: Downloads::new(transport, max_file_bytes),
             max_file_bytes,
         }
     }
 
-    /// Whether the content under `key` ([`cache_key`]) is cached (in any form), so it need not
-    /// be asked for.
-    pub(crate) fn holds(&self, key: &str) -> bool {
+    /// Whether the content under `key` is cached (in any form), so it need not be asked for.
+    pub(crate) fn holds(&self, key: &ContentKey) -> bool {
         self.cache.contains(key)
+    }
+
+    /// The content of `node` as `asked`: for a blob the caller holds, from the cache alone
+    /// ([`BlobKind::NotRead`] when it cannot give it); else enough for the extent, from the
+    /// cache, the answer or REST. `Ok(None)`: asked without content, and the blob named is not
+    /// cached.
+    pub(crate) async fn read(
+        &self,
+        node: BlobFields,
+        at: FileAt<'_>,
+        asked: Asked,
+        credential: Option<&Credential>,
+    ) -> Result<Option<Read>, SourceError> {
+        let reported = size_bytes(&node);
+        let kind = if asked.unchanged {
+            self.at_hand(&ContentKey::of(&node), asked.extent)
+                .unwrap_or(BlobKind::NotRead)
+        } else {
+            let oid = node.oid.clone();
+            match self.content(node, at, asked.extent, credential).await? {
+                Content::Ready(kind) => kind,
+                Content::NotInAnswer if asked.content => self.binary(&oid),
+                Content::NotInAnswer => return Ok(None),
+            }
+        };
+        let size_bytes = proven_size(&kind, reported);
+        Ok(Some(Read { kind, size_bytes }))
     }
 
     /// The content of `node`, enough for `extent`. A file larger than the maximum file size is
     /// refused, whether GitLab sent it whole or not.
-    pub(crate) async fn content(
+    async fn content(
         &self,
         mut node: BlobFields,
         at: FileAt<'_>,
@@ -153,7 +151,7 @@ impl ContentStore {
             return self.lfs(&node, &want).await.map(Content::Ready);
         }
         self.refuse_too_large(at.path, want.size)?;
-        let cached = self.cache.get(want.oid);
+        let cached = self.cache.get(&ContentKey::Blob(want.oid.to_string()));
         crate::metrics::cache_lookup(cached.is_some());
         if let Some(cached) = cached {
             return self.read_cached(cached, &want).await.map(Content::Ready);
@@ -165,10 +163,10 @@ impl ContentStore {
         self.read_answer(text, &want).await.map(Content::Ready)
     }
 
-    /// The content under `key` ([`cache_key`]) from the cache alone, when that needs no
-    /// request: a whole text, or the first part of a long file that covers `extent`. `None`
-    /// otherwise (not cached, a verdict, or a part the window reaches past).
-    pub(crate) fn at_hand(&self, key: &str, extent: Extent) -> Option<BlobKind> {
+    /// The content under `key` from the cache alone, when that needs no request: a whole
+    /// text, or the first part of a long file that covers `extent`. `None` otherwise (not
+    /// cached, a verdict, or a part the window reaches past).
+    fn at_hand(&self, key: &ContentKey, extent: Extent) -> Option<BlobKind> {
         match self.cache.get(key)? {
             Cached::Full(text) => Some(text_kind(text, false)),
             Cached::Partial(text) if extent.covered_by(&text) => Some(text_kind(text, true)),
@@ -179,7 +177,7 @@ impl ContentStore {
     /// The answer asked with content had none: GitLab's word for a binary blob, to this
     /// caller. Not cached: one answer proves nothing about the blob's bytes (and asking again
     /// with content costs no more than without, for a binary blob).
-    pub(crate) fn binary(&self, oid: &str) -> BlobKind {
+    fn binary(&self, oid: &str) -> BlobKind {
         tracing::debug!(oid, "GraphQL named a binary blob: served, not cached");
         BlobKind::Binary
     }
@@ -198,13 +196,14 @@ impl ContentStore {
     /// oid and hashed.
     async fn read_answer(&self, text: String, want: &Want<'_>) -> Result<BlobKind, SourceError> {
         let text = Arc::new(text);
+        let key = ContentKey::Blob(want.oid.to_string());
         match verify::graphql_text(text.len() as u64, want.size) {
             TextFit::Whole => {
-                self.cache.put(want.oid, Cached::Full(Arc::clone(&text)));
+                self.cache.put(&key, Cached::Full(Arc::clone(&text)));
                 return Ok(text_kind(text, false));
             }
             TextFit::Part if want.extent.covered_by(&text) => {
-                self.cache.put(want.oid, Cached::Partial(Arc::clone(&text)));
+                self.cache.put(&key, Cached::Partial(Arc::clone(&text)));
                 return Ok(text_kind(text, true));
             }
             TextFit::Part => {}
@@ -225,7 +224,8 @@ impl ContentStore {
     /// The whole of a blob past the read limit, by oid from REST (downloaded once).
     async fn whole_blob(&self, want: &Want<'_>) -> Result<BlobKind, SourceError> {
         let (oid, path) = (want.oid, want.at.path);
-        if let Some(Cached::Full(text)) = self.cache.get(oid) {
+        let key = ContentKey::Blob(oid.to_string());
+        if let Some(Cached::Full(text)) = self.cache.get(&key) {
             return Ok(text_kind(text, false));
         }
         let project_id = want.at.project_id.ok_or_else(|| no_project_id(path))?;
@@ -240,79 +240,17 @@ impl ContentStore {
         };
         let download = async {
             // The partial entry is superseded; freeing it first keeps one copy in memory.
-            self.cache.forget(oid);
-            let download = self.verified(&get, want.credential).await?;
-            let kind = self.text_or_binary(download, path, want.size)?;
-            self.cache.put(oid, cached_as(&kind));
+            self.cache.forget(&key);
+            let (kind, _) = self
+                .downloads
+                .kind(&get, path, want.size, want.credential)
+                .await?;
+            self.cache.put(&key, cached_as(&kind));
             Ok(kind)
         };
-        self.in_one_flight(oid, &get.what, download).await
-    }
-
-    /// Runs `download` (of `what`, filed under `key`) once for concurrent calls: the first
-    /// leads, the others are handed its outcome when it lands — content always, a failure when
-    /// it is about the content and names the same thing. A leader that failed on something of
-    /// its own (its token) or was cancelled leaves each follower to download for itself.
-    async fn in_one_flight(
-        &self,
-        key: &str,
-        what: &str,
-        download: impl Future<Output = Result<BlobKind, SourceError>>,
-    ) -> Result<BlobKind, SourceError> {
-        match self.downloads.join(key.to_string()) {
-            Role::Lead(lead) => {
-                let outcome = download.await;
-                lead.land(Landed {
-                    what: what.to_string(),
-                    outcome: outcome.clone(),
-                });
-                outcome
-            }
-            Role::Follow(follow) => match follow.outcome().await {
-                Some(landed) if landed.applies_to(what) => landed.outcome,
-                _ => download.await,
-            },
-        }
-    }
-
-    /// Downloads `get`, hashed as it streams; bytes that are not the content asked for are
-    /// downloaded once more, and a second mismatch is an error. Nothing unproven is returned
-    /// but an early binary verdict ([`Download::Binary`]), which is never cached.
-    async fn verified(
-        &self,
-        get: &Get,
-        credential: Option<&Credential>,
-    ) -> Result<Download, SourceError> {
-        let mut retried = false;
-        loop {
-            let download = raw::download(
-                &self.transport,
-                &get.path_and_query,
-                &get.what,
-                (self.max_file_bytes, get.sniff),
-                get.expected.clone(),
-                credential,
-            )
+        self.downloads
+            .in_one_flight(&key, &get.what, download)
             .await
-            .map_err(GitlabError::from)?;
-            if let Download::Mismatch(_) = download {
-                crate::metrics::cache_verification_failed(match get.expected {
-                    Expected::GitBlob { .. } => Endpoint::RestRaw,
-                    Expected::Lfs { .. } => Endpoint::Lfs,
-                });
-            }
-            match download {
-                Download::Mismatch(problem) if !retried => {
-                    tracing::warn!(what = get.what, %problem, "GitLab's answer did not match: once more");
-                    retried = true;
-                }
-                Download::Mismatch(problem) => {
-                    let what = get.what.clone();
-                    return Err(GitlabError::Mismatch(Mismatch { what, problem }).into());
-                }
-                other => return Ok(other),
-            }
-        }
     }
 
     /// A file stored in LFS: its object, cached by the object's sha256 (the pointer never
@@ -326,7 +264,7 @@ impl ContentStore {
         let Some(sha256) = node.lfs_oid.as_deref() else {
             return Ok(BlobKind::Lfs { storage });
         };
-        let key = lfs_key(sha256);
+        let key = ContentKey::Lfs(sha256.to_string());
         let cached = self.cache.get(&key);
         crate::metrics::cache_lookup(cached.is_some());
         match cached {
@@ -348,80 +286,36 @@ impl ContentStore {
             },
         };
         let download = async {
-            let download = self.verified(&get, want.credential).await?;
-            // An early binary verdict is unproven (the object was not hashed whole): not cached.
-            let proven = matches!(download, Download::Bytes(_));
-            let kind = match self.text_or_binary(download, at.path, size)? {
+            let (kind, proven) = self
+                .downloads
+                .kind(&get, at.path, size, want.credential)
+                .await?;
+            let kind = match kind {
                 BlobKind::Binary => BlobKind::Lfs { storage },
                 text => text,
             };
+            // An early binary verdict is unproven (the object was not hashed whole): not cached.
             if proven {
                 self.cache.put(&key, cached_as(&kind));
             }
             Ok(kind)
         };
-        self.in_one_flight(&key, &get.what, download).await
-    }
-
-    fn text_or_binary(
-        &self,
-        download: Download,
-        path: &str,
-        size: u64,
-    ) -> Result<BlobKind, SourceError> {
-        match download {
-            // GitLab's size may be wrong (an LFS pointer's): the bytes that came say more.
-            Download::TooLarge { at_least } => Err(self.too_large(path, size.max(at_least))),
-            Download::LfsObjectMissing => Err(LfsObjectMissing {
-                path: path.to_string(),
-            }
-            .into()),
-            // `verified` returns no mismatch.
-            Download::Mismatch(problem) => Err(GitlabError::Shape {
-                reason: problem.to_string(),
-            }
-            .into()),
-            Download::Binary => Ok(BlobKind::Binary),
-            Download::Bytes(bytes) if looks_binary(&bytes) => Ok(BlobKind::Binary),
-            Download::Bytes(bytes) => Ok(match String::from_utf8(bytes) {
-                Ok(text) => text_kind(Arc::new(text), false),
-                Err(_) => BlobKind::Binary,
-            }),
-        }
+        self.downloads
+            .in_one_flight(&key, &get.what, download)
+            .await
     }
 
     fn refuse_too_large(&self, path: &str, size: u64) -> Result<(), SourceError> {
         if size > self.max_file_bytes {
-            return Err(self.too_large(path, size));
+            return Err(too_large(path, size, self.max_file_bytes));
         }
         Ok(())
     }
-
-    fn too_large(&self, path: &str, size: u64) -> SourceError {
-        SourceError::FileTooLarge {
-            path: path.to_string(),
-            size_bytes: size,
-            limit: self.max_file_bytes,
-        }
-    }
-}
-
-/// The key a node's content is cached under: the LFS object's for a file stored in LFS (the
-/// blob is only its pointer), else the blob's oid.
-pub(crate) fn cache_key(node: &BlobFields) -> String {
-    match (&node.lfs_oid, node.stored_externally) {
-        (Some(sha256), Some(true)) => lfs_key(sha256),
-        _ => node.oid.clone(),
-    }
-}
-
-fn lfs_key(sha256: &str) -> String {
-    format!("lfs:{sha256}")
 }
 
 /// The size GitLab reports: `rawSize` (for LFS the object's size), else `size`, else the
 /// decoded length of the content it sent (0 without content).
-pub(crate) fn size_bytes(node: &BlobFields) -> u64 {
+fn size_bytes(node: &BlobFields) -> u64 {
     node.raw_size.or(node.size).map(|s| s.0).unwrap_or_else(|| {
         node.raw_text_blob
             .as_ref()
@@ -432,20 +326,13 @@ pub(crate) fn size_bytes(node: &BlobFields) -> u64 {
 /// The size to report of a blob of `kind` that GitLab said is `reported` bytes: a whole text's
 /// own length (admitted only as the blob, so for an LFS object the real size even where the
 /// pointer's size or `rawSize` is wrong), else what GitLab reported.
-pub(crate) fn proven_size(kind: &BlobKind, reported: u64) -> u64 {
+fn proven_size(kind: &BlobKind, reported: u64) -> u64 {
     match kind {
         BlobKind::Text {
             content,
             cut_by_read_limit: false,
         } => content.len() as u64,
         _ => reported,
-    }
-}
-
-fn text_kind(content: Arc<String>, cut_by_read_limit: bool) -> BlobKind {
-    BlobKind::Text {
-        content,
-        cut_by_read_limit,
     }
 }
 
@@ -530,7 +417,7 @@ mod tests {
                 ..
             })
         ));
-        assert!(s.holds("x"));
+        assert!(s.holds(&ContentKey::Blob("x".into())));
         let again = kind(&s, node("x", None, Some(4)), all()).await;
         assert_eq!(first, again);
         // Another blob, asked without content and not cached: ask again.
@@ -591,7 +478,7 @@ mod tests {
             )
             .await;
         assert!(long.is_err(), "{long:?}");
-        assert!(!s.holds(oid));
+        assert!(!s.holds(&ContentKey::Blob(oid.into())));
     }
 
     #[tokio::test]
@@ -616,7 +503,7 @@ mod tests {
         let s = store(1 << 20);
         // GraphQL's word for a binary blob is served, and not cached: it is not proven.
         assert_eq!(s.binary("bin"), BlobKind::Binary);
-        assert!(!s.holds("bin"));
+        assert!(!s.holds(&ContentKey::Blob("bin".into())));
         assert_eq!(kind(&s, node("bin", None, Some(9)), all()).await, None);
         let lfs = BlobFields {
             stored_externally: Some(true),

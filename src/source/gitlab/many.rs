@@ -1,7 +1,7 @@
 //! Many lookups in one go (`get_repository_files`): lookups that share a project and ref are
 //! one group, and a group is one blob query with all its paths (`blobs(paths: [...])`, the
 //! same document as a single file's). Each lookup is then finished exactly as
-//! [`GitlabSource::fetch`] finishes one: a miss is probed (only the lookups that missed), Duo
+//! a single read finishes one ([`finish`]): a miss is probed (only the lookups that missed), Duo
 //! exclusions refused, the project id checked, the content taken from the cache, the answer or
 //! REST. Lookups whose blob the cache holds are asked without content, in a request of their
 //! own; a URL that splits several ways is fetched alone, as the single tool does. Groups run
@@ -19,10 +19,12 @@ use futures_util::stream::{self, StreamExt};
 
 use super::blob_query::{self, PathsRequest, ProjectAnswer};
 use super::error::GitlabError;
+use super::finish::{self, Finish, Reply};
 use super::graphql::BlobFields;
-use super::{
-    Answered, Asked, GitlabSource, check_project_id, content, hint_key, probe, refuse_excluded,
-};
+use super::keys::LookupKey;
+use super::shared::Shared;
+use super::single;
+use super::verify::READ_LIMIT;
 use crate::config::Credential;
 use crate::ref_name::RefType;
 use crate::resolve::{Lookup, ProjectFile, ProjectRef};
@@ -35,9 +37,6 @@ const GROUPS_AT_ONCE: usize = 4;
 
 /// The most content bytes GitLab returns for one `blobs` request.
 const MAX_REQUEST_CONTENT: u64 = 20 * 1024 * 1024;
-
-/// The most bytes of one blob's content a `blobs` answer carries (GitLab's read limit).
-const READ_LIMIT: u64 = 10 * 1024 * 1024;
 
 /// GitLab's words when a request's content would pass [`MAX_REQUEST_CONTENT`].
 const SIZE_LIMIT_MESSAGE: &str = "Max blobs size limit exceeded";
@@ -53,7 +52,7 @@ struct Member<'a> {
     path: &'a str,
     expect_project_id: Option<u64>,
     /// Its key in the memory of which blob it named last time.
-    key: String,
+    key: LookupKey,
 }
 
 /// Lookups of one project at one ref.
@@ -73,234 +72,224 @@ enum Work<'a> {
 
 type Answer = Result<Option<ProjectAnswer>, GitlabError>;
 
-impl GitlabSource {
-    /// Reads every lookup's file, enough of it for its extent: one answer per lookup, in order.
-    pub(crate) async fn fetch_many(
-        &self,
-        wanted: &[Wanted<'_, ProjectFile>],
-        credential: Option<&Credential>,
-    ) -> Vec<Result<Fetched, SourceError>> {
-        // The steps' futures are built first: a closure inside the stream would make the
-        // call's future not `Send` for the compiler (a higher-ranked lifetime it cannot prove).
-        let steps: Vec<_> = plan(wanted)
-            .into_iter()
-            .map(|work| self.run(work, credential))
-            .collect();
-        let mut done: Vec<(usize, Result<Fetched, SourceError>)> = stream::iter(steps)
-            .buffer_unordered(GROUPS_AT_ONCE)
-            .collect::<Vec<_>>()
-            .await
-            .into_iter()
-            .flatten()
-            .collect();
-        // `plan` puts every lookup in exactly one step.
-        done.sort_by_key(|(index, _)| *index);
-        done.into_iter().map(|(_, fetched)| fetched).collect()
-    }
+/// Reads every lookup's file, enough of it for its extent: one answer per lookup, in order.
+pub(crate) async fn fetch_many(
+    shared: &Shared,
+    wanted: &[Wanted<'_, ProjectFile>],
+    credential: Option<&Credential>,
+) -> Vec<Result<Fetched, SourceError>> {
+    // The steps' futures are built first: a closure inside the stream would make the
+    // call's future not `Send` for the compiler (a higher-ranked lifetime it cannot prove).
+    let steps: Vec<_> = plan(wanted)
+        .into_iter()
+        .map(|work| run(shared, work, credential))
+        .collect();
+    let mut done: Vec<(usize, Result<Fetched, SourceError>)> = stream::iter(steps)
+        .buffer_unordered(GROUPS_AT_ONCE)
+        .collect::<Vec<_>>()
+        .await
+        .into_iter()
+        .flatten()
+        .collect();
+    // `plan` puts every lookup in exactly one step.
+    done.sort_by_key(|(index, _)| *index);
+    done.into_iter().map(|(_, fetched)| fetched).collect()
+}
 
-    async fn run(
-        &self,
-        work: Work<'_>,
-        credential: Option<&Credential>,
-    ) -> Vec<(usize, Result<Fetched, SourceError>)> {
-        match work {
-            // Boxed: these futures are large, and a batch holds many of them.
-            Work::Single(index, w) => {
-                let fetched = Box::pin(self.fetch(w.lookup, w.extent, w.held, credential)).await;
-                vec![(index, fetched)]
-            }
-            Work::Group(group) => Box::pin(self.fetch_group(&group, credential)).await,
+async fn run(
+    shared: &Shared,
+    work: Work<'_>,
+    credential: Option<&Credential>,
+) -> Vec<(usize, Result<Fetched, SourceError>)> {
+    match work {
+        // Boxed: these futures are large, and a batch holds many of them.
+        Work::Single(index, w) => {
+            let fetched = Box::pin(single::fetch(shared, w, credential)).await;
+            vec![(index, fetched)]
+        }
+        Work::Group(group) => Box::pin(fetch_group(shared, &group, credential)).await,
+    }
+}
+
+/// One group: the lookups whose blob is cached, or that the caller holds, asked without
+/// content, the others with it, both at once; then each finished.
+async fn fetch_group(
+    shared: &Shared,
+    group: &Group<'_>,
+    credential: Option<&Credential>,
+) -> Vec<(usize, Result<Fetched, SourceError>)> {
+    let (cached, fresh): (Vec<&Member<'_>>, Vec<&Member<'_>>) = group
+        .members
+        .iter()
+        .partition(|m| m.held.is_some() || shared.cached_hint(&m.key));
+    let (bare, full) = tokio::join!(
+        ask_set(shared, group, &cached, false, credential),
+        ask_fresh(shared, group, &fresh, credential)
+    );
+    let mut done = finish_set(shared, group, &cached, bare, false, credential).await;
+    done.extend(finish_set(shared, group, &fresh, full, true, credential).await);
+    done
+}
+
+/// One request for `members`' paths (none for no members).
+async fn ask_set(
+    shared: &Shared,
+    group: &Group<'_>,
+    members: &[&Member<'_>],
+    with_content: bool,
+    credential: Option<&Credential>,
+) -> Answer {
+    let paths = unique_paths(members.iter().map(|m| m.path));
+    ask_paths(shared, group, &paths, with_content, credential).await
+}
+
+async fn ask_paths(
+    shared: &Shared,
+    group: &Group<'_>,
+    paths: &[&str],
+    with_content: bool,
+    credential: Option<&Credential>,
+) -> Answer {
+    if paths.is_empty() {
+        return Ok(None);
+    }
+    let request = PathsRequest {
+        project: &group.project,
+        git_ref: group.git_ref,
+        paths,
+        ref_type: group.ref_type,
+    };
+    blob_query::ask_paths(&shared.client, request, with_content, credential).await
+}
+
+/// `members` with content: in one request, or in parts when GitLab finds them too large
+/// together.
+async fn ask_fresh(
+    shared: &Shared,
+    group: &Group<'_>,
+    members: &[&Member<'_>],
+    credential: Option<&Credential>,
+) -> Answer {
+    match ask_set(shared, group, members, true, credential).await {
+        Err(GitlabError::Graphql { messages }) if messages.contains(SIZE_LIMIT_MESSAGE) => {
+            tracing::info!(
+                files = members.len(),
+                "GitLab: {SIZE_LIMIT_MESSAGE}; asking in parts"
+            );
+            ask_in_parts(shared, group, members, credential).await
+        }
+        other => other,
+    }
+}
+
+/// Asks without content (the answer names each blob's size), then with content in parts
+/// within GitLab's cap; one project answer with every part's blobs.
+async fn ask_in_parts(
+    shared: &Shared,
+    group: &Group<'_>,
+    members: &[&Member<'_>],
+    credential: Option<&Credential>,
+) -> Answer {
+    let Some(mut sized) = ask_set(shared, group, members, false, credential).await? else {
+        return Ok(None);
+    };
+    let sizes: Vec<(&str, u64)> = sized
+        .nodes
+        .iter()
+        .map(|n| (n.path.as_str(), content_bytes(n)))
+        .collect();
+    let parts: Vec<Vec<String>> = parts_within(&sizes, MAX_REQUEST_CONTENT)
+        .into_iter()
+        .map(|part| part.into_iter().map(str::to_string).collect())
+        .collect();
+    sized.nodes.clear();
+    for part in parts {
+        let paths: Vec<&str> = part.iter().map(String::as_str).collect();
+        match ask_paths(shared, group, &paths, true, credential).await? {
+            Some(answer) => sized.nodes.extend(answer.nodes),
+            None => return Ok(None),
         }
     }
+    Ok(Some(sized))
+}
 
-    /// One group: the lookups whose blob is cached, or that the caller holds, asked without
-    /// content, the others with it, both at once; then each finished.
-    async fn fetch_group(
-        &self,
-        group: &Group<'_>,
-        credential: Option<&Credential>,
-    ) -> Vec<(usize, Result<Fetched, SourceError>)> {
-        let (cached, fresh): (Vec<&Member<'_>>, Vec<&Member<'_>>) = group
-            .members
-            .iter()
-            .partition(|m| m.held.is_some() || self.cached_hint(&m.key));
-        let (bare, full) = tokio::join!(
-            self.ask_set(group, &cached, false, credential),
-            self.ask_fresh(group, &fresh, credential)
-        );
-        let mut done = self
-            .finish_set(group, &cached, bare, false, credential)
-            .await;
-        done.extend(self.finish_set(group, &fresh, full, true, credential).await);
-        done
-    }
-
-    /// One request for `members`' paths (none for no members).
-    async fn ask_set(
-        &self,
-        group: &Group<'_>,
-        members: &[&Member<'_>],
-        with_content: bool,
-        credential: Option<&Credential>,
-    ) -> Answer {
-        let paths = unique_paths(members.iter().map(|m| m.path));
-        self.ask_paths(group, &paths, with_content, credential)
-            .await
-    }
-
-    async fn ask_paths(
-        &self,
-        group: &Group<'_>,
-        paths: &[&str],
-        with_content: bool,
-        credential: Option<&Credential>,
-    ) -> Answer {
-        if paths.is_empty() {
-            return Ok(None);
-        }
-        let request = PathsRequest {
-            project: &group.project,
-            git_ref: group.git_ref,
-            paths,
-            ref_type: group.ref_type,
-        };
-        blob_query::ask_paths(&self.client, request, with_content, credential).await
-    }
-
-    /// `members` with content: in one request, or in parts when GitLab finds them too large
-    /// together.
-    async fn ask_fresh(
-        &self,
-        group: &Group<'_>,
-        members: &[&Member<'_>],
-        credential: Option<&Credential>,
-    ) -> Answer {
-        match self.ask_set(group, members, true, credential).await {
-            Err(GitlabError::Graphql { messages }) if messages.contains(SIZE_LIMIT_MESSAGE) => {
-                tracing::info!(
-                    files = members.len(),
-                    "GitLab: {SIZE_LIMIT_MESSAGE}; asking in parts"
-                );
-                self.ask_in_parts(group, members, credential).await
-            }
-            other => other,
-        }
-    }
-
-    /// Asks without content (the answer names each blob's size), then with content in parts
-    /// within GitLab's cap; one project answer with every part's blobs.
-    async fn ask_in_parts(
-        &self,
-        group: &Group<'_>,
-        members: &[&Member<'_>],
-        credential: Option<&Credential>,
-    ) -> Answer {
-        let Some(mut sized) = self.ask_set(group, members, false, credential).await? else {
-            return Ok(None);
-        };
-        let sizes: Vec<(&str, u64)> = sized
-            .nodes
-            .iter()
-            .map(|n| (n.path.as_str(), content_bytes(n)))
-            .collect();
-        let parts: Vec<Vec<String>> = parts_within(&sizes, MAX_REQUEST_CONTENT)
-            .into_iter()
-            .map(|part| part.into_iter().map(str::to_string).collect())
-            .collect();
-        sized.nodes.clear();
-        for part in parts {
-            let paths: Vec<&str> = part.iter().map(String::as_str).collect();
-            match self.ask_paths(group, &paths, true, credential).await? {
-                Some(answer) => sized.nodes.extend(answer.nodes),
-                None => return Ok(None),
-            }
-        }
-        Ok(Some(sized))
-    }
-
-    /// Each member of a set finished from the set's answer.
-    async fn finish_set(
-        &self,
-        group: &Group<'_>,
-        members: &[&Member<'_>],
-        answer: Answer,
-        with_content: bool,
-        credential: Option<&Credential>,
-    ) -> Vec<(usize, Result<Fetched, SourceError>)> {
-        let mut project = match answer {
-            Ok(Some(project)) => project,
-            Ok(None) => {
-                let missing = SourceError::ProjectNotFound {
-                    project: group.project.to_string(),
-                };
-                return members
-                    .iter()
-                    .map(|m| (m.index, Err(missing.clone())))
-                    .collect();
-            }
-            Err(e) => {
-                let failed = |m: &&Member<'_>| {
-                    let e = SourceError::from(e.clone()).naming_ref(group.git_ref);
-                    (m.index, Err(e))
-                };
-                return members.iter().map(failed).collect();
-            }
-        };
-        let mut nodes = Nodes::new(std::mem::take(&mut project.nodes), members);
-        let finishing: Vec<_> = members
-            .iter()
-            .map(|m| {
-                let node = nodes.take(m.path);
-                let project = &project;
-                async move {
-                    let finishing = self.finish(group, m, project, node, with_content, credential);
-                    (m.index, Box::pin(finishing).await)
-                }
-            })
-            .collect();
-        join_all(finishing).await
-    }
-
-    /// One lookup from its group's answer, as [`GitlabSource::fetch`] finishes one.
-    async fn finish(
-        &self,
-        group: &Group<'_>,
-        member: &Member<'_>,
-        project: &ProjectAnswer,
-        node: Option<BlobFields>,
-        with_content: bool,
-        credential: Option<&Credential>,
-    ) -> Result<Fetched, SourceError> {
-        let Some(node) = node else {
-            let missing = probe::Missing {
-                project_path: &project.full_path,
-                git_ref: group.git_ref,
-                path: member.path,
-                ref_type: group.ref_type,
-                rules: project.rules.as_deref(),
+/// Each member of a set finished from the set's answer.
+async fn finish_set(
+    shared: &Shared,
+    group: &Group<'_>,
+    members: &[&Member<'_>],
+    answer: Answer,
+    with_content: bool,
+    credential: Option<&Credential>,
+) -> Vec<(usize, Result<Fetched, SourceError>)> {
+    let mut project = match answer {
+        Ok(Some(project)) => project,
+        Ok(None) => {
+            let missing = SourceError::ProjectNotFound {
+                project: group.project.to_string(),
             };
-            let missing = probe::why_missing(&self.client, missing, credential);
-            return Err(missing.await);
-        };
-        refuse_excluded(project, member.path)?;
-        self.shared
-            .last_blobs
-            .remember(&member.key, &content::cache_key(&node));
-        check_project_id(member.expect_project_id, project)?;
-        let answered = Answered {
-            project: project.clone(),
-            node,
-            git_ref: group.git_ref.to_string(),
-            ref_type: group.ref_type,
-            split_fallback_from: None,
-        };
-        let asked = Asked::of(&answered, member.extent, with_content, member.held);
-        match self.blob(answered, asked, credential).await? {
-            Some(fetched) => Ok(fetched),
-            // Asked without content, and the blob named is neither cached (the file changed,
-            // or the cache let it go) nor the one the caller holds: read as a single lookup,
-            // which asks again with content.
-            None => Box::pin(self.fetch(member.lookup, member.extent, None, credential)).await,
+            return members
+                .iter()
+                .map(|m| (m.index, Err(missing.clone())))
+                .collect();
+        }
+        Err(e) => {
+            let failed = |m: &&Member<'_>| {
+                let e = SourceError::from(e.clone()).naming_ref(group.git_ref);
+                (m.index, Err(e))
+            };
+            return members.iter().map(failed).collect();
+        }
+    };
+    let mut nodes = Nodes::new(std::mem::take(&mut project.nodes), members);
+    let finishing: Vec<_> = members
+        .iter()
+        .map(|m| {
+            let reply = Reply {
+                project: project.clone(),
+                node: nodes.take(m.path),
+                git_ref: group.git_ref.to_string(),
+                path: m.path.to_string(),
+                ref_type: group.ref_type,
+                split_fallback_from: None,
+            };
+            async move {
+                let finishing = finish_member(shared, m, reply, with_content, credential);
+                (m.index, Box::pin(finishing).await)
+            }
+        })
+        .collect();
+    join_all(finishing).await
+}
+
+/// One lookup from its group's answer, finished as a single read finishes one.
+async fn finish_member(
+    shared: &Shared,
+    member: &Member<'_>,
+    reply: Reply,
+    with_content: bool,
+    credential: Option<&Credential>,
+) -> Result<Fetched, SourceError> {
+    let ask = Finish {
+        key: &member.key,
+        expect_project_id: member.expect_project_id,
+        extent: member.extent,
+        content: with_content,
+        held: member.held,
+        credential,
+    };
+    match finish::finish(shared, reply, ask, None).await.fetched? {
+        Some(fetched) => Ok(fetched),
+        // Asked without content, and the blob named is neither cached (the file changed,
+        // or the cache let it go) nor the one the caller holds: read as a single lookup,
+        // which asks again with content.
+        None => {
+            let wanted = Wanted {
+                lookup: member.lookup,
+                extent: member.extent,
+                held: None,
+            };
+            Box::pin(single::fetch(shared, wanted, credential)).await
         }
     }
 }
@@ -337,7 +326,7 @@ impl Nodes {
 /// first seen, a URL that splits several ways on its own.
 fn plan<'a>(wanted: &[Wanted<'a, ProjectFile>]) -> Vec<Work<'a>> {
     let mut work: Vec<Work<'a>> = Vec::new();
-    let mut groups: HashMap<String, usize> = HashMap::new();
+    let mut groups: HashMap<(ProjectRef, &str, Option<RefType>), usize> = HashMap::new();
     for (index, &w) in wanted.iter().enumerate() {
         let Some((project, git_ref, path, ref_type, expect_project_id)) = exact(w.lookup) else {
             work.push(Work::Single(index, w));
@@ -351,9 +340,9 @@ fn plan<'a>(wanted: &[Wanted<'a, ProjectFile>]) -> Vec<Work<'a>> {
             held,
             path,
             expect_project_id,
-            key: hint_key(lookup),
+            key: LookupKey::of(lookup),
         };
-        let group_key = format!("{project:?}\0{git_ref}\0{ref_type:?}");
+        let group_key = (project.clone(), git_ref, ref_type);
         if let Some(&at) = groups.get(&group_key)
             && let Some(Work::Group(group)) = work.get_mut(at)
         {

@@ -1,0 +1,147 @@
+//! The validating request of one lookup: may this caller read this file at this ref now, and
+//! which blob is it (with its content when asked)? The blob query ([`blob_query`]) for a file
+//! named by ref and path, the evidence query ([`evidence_query`]) for a URL whose "ref/path"
+//! splits several ways, where GitLab's precedence ([`choose`]) picks the answer. What GitLab
+//! answered is a [`Reply`], which [`super::finish`] turns into a blob or an error.
+
+use super::blob_query::{self, BlobRequest};
+use super::client::Client;
+use super::evidence_query;
+use super::finish::Reply;
+use crate::config::Credential;
+use crate::resolve::choice::choose;
+use crate::resolve::{Lookup, ProjectFile, ProjectRef};
+use crate::source::blob::SourceError;
+
+/// Asks GitLab about `lookup` (with content when `with_content`).
+pub(crate) async fn ask(
+    client: &Client,
+    lookup: &ProjectFile,
+    with_content: bool,
+    credential: Option<&Credential>,
+) -> Result<Reply, SourceError> {
+    match lookup {
+        ProjectFile::Named {
+            project,
+            git_ref,
+            path,
+        } => {
+            let request = BlobRequest {
+                project,
+                git_ref,
+                path,
+                ref_type: None,
+            };
+            exact(client, request, with_content, credential).await
+        }
+        ProjectFile::Url {
+            project_path,
+            file:
+                Lookup::Exact {
+                    git_ref,
+                    path,
+                    ref_type,
+                },
+            ..
+        } => {
+            let project = ProjectRef::Path(project_path.clone());
+            let request = BlobRequest {
+                project: &project,
+                git_ref,
+                path,
+                ref_type: *ref_type,
+            };
+            exact(client, request, with_content, credential).await
+        }
+        ProjectFile::Url {
+            project_path,
+            file:
+                Lookup::Candidates {
+                    candidates,
+                    ref_type,
+                },
+            ..
+        } => {
+            let asked = evidence_query::Asked {
+                project_path,
+                candidates,
+                ref_type: *ref_type,
+                content: with_content,
+            };
+            split(client, asked, credential).await
+        }
+    }
+}
+
+async fn exact(
+    client: &Client,
+    request: BlobRequest<'_>,
+    with_content: bool,
+    credential: Option<&Credential>,
+) -> Result<Reply, SourceError> {
+    let answer = blob_query::ask(client, request, with_content, credential)
+        .await
+        .map_err(|e| SourceError::from(e).naming_ref(request.git_ref))?;
+    let Some(mut project) = answer else {
+        return Err(SourceError::ProjectNotFound {
+            project: request.project.to_string(),
+        });
+    };
+    let node = project.take_node(request.path);
+    Ok(Reply {
+        project,
+        node,
+        git_ref: request.git_ref.to_string(),
+        path: request.path.to_string(),
+        ref_type: request.ref_type,
+        split_fallback_from: None,
+    })
+}
+
+/// A URL whose "ref/path" splits several ways: one request asks for every candidate (and
+/// whether each candidate ref is a branch or tag); GitLab's precedence picks the answer, or the
+/// candidate whose miss is the one to explain.
+async fn split(
+    client: &Client,
+    asked: evidence_query::Asked<'_>,
+    credential: Option<&Credential>,
+) -> Result<Reply, SourceError> {
+    let Some(evidence_query::CandidatesAnswer {
+        project,
+        mut answers,
+    }) = evidence_query::ask(client, asked, credential).await?
+    else {
+        return Err(SourceError::ProjectNotFound {
+            project: asked.project_path.to_string(),
+        });
+    };
+    let evidence: Vec<_> = answers
+        .iter()
+        .map(evidence_query::CandidateAnswer::evidence)
+        .collect();
+    let candidates = asked.candidates;
+    // Indexes from `choose` are into `evidence`: one per candidate and per answer.
+    let (used, node, fallback_from) = match choose(&evidence).pick() {
+        Ok(pick) => {
+            let chosen = &candidates[pick.used];
+            let Some(node) = answers.swap_remove(pick.used).node else {
+                // `choose` only picks candidates whose blob was found.
+                return Err(SourceError::FileNotFound {
+                    path: chosen.path.clone(),
+                    git_ref: chosen.git_ref.clone(),
+                });
+            };
+            (pick.used, Some(node), pick.fallback_from)
+        }
+        Err(gitlab) => (gitlab, None, None),
+    };
+    let at = &candidates[used];
+    Ok(Reply {
+        project,
+        node,
+        git_ref: at.git_ref.clone(),
+        path: at.path.clone(),
+        ref_type: asked.ref_type,
+        split_fallback_from: fallback_from.map(|g| candidates[g].git_ref.clone()),
+    })
+}

@@ -1,0 +1,105 @@
+//! One lookup read: how it starts (its content cached: ask without it; a first read: ask with
+//! it, leading a flight; a first read while another is in flight: ask without, then follow
+//! it), and its rounds, at most two: the second only when the first, asked without content,
+//! names a blob that is not cached (the file changed, or a first read in flight did not bring
+//! it). Each round is one validating request ([`answer`]) and its [`finish`].
+
+use super::answer;
+use super::download::Landed;
+use super::finish::{self, Finish};
+use super::flights::{Follow, Role};
+use super::keys::{LookupKey, Named};
+use super::shared::Shared;
+use crate::config::Credential;
+use crate::resolve::ProjectFile;
+use crate::source::Wanted;
+use crate::source::blob::{Fetched, SourceError};
+
+/// How a read starts.
+enum Start {
+    Cached,
+    First,
+    AfterFlight(Follow<Landed<Named>>),
+}
+
+/// Reads the file `wanted` names with the caller's credential, enough of it for its extent.
+/// A first read of a lookup (nothing cached for it) leads a flight; a concurrent first read of
+/// the same lookup validates with its own request first, without content, and only then waits
+/// for that flight to land. With a held blob (`if_none_match`) the first request goes without
+/// content and joins no flight, and when it names that blob its content is only taken from the
+/// cache, never downloaded ([`BlobKind::NotRead`](crate::source::BlobKind::NotRead) when the
+/// cache cannot give it).
+pub(crate) async fn fetch(
+    shared: &Shared,
+    wanted: Wanted<'_, ProjectFile>,
+    credential: Option<&Credential>,
+) -> Result<Fetched, SourceError> {
+    let key = LookupKey::of(wanted.lookup);
+    // Boxed: the rounds' future is large (answers, content, downloads), too large for a
+    // worker thread's stack in a debug build once the HTTP transport's own frames are on it.
+    if wanted.held.is_some() || shared.cached_hint(&key) {
+        return Box::pin(read(shared, wanted, credential, Start::Cached, &mut None)).await;
+    }
+    match shared.first_reads.join(key) {
+        Role::Lead(lead) => {
+            let mut named = None;
+            let outcome =
+                Box::pin(read(shared, wanted, credential, Start::First, &mut named)).await;
+            // A lead that named nothing hands nothing on: dropped, its followers read alone.
+            if let Some(named) = named {
+                let kind = outcome.as_ref().map(|f| f.blob.kind.clone());
+                lead.land(Landed::new(named, kind.map_err(Clone::clone)));
+            }
+            outcome
+        }
+        Role::Follow(flight) => {
+            let start = Start::AfterFlight(flight);
+            Box::pin(read(shared, wanted, credential, start, &mut None)).await
+        }
+    }
+}
+
+/// The rounds of one read. `named` is left naming the content and path the last answer named.
+async fn read(
+    shared: &Shared,
+    wanted: Wanted<'_, ProjectFile>,
+    credential: Option<&Credential>,
+    start: Start,
+    named: &mut Option<Named>,
+) -> Result<Fetched, SourceError> {
+    let key = LookupKey::of(wanted.lookup);
+    let (mut with_content, mut flight) = match start {
+        Start::Cached => (false, None),
+        Start::First => (true, None),
+        Start::AfterFlight(flight) => (false, Some(flight)),
+    };
+    loop {
+        let reply = answer::ask(&shared.client, wanted.lookup, with_content, credential).await?;
+        let ask = Finish {
+            key: &key,
+            expect_project_id: expect_project_id(wanted.lookup),
+            extent: wanted.extent,
+            content: with_content,
+            held: wanted.held,
+            credential,
+        };
+        let finished = finish::finish(shared, reply, ask, flight.take()).await;
+        if finished.named.is_some() {
+            *named = finished.named;
+        }
+        match finished.fetched? {
+            Some(fetched) => return Ok(fetched),
+            None => with_content = true,
+        }
+    }
+}
+
+/// With a URL, the numeric `project_id` given beside it.
+fn expect_project_id(lookup: &ProjectFile) -> Option<u64> {
+    match lookup {
+        ProjectFile::Named { .. } => None,
+        ProjectFile::Url {
+            expect_project_id, ..
+        } => *expect_project_id,
+    }
+}
