@@ -172,7 +172,7 @@ fn python_file(lines: usize) -> String {
                     "    def field_{j}(self):\n        return self.values[{j}] * 2\n"
                 ));
             }
-            text.push_str("\n");
+            text.push('\n');
         }
         text.push_str(&format!(
             "@dataclasses.dataclass\nclass Model{i}(Base):\n    \"\"\"Model number {i} of the generated set.\"\"\"\n\n    name: str = \"model_{i}\"\n    size: int = {i}\n\n    @property\n    def label(self) -> str:\n        return f\"{{self.name}}-{{self.size}}\"\n\n    def scaled(self, factor: float) -> float:\n        total = self.size * factor\n        return round(total, 2)\n\n"
