@@ -32,6 +32,8 @@ pub(crate) enum ArgName {
     IgnoreCase,
     ContextLines,
     IfNoneMatch,
+    Outline,
+    Symbol,
 }
 
 impl Display for ArgName {
@@ -42,7 +44,7 @@ impl Display for ArgName {
 
 impl ArgName {
     /// All of them, in schema order.
-    pub(crate) const ALL: [ArgName; 14] = [
+    pub(crate) const ALL: [ArgName; 16] = [
         ArgName::Url,
         ArgName::ProjectId,
         ArgName::FilePath,
@@ -57,6 +59,8 @@ impl ArgName {
         ArgName::IgnoreCase,
         ArgName::ContextLines,
         ArgName::IfNoneMatch,
+        ArgName::Outline,
+        ArgName::Symbol,
     ];
 
     /// The name on the wire.
@@ -76,6 +80,8 @@ impl ArgName {
             ArgName::IgnoreCase => "ignore_case",
             ArgName::ContextLines => "context_lines",
             ArgName::IfNoneMatch => "if_none_match",
+            ArgName::Outline => "outline",
+            ArgName::Symbol => "symbol",
         }
     }
 
@@ -94,6 +100,7 @@ impl ArgName {
             ArgName::Ref => Some(MAX_REF_BYTES),
             ArgName::Pattern => Some(MAX_PATTERN_BYTES),
             ArgName::IfNoneMatch => Some(MAX_BLOB_ID_BYTES),
+            ArgName::Symbol => Some(MAX_SYMBOL_BYTES),
             ArgName::Offset
             | ArgName::Limit
             | ArgName::StartLine
@@ -101,7 +108,8 @@ impl ArgName {
             | ArgName::MaxChars
             | ArgName::LineNumbers
             | ArgName::IgnoreCase
-            | ArgName::ContextLines => None,
+            | ArgName::ContextLines
+            | ArgName::Outline => None,
         }
     }
 }
@@ -120,6 +128,9 @@ pub(crate) const MAX_URL_BYTES: usize = 16 * 1024;
 
 /// Longest `if_none_match`: a blob id is 40 (SHA-1) or 64 (SHA-256) hex digits.
 pub(crate) const MAX_BLOB_ID_BYTES: usize = 64;
+
+/// Longest `symbol`: a qualified name is a line's worth of identifiers.
+pub(crate) const MAX_SYMBOL_BYTES: usize = 1024;
 
 /// Unknown argument names listed in an error; the rest are counted.
 const MAX_UNKNOWN_LISTED: usize = 10;
@@ -148,6 +159,10 @@ pub(crate) struct ToolArgs {
     /// blob, the answer carries no content. Only a blob id's shape (40 or 64 hexadecimal
     /// digits) is accepted.
     pub if_none_match: Option<String>,
+    /// The file's definitions instead of its text.
+    pub outline: Option<bool>,
+    /// The lines of the definition of this name instead of a window.
+    pub symbol: Option<String>,
 }
 
 /// A bad argument.
@@ -366,6 +381,8 @@ pub(crate) fn parse(arguments: Option<&Map<String, Value>>) -> Result<ToolArgs, 
         ignore_case: boolean(map, ArgName::IgnoreCase)?,
         context_lines: integer(map, ArgName::ContextLines, 0, MAX_CONTEXT_LINES)?,
         if_none_match: blob_id(map)?,
+        outline: boolean(map, ArgName::Outline)?,
+        symbol: string(map, ArgName::Symbol)?,
     };
     // `start_line: 0, end_line: 0` is no line range, so it goes with offset/limit.
     let line_range = LineRequest::from_line_args(args.start_line, args.end_line).is_some();

@@ -120,6 +120,12 @@ struct ReadArgs {
     /// A blob id from an earlier answer: when the file is still that blob, print no content.
     #[arg(long, value_name = "BLOB_ID")]
     if_none_match: Option<String>,
+    /// List the file's definitions (START-END KIND NAME) instead of its text.
+    #[arg(long)]
+    outline: bool,
+    /// Read the lines of the definition of this name (as --outline prints it, or its last part).
+    #[arg(long, value_name = "NAME")]
+    symbol: Option<String>,
     /// Print the whole tool result as JSON instead of the content.
     #[arg(long)]
     json: bool,
@@ -144,6 +150,8 @@ impl ReadArgs {
                 ArgName::IgnoreCase => self.ignore_case.then_some(Value::Bool(true)),
                 ArgName::ContextLines => self.context_lines.map(Value::from),
                 ArgName::IfNoneMatch => self.if_none_match.clone().map(Value::from),
+                ArgName::Outline => self.outline.then_some(Value::Bool(true)),
+                ArgName::Symbol => self.symbol.clone().map(Value::from),
             }
         };
         ArgName::ALL

@@ -106,3 +106,37 @@ pub fn is_excluded(rules: &[String], path: &str) -> bool {
 pub fn normalize_exclusion_path(path: &str) -> Option<String> {
     crate::source::gitlab::pure::normalize_path(path)
 }
+
+/// A definition's lines and depth, as the outline gives them: `(start_line, end_line, depth)`.
+pub type DefinitionRange = (u64, u64, usize);
+
+/// What the outline fuzz target checks of a text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutlineRanges {
+    /// The text's lines.
+    pub lines: u64,
+    /// Per supported language, each definition's range in order.
+    pub per_language: Vec<Vec<DefinitionRange>>,
+}
+
+pub use crate::outline::OutlineError;
+
+/// The outline of `text` in every supported language (a parser failure, never expected, is
+/// its error).
+pub fn outline_ranges(text: &str) -> Result<OutlineRanges, OutlineError> {
+    let mut per_language = Vec::new();
+    for language in crate::outline::Language::ALL {
+        let outline = crate::outline::outline(text, language)?;
+        per_language.push(
+            outline
+                .definitions
+                .iter()
+                .map(|d| (d.start_line, d.end_line, d.depth))
+                .collect(),
+        );
+    }
+    Ok(OutlineRanges {
+        lines: crate::window::count_lines(text.as_bytes()),
+        per_language,
+    })
+}

@@ -14,6 +14,8 @@
 //! [`window`]ing and its [`limits`], and (hidden) the `fuzzing` and `testing` entry points.
 pub mod cli;
 pub mod limits;
+#[doc(hidden)]
+pub mod outline;
 pub mod window;
 
 mod args;

@@ -3,6 +3,7 @@
 //! matched by name, so a new one must be given a kind.
 
 use crate::metrics::ErrorKind;
+use crate::outline::SymbolError;
 use crate::reader::ReadError;
 use crate::source::SourceError;
 use crate::view::ViewError;
@@ -18,11 +19,17 @@ pub(crate) fn error_kind(e: &ReadError) -> ErrorKind {
 
 fn view_kind(e: &ViewError) -> ErrorKind {
     match e {
-        ViewError::Window(_) | ViewError::Pattern(_) => ErrorKind::BadArgument,
+        ViewError::Window(_)
+        | ViewError::Pattern(_)
+        | ViewError::Conflict { .. }
+        | ViewError::Unsupported { .. } => ErrorKind::BadArgument,
         ViewError::Binary { .. } => ErrorKind::Binary,
         ViewError::Lfs { .. } => ErrorKind::Lfs,
-        ViewError::Output(_) | ViewError::Cpu(_) => ErrorKind::Internal,
         ViewError::Stopped(_) => ErrorKind::Timeout,
+        ViewError::OutlineTooLarge { .. } => ErrorKind::TooLarge,
+        ViewError::Symbol(SymbolError::NotFound { .. }) => ErrorKind::NotFound,
+        ViewError::Symbol(SymbolError::Ambiguous { .. }) => ErrorKind::BadArgument,
+        ViewError::Output(_) | ViewError::Cpu(_) | ViewError::Outline(_) => ErrorKind::Internal,
     }
 }
 

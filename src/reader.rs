@@ -10,8 +10,8 @@ use serde_json::{Map, Value};
 use crate::args::{self, ArgError};
 use crate::config::Credential;
 use crate::history::{Caller, FileKey, History};
+use crate::outline::Outlines;
 use crate::resolve::ResolveError;
-use crate::response;
 use crate::source::gitlab::GitlabSource;
 use crate::source::local::LocalSource;
 use crate::source::{Fetched, Source, SourceError};
@@ -58,6 +58,8 @@ pub(crate) struct Reader {
     backend: AnySource,
     defaults: ReadDefaults,
     history: Arc<History>,
+    /// Outlines kept by blob id, for the outline and symbol views.
+    outlines: Arc<Outlines>,
 }
 
 impl Reader {
@@ -66,12 +68,18 @@ impl Reader {
             backend,
             defaults,
             history: Arc::new(History::new()),
+            outlines: Arc::new(Outlines::default()),
         }
     }
 
     /// The settings calls get when they do not say.
     pub(crate) fn defaults(&self) -> ReadDefaults {
         self.defaults
+    }
+
+    /// The outlines kept for the outline and symbol views (the batch's views share them).
+    pub(crate) fn outlines(&self) -> &Arc<Outlines> {
+        &self.outlines
     }
 
     /// Where files come from (the batch reads through it too).
@@ -109,7 +117,7 @@ impl Reader {
     {
         let target = source.resolve(args).map_err(ReadError::Resolve)?;
         // A pattern that cannot be searched with costs no request.
-        let view = View::of(&target).map_err(ReadError::View)?;
+        let view = View::of(&target, &self.outlines).map_err(ReadError::View)?;
         let fetched = source
             .fetch(
                 &target.lookup,
@@ -121,25 +129,15 @@ impl Reader {
             .map_err(ReadError::Source)?;
         let changed_from = caller.and_then(|c| self.changed_since_last_window(c, &fetched));
         let budget = target.max_chars.unwrap_or(self.defaults.max_chars);
-        let mut read = Read {
+        let read = Read {
             fetched,
             changed_from,
             max_chars: budget,
             fitted_to_message: false,
         };
-<<<<<<< HEAD
-        response::message::within_one_message(budget, |max_chars| {
-            read.max_chars = max_chars;
-            read.fitted_to_message = max_chars != budget;
-            render(&view, &target, &read).map(|r| (r.output, r.charged))
-        })
-        .map_err(ReadError::View)
-=======
         render_off_workers(view, target, read)
             .await
-            .map(|r| r.output)
             .map_err(ReadError::View)
->>>>>>> robust
     }
 
     /// The blob the caller's previous window of this file came from, if it was another one.

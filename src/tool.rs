@@ -223,6 +223,7 @@ get_repository_file reads one file of a GitLab repository (or of a local git rep
 - Name the file by its URL (.../-/blob/<ref>/<path>, a #L10-20 anchor selects lines) or by project_id + file_path + ref (HEAD = the default branch).
 - Follow system_instruction: it names the exact arguments of the next window, or says why a window was shortened.
 - In a large file, search with pattern (a regular expression) instead of paging through it.
+- In a source file, pass outline: true to see its definitions with their lines, then symbol (a name it lists) to read one definition whole.
 - To read several files at once (up to 20, each with its own window or pattern), call get_repository_files: one request per project and ref, one shared budget.
 - To re-read a file you already hold, pass its metadata.blob_id as if_none_match: an unchanged file comes back without content.
 - Cite metadata.web_url (a permalink at metadata.commit_sha, with the lines' anchor) rather than a URL naming a branch, which may move.";

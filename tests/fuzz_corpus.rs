@@ -82,6 +82,11 @@ fn search_corpus() {
 }
 
 #[test]
+fn outline_corpus() {
+    replay("outline");
+}
+
+#[test]
 fn every_target_has_a_test_and_a_corpus() {
     let names: Vec<&str> = checks::TARGETS.iter().map(|t| t.name).collect();
     assert_eq!(
@@ -92,7 +97,8 @@ fn every_target_has_a_test_and_a_corpus() {
             "window",
             "json_text",
             "glob",
-            "search"
+            "search",
+            "outline"
         ]
     );
     for name in names {

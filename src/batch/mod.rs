@@ -77,7 +77,7 @@ where
     let planned: Vec<Result<Planned<S::Lookup>, String>> = call
         .entries
         .iter()
-        .map(|entry| target_of(source, entry, call.max_chars))
+        .map(|entry| target_of(reader, source, entry, call.max_chars))
         .collect();
     let wanted: Vec<Wanted<'_, S::Lookup>> = planned
         .iter()
@@ -88,33 +88,41 @@ where
             held: t.if_none_match.as_deref(),
         })
         .collect();
-<<<<<<< HEAD
     let (fetched, changed) = fetch_all(reader, source, &wanted, (credential, caller)).await;
+    drop(wanted);
+    // Rendering every entry is one job off the async workers ([`cpu`]), as large as the text
+    // read; it fits the answer to one message as a single read does.
+    let bytes = fetched.iter().flatten().map(Fetched::text_bytes).sum();
     let budget = call.max_chars.unwrap_or(reader.defaults().max_chars);
-    let rendered = response::message::within_one_message(budget, |total| {
-        let mut step = Step {
-            budget: SharedBudget::new(total),
-            fitted_to_message: total != budget,
-            call,
-        };
-        let mut served = fetched.iter().zip(&changed);
-        let files: Vec<Value> = call
-            .entries
-            .iter()
-            .zip(&planned)
-            .map(|(entry, planned)| match planned {
-                Err(message) => failed(label::<S::Lookup>(None, entry), message),
-                Ok(planned) => step.answer(planned, served.next(), entry),
-            })
-            .collect();
-        let index = response::batch::index(&files);
-        let answer = json!({ response::batch::INDEX: index, FILES: files });
-        Ok::<_, std::convert::Infallible>((answer, step.budget.spent()))
-    });
-    match rendered {
-        Ok(answer) => answer,
-        Err(never) => match never {},
+    let owned_call = call.clone();
+    let walked = cpu::run(bytes, move |stop| {
+        response::message::within_one_message(budget, |total| {
+            let mut step = Step {
+                budget: SharedBudget::new(total),
+                fitted_to_message: total != budget,
+                call: &owned_call,
+                stop,
+            };
+            let files = step.walk(&planned, &fetched, &changed);
+            Ok::<_, std::convert::Infallible>((answer_of(files), step.budget.spent()))
+        })
+    })
+    .await;
+    match walked {
+        Ok(Ok(answer)) => answer,
+        Ok(Err(never)) => match never {},
+        Err(e) => {
+            let message = e.to_string();
+            let fail = |entry| failed(label::<S::Lookup>(None, entry), &message);
+            answer_of(call.entries.iter().map(fail).collect())
+        }
     }
+}
+
+/// The batch's answer: the index of its entries (the preview rule), then the entries.
+fn answer_of(files: Vec<Value>) -> Value {
+    let index = response::batch::index(&files);
+    json!({ response::batch::INDEX: index, FILES: files })
 }
 
 /// What the source fetched for each wanted entry, in order (`fetch_many` answers once per
@@ -140,42 +148,6 @@ async fn fetch_all<S: Source>(
         })
         .collect();
     (fetched, changed)
-=======
-    let fetched = source.fetch_many(&wanted, credential).await;
-    drop(wanted);
-    // Rendering every entry is one job off the async workers ([`cpu`]), as large as the text
-    // read.
-    let bytes = fetched
-        .iter()
-        .flatten()
-        .map(|f| match &f.blob.kind {
-            BlobKind::Text { content, .. } => content.len(),
-            _ => 0,
-        })
-        .sum();
-    let (owned_reader, owned_call) = (reader.clone(), call.clone());
-    let walked = cpu::run(bytes, move |stop| {
-        let step = Step {
-            reader: &owned_reader,
-            budget: SharedBudget::new(
-                owned_call
-                    .max_chars
-                    .unwrap_or(owned_reader.defaults().max_chars),
-            ),
-            call: &owned_call,
-            caller,
-            stop,
-        };
-        step.walk(&planned, fetched)
-    })
-    .await;
-    let files = walked.unwrap_or_else(|e| {
-        let message = e.to_string();
-        let fail = |entry| failed(label::<S::Lookup>(None, entry), &message);
-        call.entries.iter().map(fail).collect()
-    });
-    json!({ FILES: files })
->>>>>>> robust
 }
 
 /// An entry's target and its view.
@@ -184,6 +156,7 @@ type Planned<L> = (Target<L>, View);
 /// An entry's target, the call's `max_chars` its own (so hints repeat it), and its view (a
 /// pattern compiled); or the sentence of why it has none (a bad pattern costs no request).
 fn target_of<S: Source>(
+    reader: &Reader,
     source: &S,
     entry: &Entry,
     max_chars: Option<u64>,
@@ -193,7 +166,7 @@ fn target_of<S: Source>(
         .resolve(args)
         .map_err(|e| ReadError::Resolve(e).to_string())?;
     target.max_chars = max_chars;
-    let view = View::of(&target).map_err(|e| ReadError::View(e).to_string())?;
+    let view = View::of(&target, reader.outlines()).map_err(|e| ReadError::View(e).to_string())?;
     Ok((target, view))
 }
 
@@ -203,41 +176,33 @@ struct Step<'a> {
     /// The budget is what fits in one message, less than the call's.
     fitted_to_message: bool,
     call: &'a BatchCall,
-<<<<<<< HEAD
-}
-
-impl Step<'_> {
-    /// A planned entry's answer from what the source fetched for it, and the blob the
-    /// caller's previous window of the file came from when it was another one.
-=======
-    caller: Option<Caller>,
     /// Whether to go on ([`cpu::Stop`]).
     stop: &'a Stop,
 }
 
 impl Step<'_> {
-    /// Every entry's answer, in order: `planned` and `fetched` (one answer per planned entry,
-    /// in order) for the call's entries.
+    /// Every entry's answer, in order: `planned`, and what the source fetched for each planned
+    /// entry with the blob the caller's previous window of its file came from (both in order).
     fn walk<L: Labelled>(
-        mut self,
+        &mut self,
         planned: &[Result<Planned<L>, String>],
-        fetched: Vec<Result<Fetched, SourceError>>,
+        fetched: &[Result<Fetched, String>],
+        changed: &[Option<String>],
     ) -> Vec<Value> {
-        let mut fetched = fetched.into_iter();
-        self.call
-            .entries
+        let call = self.call;
+        let mut served = fetched.iter().zip(changed);
+        call.entries
             .iter()
             .zip(planned)
             .map(|(entry, planned)| match planned {
                 Err(message) => failed(label::<L>(None, entry), message),
-                // `fetch_many` answers once per planned entry, in order.
-                Ok(planned) => self.answer(planned, fetched.next(), entry),
+                Ok(planned) => self.answer(planned, served.next(), entry),
             })
             .collect()
     }
 
-    /// A planned entry's answer from what the source fetched for it.
->>>>>>> robust
+    /// A planned entry's answer from what the source fetched for it, and the blob the
+    /// caller's previous window of the file came from when it was another one.
     fn answer<L: Labelled>(
         &mut self,
         planned: &Planned<L>,

@@ -99,6 +99,20 @@ pub(crate) fn cache_verification_failed(endpoint: Endpoint) {
     }
 }
 
+/// A lookup of the outline cache: `found`, or the blob was parsed.
+pub(crate) fn outline_lookup(found: bool) {
+    if let Some(m) = installed() {
+        m.outlines.lookup(found);
+    }
+}
+
+/// The outline cache after a change: bytes held, entries, and its running total of evictions.
+pub(crate) fn outline_cache_state(bytes: u64, entries: usize, evictions: u64) {
+    if let Some(m) = installed() {
+        m.outlines.state(bytes, entries, evictions);
+    }
+}
+
 /// An HTTP request refused by `guard`.
 pub(crate) fn refused(guard: Guard) {
     if let Some(m) = installed() {

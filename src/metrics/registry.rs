@@ -38,6 +38,7 @@ pub(crate) struct Metrics {
     pub(crate) calls: CallMetrics,
     pub(crate) gitlab: GitlabMetrics,
     pub(crate) cache: CacheMetrics,
+    pub(crate) outlines: OutlineMetrics,
     pub(crate) http: HttpMetrics,
 }
 
@@ -47,12 +48,14 @@ impl Metrics {
         let calls = CallMetrics::register(&mut registry);
         let gitlab = GitlabMetrics::register(&mut registry);
         let cache = CacheMetrics::register(&mut registry);
+        let outlines = OutlineMetrics::register(&mut registry);
         let http = HttpMetrics::register(&mut registry);
         Self {
             registry,
             calls,
             gitlab,
             cache,
+            outlines,
             http,
         }
     }
@@ -337,6 +340,63 @@ impl CacheMetrics {
 
     pub(crate) fn verification_failed(&self, endpoint: Endpoint) {
         self.verification_failures[endpoint as usize].inc();
+    }
+}
+
+/// The outline cache: lookups that found an outline or parsed one, and what it holds.
+#[derive(Debug)]
+pub(crate) struct OutlineMetrics {
+    hits: Counter,
+    misses: Counter,
+    bytes: Gauge,
+    entries: Gauge,
+    evictions: Counter,
+    /// The cache's eviction total when last reported, so the counter advances by the difference.
+    evictions_seen: AtomicU64,
+}
+
+impl OutlineMetrics {
+    fn register(r: &mut Registry) -> Self {
+        Self {
+            hits: single(
+                r,
+                "outline_cache_hits",
+                "Outline lookups that found the blob's outline",
+                None,
+            ),
+            misses: single(
+                r,
+                "outline_cache_misses",
+                "Outline lookups that parsed the blob",
+                None,
+            ),
+            bytes: single(
+                r,
+                "outline_cache",
+                "Bytes of outlines the outline cache holds",
+                Some(Unit::Bytes),
+            ),
+            entries: single(r, "outline_cache_entries", "Outlines the cache holds", None),
+            evictions: single(
+                r,
+                "outline_cache_evictions",
+                "Outlines evicted from the cache over its byte budget",
+                None,
+            ),
+            evictions_seen: AtomicU64::new(0),
+        }
+    }
+
+    pub(crate) fn lookup(&self, found: bool) {
+        if found { &self.hits } else { &self.misses }.inc();
+    }
+
+    /// The cache's state after a change; `evictions` is its running total.
+    pub(crate) fn state(&self, bytes: u64, entries: usize, evictions: u64) {
+        self.bytes.set(i64::try_from(bytes).unwrap_or(i64::MAX));
+        self.entries.set(i64::try_from(entries).unwrap_or(i64::MAX));
+        let before = self.evictions_seen.fetch_max(evictions, Ordering::Relaxed);
+        self.evictions.inc_by(evictions.saturating_sub(before));
     }
 }
 

@@ -97,8 +97,30 @@ pub(crate) struct Target<L> {
     pub line_numbers: bool,
     /// With a `pattern`: the call finds lines instead of returning a window.
     pub search: Option<SearchArgs>,
+    /// With `outline: true`: the call lists the file's definitions (those starting in the
+    /// lines the call names, every one by default).
+    pub outline: Option<OutlineArgs>,
+    /// With a `symbol`: the call reads that definition's lines.
+    pub symbol: Option<SymbolArgs>,
     /// The blob id the caller holds, if sent: when the file is still that blob, no content.
     pub if_none_match: Option<String>,
+}
+
+/// An outline's arguments, as sent (hints repeat them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct OutlineArgs {
+    /// The lines whose definitions are listed, as for a search; `None` = the whole file.
+    pub lines: Option<LineRequest>,
+}
+
+/// A symbol's arguments, as sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SymbolArgs {
+    /// The name, trimmed, not empty.
+    pub name: String,
+    /// The lines the call names: the window is the definition's lines within them (so a
+    /// window's hint, followed with `symbol` kept, reads on); `None` = all of them.
+    pub lines: Option<LineRequest>,
 }
 
 /// A search's arguments, as sent (hints repeat them).
@@ -309,6 +331,9 @@ fn target<L>(args: &ToolArgs, anchor: &Option<file_url::LineAnchor>, lookup: L) 
         context_lines: args.context_lines,
         lines: given_lines(args, anchor).map(|(req, _)| req),
     });
+    let outline = (args.outline == Some(true)).then(|| OutlineArgs {
+        lines: given_lines(args, anchor).map(|(req, _)| req),
+    });
     Target {
         lookup,
         lines,
@@ -316,6 +341,11 @@ fn target<L>(args: &ToolArgs, anchor: &Option<file_url::LineAnchor>, lookup: L) 
         max_chars: args.max_chars,
         line_numbers: args.line_numbers.unwrap_or(false),
         search,
+        outline,
+        symbol: trimmed(args.symbol.as_deref()).map(|name| SymbolArgs {
+            name: name.to_string(),
+            lines: given_lines(args, anchor).map(|(req, _)| req),
+        }),
         if_none_match: trimmed(args.if_none_match.as_deref()).map(str::to_string),
     }
 }

@@ -6,10 +6,12 @@
 
 pub(crate) mod batch;
 pub(crate) mod message;
+mod outline;
 mod search;
 
 use serde::Serialize;
 
+pub(crate) use outline::{OutlineShown, outline_output, symbol_output};
 pub(crate) use search::search_output;
 
 use crate::resolve::HintStyle;
@@ -55,6 +57,12 @@ pub(crate) struct Metadata<'a> {
     /// With a pattern: the matching lines.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matches: Option<search::Matches<'a>>,
+    /// With `outline`: the definitions listed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outline: Option<outline::OutlineMeta>,
+    /// With `symbol`: the definition read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<outline::SymbolMeta<'a>>,
 }
 
 /// The tool's output, borrowing the content from the blob (no copy until serialisation). The
@@ -167,6 +175,8 @@ fn metadata_of<'a>(
         web_url: facts.web_url.map(|url| anchored(url, lines)),
         unchanged,
         matches: None,
+        outline: None,
+        symbol: None,
     }
 }
 

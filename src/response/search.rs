@@ -119,7 +119,7 @@ fn outcome_note(facts: &ReadFacts<'_>, args: &SearchArgs, found: &Found) -> Opti
 
 /// Whether the caller's lines end where the caller said (an `end_line`, an `offset`/`limit`,
 /// a URL's anchor) rather than at the file's end: the next page keeps that end.
-fn ends_by_caller(lines: Option<LineRequest>) -> bool {
+pub(super) fn ends_by_caller(lines: Option<LineRequest>) -> bool {
     match lines {
         None | Some(LineRequest::StartEnd { end: None, .. }) => false,
         Some(LineRequest::StartEnd { end: Some(_), .. } | LineRequest::OffsetLimit { .. }) => true,

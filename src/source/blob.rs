@@ -62,6 +62,17 @@ pub(crate) struct Fetched {
     pub web_url: Option<String>,
 }
 
+impl Fetched {
+    /// The bytes of the blob's text that were read (0 for none): the size of the work of
+    /// rendering it.
+    pub(crate) fn text_bytes(&self) -> usize {
+        match &self.blob.kind {
+            BlobKind::Text { content, .. } => content.len(),
+            BlobKind::Binary | BlobKind::Lfs { .. } | BlobKind::NotRead => 0,
+        }
+    }
+}
+
 /// Why a source could not produce a blob.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum SourceError {

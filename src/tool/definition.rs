@@ -10,6 +10,7 @@ use serde_json::{Map, Value, json};
 
 use crate::args::ArgName;
 use crate::limits::{MAX_RESULT_CHARS, MAX_RESULT_ENVELOPE};
+use crate::outline::SUPPORTED;
 use crate::reader::ReadDefaults;
 use crate::window::search::{DEFAULT_CONTEXT_LINES, MAX_CONTEXT_LINES, MAX_PATTERN_BYTES};
 use crate::window::{CONTROL_CHARGE, DEFAULT_LIMIT, MAX_LIMIT, MAX_WINDOW_BYTES};
@@ -57,7 +58,7 @@ or start_line/end_line, 1-indexed inclusive); when the window is not the whole f
 system_instruction names the exact arguments of the next call. Content is returned byte-for-byte \
 (unless line_numbers), at most max_chars characters per call (default {budget}), so consecutive \
 windows join back into the file. Use pattern to find the lines you need in a large file before \
-paging it. metadata.commit_sha (and on GitLab metadata.web_url, a permalink of the lines returned) \
+paging it. Use outline to see a large source file's structure (its definitions with their lines), and symbol to read one definition whole. metadata.commit_sha (and on GitLab metadata.web_url, a permalink of the lines returned) \
 are what to cite; pass metadata.blob_id as if_none_match to re-read a file without its content \
 when it has not changed."
     )
@@ -138,6 +139,8 @@ pub(super) fn property(name: ArgName, defaults: ReadDefaults) -> Value {
         }),
         ArgName::ContextLines => context_lines_property(),
         ArgName::IfNoneMatch => if_none_match_property(),
+        ArgName::Outline => outline_property(),
+        ArgName::Symbol => symbol_property(),
     }
 }
 
@@ -163,6 +166,23 @@ fn if_none_match_property() -> Value {
         "type": "string",
         "maxLength": crate::args::MAX_BLOB_ID_BYTES,
         "description": "metadata.blob_id of an earlier answer for this file, to re-read cheaply: if the file at the ref is still that blob, the answer has no content and metadata.unchanged is true (the content you hold is current); otherwise it is the normal answer."
+    })
+}
+
+/// `outline`: the file's definitions instead of its text.
+fn outline_property() -> Value {
+    json!({
+        "type": "boolean",
+        "description": format!("List the file's definitions instead of its text, one line each in file order, indented two spaces per nesting level: 'START-END KIND QUALIFIED_NAME' (e.g. '  1144-1171 method Response.raise_for_status'). For {SUPPORTED} files. The window arguments select the definitions starting in those lines (all by default); pages and hints work as for pattern.")
+    })
+}
+
+/// `symbol`: one definition's exact lines.
+fn symbol_property() -> Value {
+    json!({
+        "type": "string",
+        "maxLength": crate::args::MAX_SYMBOL_BYTES,
+        "description": "Read the exact lines of one definition (decorators, attributes and doc comments above it included), as a window: a qualified name as outline prints it (e.g. 'Response.raise_for_status') or its last part. Adjacent definitions of one name (overloads) are one window; several elsewhere, or none, are an error listing the candidates or the closest names."
     })
 }
 
@@ -207,6 +227,28 @@ pub(crate) fn output_schema() -> Value {
                             "lines": { "type": "array", "items": { "type": "integer", "minimum": 1 } }
                         },
                         "required": ["total", "returned", "lines"]
+                    },
+                    "outline": {
+                        "type": "object",
+                        "description": "With outline: the definitions listed. total counts those starting in the lines listed, returned those in content; partial is true when the file has syntax errors.",
+                        "properties": {
+                            "language": { "type": "string" },
+                            "total": { "type": "integer", "minimum": 0 },
+                            "returned": { "type": "integer", "minimum": 0 },
+                            "partial": { "type": "boolean", "const": true }
+                        },
+                        "required": ["language", "total", "returned"]
+                    },
+                    "symbol": {
+                        "type": "object",
+                        "description": "With symbol: the definition read, its qualified name, kind and 1-indexed inclusive lines.",
+                        "properties": {
+                            "name": { "type": "string" },
+                            "kind": { "type": "string" },
+                            "start_line": { "type": "integer", "minimum": 1 },
+                            "end_line": { "type": "integer", "minimum": 1 }
+                        },
+                        "required": ["name", "kind", "start_line", "end_line"]
                     }
                 },
                 "required": ["size_bytes"]

@@ -3,6 +3,7 @@
 use std::fmt::{self, Display, Formatter};
 
 use crate::cpu::{CpuError, Stopped};
+use crate::outline::{MAX_OUTLINE_BYTES, OutlineError, SUPPORTED, SymbolError};
 use crate::quote::shown;
 use crate::window::WindowError;
 use crate::window::search::PatternError;
@@ -31,6 +32,24 @@ pub(crate) enum ViewError {
     Stopped(#[source] Stopped),
     /// Rendering off the async workers failed (never expected).
     Cpu(#[source] CpuError),
+    /// Two views asked for at once (`pattern`, `outline`, `symbol`).
+    Conflict {
+        first: &'static str,
+        second: &'static str,
+    },
+    /// No outline for this kind of file.
+    Unsupported {
+        path: String,
+    },
+    /// Past [`MAX_OUTLINE_BYTES`].
+    OutlineTooLarge {
+        path: String,
+        size_bytes: u64,
+    },
+    /// The parser failed (never expected).
+    Outline(#[source] OutlineError),
+    /// The symbol names no definition, or several.
+    Symbol(#[source] SymbolError),
 }
 
 impl Display for ViewError {
@@ -58,6 +77,22 @@ impl Display for ViewError {
             ViewError::Output(e) => write!(f, "internal error: cannot serialise the output: {e}"),
             ViewError::Stopped(e) => write!(f, "The call was stopped before it finished ({e})."),
             ViewError::Cpu(e) => e.fmt(f),
+            ViewError::Conflict { first, second } => write!(
+                f,
+                "Pass one of pattern, outline and symbol, not both {first} and {second}."
+            ),
+            ViewError::Unsupported { path } => write!(
+                f,
+                "No outline for '{}': outline and symbol read {SUPPORTED} files (by extension). Use pattern to find lines in this file instead.",
+                shown(path)
+            ),
+            ViewError::OutlineTooLarge { path, size_bytes } => write!(
+                f,
+                "File '{}' ({size_bytes} bytes) is too large to outline: at most {MAX_OUTLINE_BYTES} bytes are parsed. Use pattern to find its definitions instead.",
+                shown(path)
+            ),
+            ViewError::Outline(e) => write!(f, "internal error: {e}"),
+            ViewError::Symbol(e) => e.fmt(f),
         }
     }
 }

@@ -9,15 +9,21 @@
 //! where a search stops between blocks of lines once the call's caller gives up.
 
 mod error;
+mod outline;
 
 pub(crate) use error::ViewError;
 
 use crate::cpu::{self, Stop};
-use crate::resolve::{SearchArgs, Target};
+use std::sync::Arc;
+
+use crate::outline::Outlines;
+use crate::resolve::{OutlineArgs, SearchArgs, SymbolArgs, Target};
+use crate::response::message::within_one_message;
 use crate::response::{self, ReadFacts};
 use crate::source::{BlobKind, Fetched, holds};
 use crate::window::search::{self, Pattern};
 use crate::window::{self, Extent, Fit, LineRequest};
+use serde_json::Value;
 
 /// What a call asks to see of a file.
 #[derive(Debug, Clone)]
@@ -26,31 +32,61 @@ pub(crate) enum View {
     Window(LineRequest),
     /// A page of the lines a pattern matches (with its arguments, as sent, for the hints).
     Matches { args: SearchArgs, pattern: Pattern },
+    /// A page of the file's definitions, parsed once per blob (kept in `outlines`).
+    Outline {
+        args: OutlineArgs,
+        outlines: Arc<Outlines>,
+    },
+    /// The lines of the definition `args` names, as a window.
+    Symbol {
+        args: SymbolArgs,
+        outlines: Arc<Outlines>,
+    },
 }
 
 impl View {
     /// The view `target` asks for: a page of matches when it has a `pattern` (compiled here),
-    /// else a window.
-    pub(crate) fn of<L>(target: &Target<L>) -> Result<View, ViewError> {
-        match &target.search {
-            Some(args) => {
-                let pattern = Pattern::new(&args.pattern, args.ignore_case.unwrap_or(false))
-                    .map_err(ViewError::Pattern)?;
-                Ok(View::Matches {
-                    args: args.clone(),
-                    pattern,
-                })
-            }
-            None => Ok(View::Window(target.lines)),
+    /// an outline or a symbol's lines (their outlines kept in `outlines`), else a window.
+    pub(crate) fn of<L>(target: &Target<L>, outlines: &Arc<Outlines>) -> Result<View, ViewError> {
+        let asked: Vec<&'static str> = [
+            ("pattern", target.search.is_some()),
+            ("outline", target.outline.is_some()),
+            ("symbol", target.symbol.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(name, on)| on.then_some(name))
+        .collect();
+        if let [first, second, ..] = asked[..] {
+            return Err(ViewError::Conflict { first, second });
         }
+        if let Some(args) = &target.search {
+            let pattern = Pattern::new(&args.pattern, args.ignore_case.unwrap_or(false))
+                .map_err(ViewError::Pattern)?;
+            return Ok(View::Matches {
+                args: args.clone(),
+                pattern,
+            });
+        }
+        let outlines = Arc::clone(outlines);
+        Ok(match (&target.outline, &target.symbol) {
+            (Some(args), _) => View::Outline {
+                args: args.clone(),
+                outlines,
+            },
+            (None, Some(args)) => View::Symbol {
+                args: args.clone(),
+                outlines,
+            },
+            (None, None) => View::Window(target.lines),
+        })
     }
 
-    /// How much of the file the view needs: a window's lines, or for a search every line (the
-    /// GitLab source then reads past the 10 MiB GraphQL cut).
+    /// How much of the file the view needs: a window's lines, or for a search, an outline or
+    /// a symbol every line (the GitLab source then reads past the 10 MiB GraphQL cut).
     pub(crate) fn extent(&self) -> Extent {
         match self {
             View::Window(lines) => Extent::Lines(*lines),
-            View::Matches { .. } => Extent::Whole,
+            View::Matches { .. } | View::Outline { .. } | View::Symbol { .. } => Extent::Whole,
         }
     }
 }
@@ -76,7 +112,7 @@ pub(crate) struct Rendered {
 }
 
 impl Rendered {
-    fn of(output: impl serde::Serialize, charged: usize) -> Result<Self, ViewError> {
+    pub(super) fn of(output: impl serde::Serialize, charged: usize) -> Result<Self, ViewError> {
         Ok(Self {
             output: serde_json::to_value(output).map_err(ViewError::Output)?,
             charged: charged as u64,
@@ -99,36 +135,43 @@ pub(crate) fn render<L>(
     match view {
         View::Window(lines) => render_window(*lines, target, read),
         View::Matches { args, pattern } => render_search(target, read, args, pattern, stop),
+        View::Outline { args, outlines } => outline::render_outline(args, outlines, target, read),
+        View::Symbol { args, outlines } => outline::render_symbol(args, outlines, target, read),
     }
 }
 
-/// [`render`], off the async workers when the blob is large ([`cpu::run`]); dropping the
-/// future stops the work.
+/// [`render`] fitted to one message (`response::message::within_one_message`, starting from
+/// the read's budget), off the async workers when the blob is large ([`cpu::run`]); dropping
+/// the future stops the work. `Ok` is the output object.
 pub(crate) async fn render_off_workers<L>(
     view: View,
     target: Target<L>,
-    read: Read,
-) -> Result<Rendered, ViewError>
+    mut read: Read,
+) -> Result<Value, ViewError>
 where
     L: Send + 'static,
 {
     let bytes = read.text_bytes();
-    cpu::run(bytes, move |stop| render(&view, &target, &read, stop))
-        .await
-        .map_err(ViewError::Cpu)?
+    let budget = read.max_chars;
+    cpu::run(bytes, move |stop| {
+        within_one_message(budget, |max_chars| {
+            read.max_chars = max_chars;
+            read.fitted_to_message = max_chars != budget;
+            render(&view, &target, &read, stop).map(|r| (r.output, r.charged))
+        })
+    })
+    .await
+    .map_err(ViewError::Cpu)?
 }
 
 impl Read {
     /// The bytes of the blob's text that were read (0 for none): the size of the work.
     pub(crate) fn text_bytes(&self) -> usize {
-        match &self.fetched.blob.kind {
-            BlobKind::Text { content, .. } => content.len(),
-            BlobKind::Binary | BlobKind::Lfs { .. } | BlobKind::NotRead => 0,
-        }
+        self.fetched.text_bytes()
     }
 
     /// The blob's text and whether GitLab's read limit cut it, or the binary/LFS error.
-    fn text(&self) -> Result<(&str, bool), ViewError> {
+    pub(super) fn text(&self) -> Result<(&str, bool), ViewError> {
         let blob = &self.fetched.blob;
         match &blob.kind {
             BlobKind::Text {
@@ -150,7 +193,11 @@ impl Read {
     }
 
     /// The facts of the read the hints need, for `target`.
-    fn facts<'a, L>(&'a self, target: &Target<L>, cut_by_read_limit: bool) -> ReadFacts<'a> {
+    pub(super) fn facts<'a, L>(
+        &'a self,
+        target: &Target<L>,
+        cut_by_read_limit: bool,
+    ) -> ReadFacts<'a> {
         let blob = &self.fetched.blob;
         ReadFacts {
             path: &blob.path,
@@ -169,7 +216,7 @@ impl Read {
     }
 
     /// The fit of a window: the budget and numbering.
-    fn fit<L>(&self, target: &Target<L>) -> Fit {
+    pub(super) fn fit<L>(&self, target: &Target<L>) -> Fit {
         Fit {
             max_chars: self.max_chars,
             line_numbers: target.line_numbers,
@@ -232,21 +279,23 @@ fn render_unchanged<L>(
     target: &Target<L>,
     read: &Read,
 ) -> Result<Rendered, ViewError> {
-    let window = match (view, &read.fetched.blob.kind) {
-        (
-            View::Window(lines),
-            BlobKind::Text {
-                content,
-                cut_by_read_limit,
-            },
-        ) => Some((*lines, content.as_str(), *cut_by_read_limit)),
+    let text = match &read.fetched.blob.kind {
+        BlobKind::Text {
+            content,
+            cut_by_read_limit,
+        } => Some((content.as_str(), *cut_by_read_limit)),
         _ => None,
     };
-    let fitted = window
-        .map(|(lines, text, _)| window::fit_window(text, lines, read.fit(target)))
-        .transpose()
-        .map_err(ViewError::Window)?;
-    let cut_by_read_limit = window.is_some_and(|(_, _, cut)| cut);
+    let fitted = match (view, text) {
+        (View::Window(lines), Some((text, _))) => {
+            Some(window::fit_window(text, *lines, read.fit(target)).map_err(ViewError::Window)?)
+        }
+        (View::Symbol { args, outlines }, Some((text, _))) => {
+            Some(outline::symbol_window(args, outlines, target, read, text)?.0)
+        }
+        _ => None,
+    };
+    let cut_by_read_limit = fitted.is_some() && text.is_some_and(|(_, cut)| cut);
     let facts = read.facts(target, cut_by_read_limit);
     Rendered::of(response::unchanged_output(facts, fitted.as_ref()), 0)
 }

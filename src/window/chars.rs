@@ -56,7 +56,7 @@ fn charge(b: u8) -> u8 {
 ///   byte is (a leading run of continuation bytes is charged 0).
 ///
 /// Each chunk is summed into a `u16` by a loop the compiler vectorises.
-pub(super) fn charged_chars(bytes: &[u8]) -> usize {
+pub(crate) fn charged_chars(bytes: &[u8]) -> usize {
     bytes
         .chunks(CHARGE_CHUNK)
         .map(|chunk| {

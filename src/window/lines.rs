@@ -23,7 +23,7 @@ pub(super) fn count_newlines(bytes: &[u8]) -> u64 {
 /// - `""` has 0 lines; `"\n"` has 1; `"a"` has 1; `"a\n"` has 1; `"a\nb"`
 ///   has 2; `"\n\n"` has 2.
 /// - `\r` is ordinary content: `"a\rb"` has 1 line, `"a\r\nb\r\n"` has 2.
-pub(super) fn count_lines(bytes: &[u8]) -> u64 {
+pub(crate) fn count_lines(bytes: &[u8]) -> u64 {
     let unterminated = bytes.last().is_some_and(|&b| b != b'\n');
     count_newlines(bytes) + u64::from(unterminated)
 }

@@ -92,12 +92,13 @@ pub mod search;
 mod tests;
 
 pub use chars::CONTROL_CHARGE;
+pub(crate) use chars::charged_chars;
 pub use extent::Extent;
-pub use request::{LineRequest, WindowError};
+pub use request::{LineRequest, WindowError, lines_covered};
 
 use budget::{Limits, Taken, cut_line, is_over, take_lines};
-use chars::charged_chars;
-use lines::{count_lines, line_start};
+pub(crate) use lines::count_lines;
+use lines::line_start;
 use numbers::number_lines;
 
 /// The most bytes one window returns (1 MiB), GitLab's cap.

@@ -138,6 +138,26 @@ impl Display for WindowError {
     }
 }
 
+/// The lines `lines` covers in a text of `total` lines, uncapped (a search's or an outline's
+/// lines), 1-indexed inclusive, or `None` when it covers none:
+///
+/// - `None`: every line; none in an empty text.
+/// - `OffsetLimit`: zero-indexed lines `offset..offset + limit`, cut at the end; none when
+///   `offset` is at or past the end.
+/// - `StartEnd`: clamped as a window clamps it ([`clamp_start_end`], with its inverted-range
+///   error) but not capped at `MAX_LIMIT` lines.
+pub fn lines_covered(
+    lines: Option<LineRequest>,
+    total: u64,
+) -> Result<Option<(u64, u64)>, WindowError> {
+    Ok(match lines {
+        None => (total > 0).then_some((1, total)),
+        Some(LineRequest::OffsetLimit { offset, limit }) => (offset < total && limit > 0)
+            .then(|| (offset + 1, offset.saturating_add(limit).min(total))),
+        Some(LineRequest::StartEnd { start, end }) => clamp_start_end(start, end, total)?,
+    })
+}
+
 /// Clamps a 1-indexed inclusive `start`/`end` pair into a text of `total`
 /// lines: the lines it covers, 1-indexed inclusive, uncapped (a search
 /// covers them all), or `None` for a text with no lines.

@@ -170,7 +170,7 @@ pub fn err(result: &CallToolResult) -> String {
 pub const OUTPUT_KEYS: [&str; 5] = ["path", "ref", "system_instruction", "metadata", "content"];
 
 /// The keys of `metadata`, in the order the server sends them (each only when present).
-pub const METADATA_KEYS: [&str; 9] = [
+pub const METADATA_KEYS: [&str; 11] = [
     "total_lines",
     "returned_lines",
     "truncated",
@@ -180,6 +180,8 @@ pub const METADATA_KEYS: [&str; 9] = [
     "web_url",
     "unchanged",
     "matches",
+    "outline",
+    "symbol",
 ];
 
 /// The keys of a JSON object in their order (the client parses with `preserve_order`, so that

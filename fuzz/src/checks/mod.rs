@@ -9,6 +9,7 @@
 pub mod arguments;
 pub mod glob;
 pub mod json_text;
+pub mod outline;
 pub mod search;
 pub mod url_args;
 pub mod window;
@@ -21,7 +22,7 @@ pub struct Target {
 }
 
 /// Every fuzz target.
-pub const TARGETS: [Target; 6] = [
+pub const TARGETS: [Target; 7] = [
     Target {
         name: "url_args",
         check: url_args::check,
@@ -45,5 +46,9 @@ pub const TARGETS: [Target; 6] = [
     Target {
         name: "search",
         check: search::check,
+    },
+    Target {
+        name: "outline",
+        check: outline::check,
     },
 ];

@@ -2,7 +2,7 @@
 //! text, as 1-indexed line numbers and the bytes they fill.
 
 use super::super::lines::line_start;
-use super::super::request::clamp_start_end;
+use super::super::request::lines_covered;
 use super::super::{LineRequest, WindowError};
 
 /// Searched lines `first..=last` (1-indexed), filling `bytes[start..end]`:
@@ -16,25 +16,14 @@ pub(super) struct Range {
     pub(super) end: usize,
 }
 
-/// Returns the lines `lines` covers in `bytes`, a text of `total` lines, or
-/// `None` when it covers none:
-///
-/// - `None`: every line; none in an empty text.
-/// - `OffsetLimit`: zero-indexed lines `offset..offset + limit`, cut at the
-///   end; none when `offset` is at or past the end.
-/// - `StartEnd`: clamped as a window clamps it ([`clamp_start_end`], with
-///   its inverted-range error) but not capped at `MAX_LIMIT` lines.
+/// Returns the lines `lines` covers in `bytes`, a text of `total` lines
+/// ([`lines_covered`]), or `None` when it covers none.
 pub(super) fn searched(
     bytes: &[u8],
     lines: Option<LineRequest>,
     total: u64,
 ) -> Result<Option<Range>, WindowError> {
-    let lines = match lines {
-        None => (total > 0).then_some((1, total)),
-        Some(LineRequest::OffsetLimit { offset, limit }) => (offset < total && limit > 0)
-            .then(|| (offset + 1, offset.saturating_add(limit).min(total))),
-        Some(LineRequest::StartEnd { start, end }) => clamp_start_end(start, end, total)?,
-    };
+    let lines = lines_covered(lines, total)?;
     Ok(lines.map(|(first, last)| range(bytes, first, last)))
 }
 

@@ -1,0 +1,139 @@
+//! The languages an outline can be made of, chosen by a file's extension (pure), and the
+//! tree-sitter grammar of each.
+
+/// A language with a grammar and definition rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Language {
+    Python,
+    /// JavaScript and JSX (one grammar parses both).
+    JavaScript,
+    TypeScript,
+    Tsx,
+    Go,
+    Rust,
+    Java,
+    Ruby,
+    C,
+    Cpp,
+    CSharp,
+    Php,
+}
+
+/// The supported languages as the unsupported-file error names them.
+pub(crate) const SUPPORTED: &str =
+    "Python, JavaScript/JSX, TypeScript/TSX, Go, Rust, Java, Ruby, C, C++, C# and PHP";
+
+impl Language {
+    /// Every language, in the order [`SUPPORTED`] names them.
+    pub const ALL: [Language; 12] = [
+        Language::Python,
+        Language::JavaScript,
+        Language::TypeScript,
+        Language::Tsx,
+        Language::Go,
+        Language::Rust,
+        Language::Java,
+        Language::Ruby,
+        Language::C,
+        Language::Cpp,
+        Language::CSharp,
+        Language::Php,
+    ];
+
+    /// The language of the file at `path`, by its extension (case-insensitive), or `None`.
+    pub fn of_path(path: &str) -> Option<Language> {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let (_, ext) = name.rsplit_once('.')?;
+        Some(match ext.to_ascii_lowercase().as_str() {
+            "py" | "pyi" | "pyw" => Language::Python,
+            "js" | "mjs" | "cjs" | "jsx" => Language::JavaScript,
+            "ts" | "mts" | "cts" => Language::TypeScript,
+            "tsx" => Language::Tsx,
+            "go" => Language::Go,
+            "rs" => Language::Rust,
+            "java" => Language::Java,
+            "rb" | "rake" | "gemspec" | "ru" => Language::Ruby,
+            "c" | "h" => Language::C,
+            "cc" | "cpp" | "cxx" | "c++" | "hh" | "hpp" | "hxx" | "h++" | "ipp" | "tpp" => {
+                Language::Cpp
+            }
+            "cs" => Language::CSharp,
+            "php" | "phtml" | "php8" => Language::Php,
+            _ => return None,
+        })
+    }
+
+    /// The name `metadata.outline.language` gives.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Language::Python => "python",
+            Language::JavaScript => "javascript",
+            Language::TypeScript => "typescript",
+            Language::Tsx => "tsx",
+            Language::Go => "go",
+            Language::Rust => "rust",
+            Language::Java => "java",
+            Language::Ruby => "ruby",
+            Language::C => "c",
+            Language::Cpp => "cpp",
+            Language::CSharp => "csharp",
+            Language::Php => "php",
+        }
+    }
+
+    /// The tree-sitter grammar.
+    pub(super) fn grammar(self) -> tree_sitter::Language {
+        match self {
+            Language::Python => tree_sitter_python::LANGUAGE.into(),
+            Language::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+            Language::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            Language::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
+            Language::Go => tree_sitter_go::LANGUAGE.into(),
+            Language::Rust => tree_sitter_rust::LANGUAGE.into(),
+            Language::Java => tree_sitter_java::LANGUAGE.into(),
+            Language::Ruby => tree_sitter_ruby::LANGUAGE.into(),
+            Language::C => tree_sitter_c::LANGUAGE.into(),
+            Language::Cpp => tree_sitter_cpp::LANGUAGE.into(),
+            Language::CSharp => tree_sitter_c_sharp::LANGUAGE.into(),
+            Language::Php => tree_sitter_php::LANGUAGE_PHP.into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn languages_by_extension() {
+        let cases = [
+            ("a/b.py", Some(Language::Python)),
+            ("B.PY", Some(Language::Python)),
+            ("x.jsx", Some(Language::JavaScript)),
+            ("x.d.ts", Some(Language::TypeScript)),
+            ("x.tsx", Some(Language::Tsx)),
+            ("lib.rs", Some(Language::Rust)),
+            ("a.hpp", Some(Language::Cpp)),
+            ("a.h", Some(Language::C)),
+            ("Program.cs", Some(Language::CSharp)),
+            ("README.md", None),
+            ("Makefile", None),
+            ("dir.py/file", None),
+            (".rs", Some(Language::Rust)),
+        ];
+        for (path, want) in cases {
+            assert_eq!(Language::of_path(path), want, "{path}");
+        }
+    }
+
+    #[test]
+    fn every_grammar_loads() {
+        for language in Language::ALL {
+            let mut parser = tree_sitter::Parser::new();
+            assert!(
+                parser.set_language(&language.grammar()).is_ok(),
+                "{language:?}"
+            );
+        }
+    }
+}

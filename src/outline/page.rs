@@ -1,0 +1,194 @@
+//! A page of an outline (pure): the definitions starting in the lines asked for, one line each
+//! (`START-END KIND QUALIFIED_NAME`, two spaces per nesting level), as many as the caps allow.
+//! A page never splits the definitions starting on one line, so the next page, starting at
+//! the next definition's first line, visits every definition exactly once.
+
+use super::{Definition, Outline};
+use crate::window::{MAX_LIMIT, MAX_WINDOW_BYTES, charged_chars};
+
+/// What shortened a page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PageCap {
+    /// [`MAX_LIMIT`] definitions.
+    Lines,
+    /// [`MAX_WINDOW_BYTES`].
+    Bytes,
+    /// The character budget.
+    Chars,
+}
+
+/// A page of definitions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct OutlinePage {
+    pub content: String,
+    /// Definitions starting in the lines asked for.
+    pub total: usize,
+    pub returned: usize,
+    /// The first line of the first definition not shown.
+    pub next_start: Option<u64>,
+    /// The lines the shown definitions span, 1-indexed inclusive.
+    pub spanned: Option<(u64, u64)>,
+    /// What cut the page short, when something did.
+    pub cut_by: Option<PageCap>,
+    /// Characters charged against the budget.
+    pub charged: usize,
+}
+
+/// The page of `outline` for definitions starting in `lines` (inclusive), within `max_chars`
+/// (0 = no budget) and the byte and line caps. The first line-group is shown whatever its size.
+pub(crate) fn page(outline: &Outline, lines: Option<(u64, u64)>, max_chars: u64) -> OutlinePage {
+    let wanted: Vec<&Definition> = match lines {
+        Some((first, last)) => outline
+            .definitions
+            .iter()
+            .filter(|d| (first..=last).contains(&d.start_line))
+            .collect(),
+        None => Vec::new(),
+    };
+    let mut page = OutlinePage {
+        content: String::new(),
+        total: wanted.len(),
+        returned: 0,
+        next_start: None,
+        spanned: None,
+        cut_by: None,
+        charged: 0,
+    };
+    for group in wanted.chunk_by(|a, b| a.start_line == b.start_line) {
+        let text: String = group.iter().map(|d| entry(d)).collect();
+        let charged = charged_chars(text.as_bytes());
+        if page.returned > 0 {
+            page.cut_by = cap(&page, group.len(), text.len(), charged, max_chars);
+            if page.cut_by.is_some() {
+                page.next_start = Some(group[0].start_line);
+                break;
+            }
+        }
+        page.content.push_str(&text);
+        page.charged += charged;
+        page.returned += group.len();
+        let end = group.iter().map(|d| d.end_line).max().unwrap_or_default();
+        page.spanned = Some(match page.spanned {
+            Some((s, e)) => (s, e.max(end)),
+            None => (group[0].start_line, end),
+        });
+    }
+    page
+}
+
+/// The cap a group of `count` definitions (`bytes` long, charged `charged`) would pass.
+fn cap(
+    page: &OutlinePage,
+    count: usize,
+    bytes: usize,
+    charged: usize,
+    max_chars: u64,
+) -> Option<PageCap> {
+    if (page.returned + count) as u64 > MAX_LIMIT {
+        Some(PageCap::Lines)
+    } else if page.content.len() + bytes > MAX_WINDOW_BYTES {
+        Some(PageCap::Bytes)
+    } else if max_chars > 0 && (page.charged + charged) as u64 > max_chars {
+        Some(PageCap::Chars)
+    } else {
+        None
+    }
+}
+
+/// A definition's line, indented by its depth.
+fn entry(d: &Definition) -> String {
+    format!("{}{}\n", "  ".repeat(d.depth), d.line())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Kind, Language};
+    use super::*;
+
+    fn outline(n: u64) -> Outline {
+        let mut definitions = Vec::new();
+        for i in 0..n {
+            let start = 10 * i + 1;
+            definitions.push(Definition {
+                start_line: start,
+                end_line: start + 8,
+                depth: 0,
+                kind: Kind::Class,
+                name: format!("C{i}"),
+            });
+            // A method on the class's first line (a one-line class body).
+            definitions.push(Definition {
+                start_line: start,
+                end_line: start,
+                depth: 1,
+                kind: Kind::Method,
+                name: format!("C{i}.m"),
+            });
+        }
+        Outline {
+            language: Language::Python,
+            definitions,
+            partial: false,
+        }
+    }
+
+    #[test]
+    fn lines_are_indented_by_depth() {
+        let p = page(&outline(1), Some((1, 100)), 0);
+        assert_eq!(p.content, "1-9 class C0\n  1-1 method C0.m\n");
+        assert_eq!((p.total, p.returned, p.next_start), (2, 2, None));
+        assert_eq!(p.spanned, Some((1, 9)));
+    }
+
+    #[test]
+    fn following_the_pages_visits_every_definition_once() {
+        let o = outline(50);
+        let mut seen = Vec::new();
+        let mut start = 1;
+        loop {
+            let p = page(&o, Some((start, 10_000)), 45);
+            assert!(p.returned > 0);
+            seen.extend(p.content.lines().map(str::to_string));
+            match p.next_start {
+                Some(next) => {
+                    assert_eq!(p.cut_by, Some(PageCap::Chars));
+                    start = next;
+                }
+                None => break,
+            }
+        }
+        let all: Vec<String> = page(&o, Some((1, 10_000)), 0)
+            .content
+            .lines()
+            .map(str::to_string)
+            .collect();
+        assert_eq!(seen, all);
+        assert_eq!(all.len(), 100);
+    }
+
+    #[test]
+    fn a_first_group_past_the_budget_is_shown_whole() {
+        let p = page(&outline(3), Some((1, 100)), 5);
+        assert_eq!(p.returned, 2);
+        assert_eq!(p.next_start, Some(11));
+    }
+
+    #[test]
+    fn the_line_cap_counts_definitions() {
+        let p = page(&outline(1500), Some((1, u64::MAX)), 0);
+        assert_eq!(p.returned, 2000);
+        assert_eq!(p.cut_by, Some(PageCap::Lines));
+        assert_eq!(p.next_start, Some(10_001));
+    }
+
+    #[test]
+    fn a_range_keeps_definitions_starting_in_it() {
+        let p = page(&outline(5), Some((5, 21)), 0);
+        assert_eq!(
+            p.content,
+            "11-19 class C1\n  11-11 method C1.m\n21-29 class C2\n  21-21 method C2.m\n"
+        );
+        let p = page(&outline(5), None, 0);
+        assert_eq!((p.total, p.content.as_str()), (0, ""));
+    }
+}

@@ -1,0 +1,241 @@
+//! One definition found by name (pure): a qualified name as the outline prints it, or its last
+//! part; `::` and `#` are read as `.`. Adjacent definitions of one name (overloads, a
+//! signature and its body) are one; several apart are an error listing them, and no match an
+//! error naming the closest names. Never a guess.
+
+use std::fmt::{self, Display, Formatter};
+
+use super::{Definition, Kind, Outline};
+use crate::quote::shown;
+
+/// Candidates listed in an ambiguity error.
+pub(crate) const MAX_CANDIDATES: usize = 20;
+/// Names offered when none matches.
+const MAX_NEAR: usize = 5;
+
+/// The definition a name picked: its lines span every adjacent definition of that name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Picked {
+    pub name: String,
+    pub kind: Kind,
+    pub start_line: u64,
+    pub end_line: u64,
+}
+
+/// Why a name picked no definition.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum SymbolError {
+    /// Several definitions apart from each other (the first [`MAX_CANDIDATES`], of `total`).
+    Ambiguous {
+        name: String,
+        path: String,
+        total: usize,
+        candidates: Vec<Definition>,
+    },
+    /// None; `near` are the closest names (possibly none).
+    NotFound {
+        name: String,
+        path: String,
+        near: Vec<String>,
+    },
+}
+
+impl Display for SymbolError {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            SymbolError::Ambiguous {
+                name,
+                path,
+                total,
+                candidates,
+            } => {
+                write!(
+                    f,
+                    "Symbol '{}' matches {total} definitions in '{}'",
+                    shown(name),
+                    shown(path)
+                )?;
+                if candidates.len() < *total {
+                    write!(f, " (the first {} listed)", candidates.len())?;
+                }
+                f.write_str(":")?;
+                for c in candidates {
+                    write!(f, "\n  {}", c.line())?;
+                }
+                let first = &candidates[0];
+                write!(
+                    f,
+                    "\nCall again with symbol set to one of the qualified names above (e.g. {{\"symbol\": {}}}), or read a definition's lines with start_line and end_line (e.g. {{\"start_line\": {}, \"end_line\": {}}}).",
+                    serde_json::Value::from(first.name.as_str()),
+                    first.start_line,
+                    first.end_line
+                )
+            }
+            SymbolError::NotFound { name, path, near } => {
+                write!(
+                    f,
+                    "No definition named '{}' in '{}'.",
+                    shown(name),
+                    shown(path)
+                )?;
+                if !near.is_empty() {
+                    let quoted: Vec<String> = near.iter().map(|n| format!("'{n}'")).collect();
+                    write!(f, " Did you mean {}?", quoted.join(", "))?;
+                }
+                f.write_str(" Call with outline: true to list the file's definitions.")
+            }
+        }
+    }
+}
+
+/// The definition of `outline` named `name`, in the file at `path` (for the errors).
+pub(crate) fn pick(outline: &Outline, name: &str, path: &str) -> Result<Picked, SymbolError> {
+    let asked = name.trim();
+    let wanted = asked.replace("::", ".").replace('#', ".");
+    let defs = &outline.definitions;
+    let named = |name: &dyn Fn(&Definition) -> &str| -> Vec<usize> {
+        (0..defs.len())
+            .filter(|&i| [asked, wanted.as_str()].contains(&name(&defs[i])))
+            .collect()
+    };
+    let mut matches = named(&|d| d.name.as_str());
+    if matches.is_empty() {
+        matches = named(&|d| d.last_part());
+    }
+    let Some(&first) = matches.first() else {
+        return Err(SymbolError::NotFound {
+            name: name.to_string(),
+            path: path.to_string(),
+            near: near(defs, &wanted),
+        });
+    };
+    if !matches.windows(2).all(|w| adjacent(defs, w[0], w[1])) {
+        return Err(SymbolError::Ambiguous {
+            name: name.to_string(),
+            path: path.to_string(),
+            total: matches.len(),
+            candidates: matches
+                .iter()
+                .take(MAX_CANDIDATES)
+                .map(|&i| defs[i].clone())
+                .collect(),
+        });
+    }
+    let group = || matches.iter().map(|&i| &defs[i]);
+    Ok(Picked {
+        name: defs[first].name.clone(),
+        kind: defs[first].kind,
+        start_line: group().map(|d| d.start_line).min().unwrap_or_default(),
+        end_line: group().map(|d| d.end_line).max().unwrap_or_default(),
+    })
+}
+
+/// Whether definitions `a < b` are one name's adjacent definitions: the same qualified name,
+/// and nothing but `a`'s own contents between them.
+fn adjacent(defs: &[Definition], a: usize, b: usize) -> bool {
+    defs[a].name == defs[b].name
+        && defs[a].depth == defs[b].depth
+        && defs[a + 1..b].iter().all(|d| d.depth > defs[a].depth)
+}
+
+/// The names closest to `wanted` (qualified names, or their last parts), closest first.
+fn near(defs: &[Definition], wanted: &str) -> Vec<String> {
+    let wanted = wanted.to_lowercase();
+    let limit = (wanted.chars().count() / 4).max(1);
+    let mut scored: Vec<(usize, &str)> = defs
+        .iter()
+        .filter_map(|d| {
+            let whole = strsim::osa_distance(&d.name.to_lowercase(), &wanted);
+            let last = strsim::osa_distance(&d.last_part().to_lowercase(), &wanted);
+            let contains = d.name.to_lowercase().contains(&wanted);
+            let distance = whole.min(last);
+            (distance <= limit || contains).then_some((distance, d.name.as_str()))
+        })
+        .collect();
+    scored.sort_unstable();
+    scored.dedup_by(|a, b| a.1 == b.1);
+    scored
+        .into_iter()
+        .take(MAX_NEAR)
+        .map(|(_, n)| n.to_string())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Language;
+    use super::*;
+
+    fn def(start: u64, end: u64, depth: usize, kind: Kind, name: &str) -> Definition {
+        Definition {
+            start_line: start,
+            end_line: end,
+            depth,
+            kind,
+            name: name.to_string(),
+        }
+    }
+
+    fn outline() -> Outline {
+        Outline {
+            language: Language::TypeScript,
+            definitions: vec![
+                def(1, 1, 0, Kind::Function, "parse"),
+                def(2, 2, 0, Kind::Function, "parse"),
+                def(3, 9, 0, Kind::Function, "parse"),
+                def(11, 30, 0, Kind::Class, "Router"),
+                def(12, 14, 1, Kind::Method, "Router.add"),
+                def(16, 18, 1, Kind::Method, "Router.match"),
+                def(20, 28, 1, Kind::Class, "Router.Inner"),
+                def(21, 22, 2, Kind::Method, "Router.Inner.add"),
+            ],
+            partial: false,
+        }
+    }
+
+    #[test]
+    fn overloads_are_one_window() {
+        let p = pick(&outline(), "parse", "r.ts").unwrap();
+        assert_eq!((p.start_line, p.end_line, p.kind), (1, 9, Kind::Function));
+    }
+
+    #[test]
+    fn qualified_names_win_over_last_parts() {
+        let p = pick(&outline(), "Router.add", "r.ts").unwrap();
+        assert_eq!((p.start_line, p.end_line), (12, 14));
+        let p = pick(&outline(), "Router::Inner::add", "r.ts").unwrap();
+        assert_eq!((p.start_line, p.end_line), (21, 22));
+    }
+
+    #[test]
+    fn a_last_part_of_several_is_ambiguous() {
+        let e = pick(&outline(), "add", "r.ts").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "Symbol 'add' matches 2 definitions in 'r.ts':\n  12-14 method Router.add\n  21-22 method Router.Inner.add\nCall again with symbol set to one of the qualified names above (e.g. {\"symbol\": \"Router.add\"}), or read a definition's lines with start_line and end_line (e.g. {\"start_line\": 12, \"end_line\": 14})."
+        );
+    }
+
+    #[test]
+    fn a_missing_name_suggests_the_closest() {
+        let e = pick(&outline(), "Router.mach", "r.ts")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "No definition named 'Router.mach' in 'r.ts'. Did you mean 'Router.match'? Call with outline: true to list the file's definitions."
+        );
+        let e = pick(&outline(), "zzzzzzzz", "r.ts")
+            .unwrap_err()
+            .to_string();
+        assert!(!e.contains("Did you mean"), "{e}");
+    }
+
+    #[test]
+    fn definitions_apart_are_not_overloads() {
+        let mut o = outline();
+        o.definitions.push(def(31, 32, 0, Kind::Function, "parse"));
+        let e = pick(&o, "parse", "r.ts").unwrap_err();
+        assert!(matches!(e, SymbolError::Ambiguous { total: 4, .. }), "{e}");
+    }
+}

@@ -1,0 +1,123 @@
+//! One walk of a syntax tree in document order, without recursion (a deeply nested file
+//! cannot overflow the stack): each node a language's rules call a definition becomes one,
+//! qualified and indented by the definitions around it, its lines widened to the comments and
+//! attributes just above that belong to it.
+
+use tree_sitter::{Node, Tree};
+
+use super::Definition;
+use super::language::Language;
+use super::rules::{self, Found};
+
+/// A definition the walk is inside: where its node ends, what its contents are qualified
+/// with, and whether functions directly in it are methods.
+struct Open {
+    end_byte: usize,
+    scope: String,
+    holds_methods: bool,
+}
+
+/// The definitions of `tree`, parsed from `src` in `language`, in file order.
+pub(super) fn definitions(tree: &Tree, src: &[u8], language: Language) -> Vec<Definition> {
+    let mut found = Vec::new();
+    let mut open: Vec<Open> = Vec::new();
+    let mut cursor = tree.walk();
+    loop {
+        let node = cursor.node();
+        while open.last().is_some_and(|o| o.end_byte <= node.start_byte()) {
+            open.pop();
+        }
+        let in_type = open.last().is_some_and(|o| o.holds_methods);
+        if let Some(def) = rules::classify(language, node, src, in_type) {
+            let (definition, scope) = define(&def, &open, src, language);
+            open.push(Open {
+                end_byte: node.end_byte(),
+                scope,
+                holds_methods: def.holds_methods,
+            });
+            found.push(definition);
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                return found;
+            }
+        }
+    }
+}
+
+/// The definition `def` makes inside `open`, and the scope its contents get.
+fn define(def: &Found<'_>, open: &[Open], src: &[u8], language: Language) -> (Definition, String) {
+    let enclosing = open
+        .last()
+        .map(|o| o.scope.as_str())
+        .filter(|q| !q.is_empty());
+    let outer = match (enclosing, def.qualifier.as_deref()) {
+        (Some(e), Some(q)) => Some(format!("{e}.{q}")),
+        (e, q) => q.or(e).map(str::to_string),
+    };
+    let qualify = |name: &str| match &outer {
+        Some(q) => format!("{q}.{name}"),
+        None => name.to_string(),
+    };
+    let name = qualify(&def.name);
+    let scope = qualify(def.scope.as_deref().unwrap_or(&def.name));
+    let definition = Definition {
+        start_line: first_row(def.extent, src, language) as u64 + 1,
+        end_line: last_row(def.extent) as u64 + 1,
+        depth: open.len(),
+        kind: def.kind,
+        name,
+    };
+    (definition, scope)
+}
+
+/// The first row of `extent` with the comments and attributes just above it that belong to
+/// it: each directly above the next (no blank line between), none the end of a line of code.
+fn first_row(extent: Node<'_>, src: &[u8], language: Language) -> usize {
+    let mut start = extent.start_position().row;
+    let mut above = extent.prev_named_sibling();
+    while let Some(sibling) = above {
+        let before = sibling.prev_sibling();
+        let trailing = before.is_some_and(|b| last_row(b) == sibling.start_position().row);
+        if !rules::attaches(language, sibling, src) || trailing || last_row(sibling) + 1 < start {
+            break;
+        }
+        start = sibling.start_position().row;
+        above = sibling.prev_named_sibling();
+    }
+    start
+}
+
+/// The last row of `node`'s content: comments after its last statement are not part of it
+/// (Python's `end_lineno`), nor a line its end only touches at column 0 (a line comment's
+/// newline).
+fn last_row(node: Node<'_>) -> usize {
+    let mut last = node;
+    while let Some(child) = last_content_child(last) {
+        last = child;
+    }
+    let end = last.end_position();
+    if end.column == 0 && end.row > last.start_position().row {
+        end.row - 1
+    } else {
+        end.row
+    }
+}
+
+/// `node`'s last child that is not a comment, when its last child is a comment or contains one
+/// at its end; `None` when the node ends with content.
+fn last_content_child(node: Node<'_>) -> Option<Node<'_>> {
+    let count = node.child_count();
+    let last = node.child(count.checked_sub(1)?)?;
+    if last.kind().ends_with("comment") || last.child_count() > 0 {
+        (0..count)
+            .rev()
+            .filter_map(|i| node.child(i))
+            .find(|c| !c.kind().ends_with("comment"))
+    } else {
+        None
+    }
+}

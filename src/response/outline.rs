@@ -1,0 +1,164 @@
+//! What an outline or a symbol answers: the tool's output with `metadata.outline` (a page of
+//! definitions, its hints as a page of matches has them) or `metadata.symbol` (a window).
+
+use std::fmt::{self, Display, Formatter};
+
+use serde::Serialize;
+
+use super::search::ends_by_caller;
+use super::{FileOutput, LineRange, Metadata, ReadFacts, WindowMetadata};
+use crate::outline::{Outline, OutlinePage, PageCap, Picked};
+use crate::resolve::OutlineArgs;
+use crate::window::{Fitted, LineRequest, MAX_LIMIT, MAX_WINDOW_BYTES};
+
+/// `metadata.outline`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub(crate) struct OutlineMeta {
+    pub language: &'static str,
+    /// Definitions starting in the lines listed.
+    pub total: u64,
+    /// Those in `content`.
+    pub returned: u64,
+    /// Present (true) when the syntax tree had errors.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub partial: bool,
+}
+
+/// `metadata.symbol`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub(crate) struct SymbolMeta<'a> {
+    pub name: &'a str,
+    pub kind: &'static str,
+    pub start_line: u64,
+    pub end_line: u64,
+}
+
+/// A page of an outline and what it was cut from.
+pub(crate) struct OutlineShown<'a> {
+    pub outline: &'a Outline,
+    pub page: &'a OutlinePage,
+    pub args: &'a OutlineArgs,
+    /// The lines whose definitions were listed, `None` when none were.
+    pub listed: Option<(u64, u64)>,
+    pub total_lines: u64,
+    /// The character budget the page was fitted to.
+    pub budget: u64,
+}
+
+/// The output of an outline; `content` borrows the page's.
+pub(crate) fn outline_output<'a>(facts: ReadFacts<'a>, shown: &OutlineShown<'a>) -> FileOutput<'a> {
+    let page = shown.page;
+    let window = WindowMetadata {
+        total_lines: shown.total_lines,
+        returned_lines: page.spanned.map(|(start, end)| LineRange { start, end }),
+        truncated: page.returned < page.total || facts.cut_by_read_limit,
+    };
+    FileOutput {
+        path: facts.path,
+        git_ref: facts.git_ref,
+        metadata: Metadata {
+            outline: Some(OutlineMeta {
+                language: shown.outline.language.as_str(),
+                total: page.total as u64,
+                returned: page.returned as u64,
+                partial: shown.outline.partial,
+            }),
+            ..super::metadata_of(&facts, Some(window), false)
+        },
+        system_instruction: outline_instruction(&facts, shown),
+        content: Some(&page.content),
+    }
+}
+
+/// The output of a symbol's window: a window's, with `metadata.symbol`.
+pub(crate) fn symbol_output<'a>(
+    facts: ReadFacts<'a>,
+    fitted: &'a Fitted<'_>,
+    picked: &'a Picked,
+) -> FileOutput<'a> {
+    let mut output = super::file_output(facts, fitted);
+    output.metadata.symbol = Some(SymbolMeta {
+        name: &picked.name,
+        kind: picked.kind.as_str(),
+        start_line: picked.start_line,
+        end_line: picked.end_line,
+    });
+    output
+}
+
+/// The hint sentences, joined by a space.
+fn outline_instruction(facts: &ReadFacts<'_>, shown: &OutlineShown<'_>) -> Option<String> {
+    let mut notes = super::read_notes(facts);
+    notes.extend(outcome_note(facts, shown));
+    if shown.outline.partial {
+        notes.push("The file has syntax errors: where the parser could not recover, definitions may be missing (metadata.outline.partial).".to_string());
+    }
+    (!notes.is_empty()).then(|| notes.join(" "))
+}
+
+/// What was listed when nothing was, or the next page when definitions were left out.
+fn outcome_note(facts: &ReadFacts<'_>, shown: &OutlineShown<'_>) -> Option<String> {
+    let total = shown.total_lines;
+    let Some((first, last)) = shown.listed else {
+        return Some(match shown.args.lines {
+            _ if total == 0 => "The file is empty: there is no definition to list.".to_string(),
+            Some(LineRequest::OffsetLimit { offset, .. }) => format!(
+                "Offset {offset} is past the end of the file ({total} lines): no line was listed. Call again with an offset below {total}."
+            ),
+            _ => format!("No line was listed (the file has {total} lines)."),
+        });
+    };
+    let page = shown.page;
+    if page.total == 0 {
+        return Some(format!(
+            "No definition starts in lines {first}-{last} of {total}."
+        ));
+    }
+    let next = page.next_start?;
+    let call = NextPage {
+        start_line: next,
+        end_line: ends_by_caller(shown.args.lines).then_some(last),
+        max_chars: facts.max_chars_arg,
+    };
+    let by = page
+        .cut_by
+        .map(|cap| format!(" to stay within {}", cap_words(cap, shown.budget)))
+        .unwrap_or_default();
+    Some(format!(
+        "Outline truncated{by}: {} of {} definitions shown (lines {first}-{last} listed). To see the next definitions, call again with {call}.",
+        page.returned, page.total
+    ))
+}
+
+/// A cap as the hints name it.
+fn cap_words(cap: PageCap, budget: u64) -> String {
+    match cap {
+        PageCap::Lines => format!("the {MAX_LIMIT} definitions a page holds"),
+        PageCap::Bytes => format!("the {MAX_WINDOW_BYTES} byte response limit"),
+        PageCap::Chars => format!("the {budget} character budget (max_chars)"),
+    }
+}
+
+/// The next page's arguments.
+struct NextPage {
+    start_line: u64,
+    end_line: Option<u64>,
+    max_chars: Option<u64>,
+}
+
+impl Display for NextPage {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{{\"outline\": true, \"start_line\": {}",
+            self.start_line
+        )?;
+        if let Some(end) = self.end_line {
+            write!(f, ", \"end_line\": {end}")?;
+        }
+        if let Some(max_chars) = self.max_chars {
+            write!(f, ", \"max_chars\": {max_chars}")?;
+        }
+        f.write_str("}")
+    }
+}

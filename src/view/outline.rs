@@ -1,0 +1,96 @@
+//! The outline and symbol views' renderers: the blob's outline (parsed once per blob, through
+//! the cache), then a page of its definitions, or one definition's lines as a window.
+
+use std::sync::Arc;
+
+use super::{Read, Rendered, ViewError};
+use crate::outline::{self, Language, MAX_OUTLINE_BYTES, Outline, Outlines, Picked};
+use crate::resolve::{OutlineArgs, SymbolArgs, Target};
+use crate::response;
+use crate::window::{self, Fitted, LineRequest, count_lines, lines_covered};
+
+/// A page of the blob's definitions starting in the lines the call names.
+pub(super) fn render_outline<L>(
+    args: &OutlineArgs,
+    outlines: &Outlines,
+    target: &Target<L>,
+    read: &Read,
+) -> Result<Rendered, ViewError> {
+    let (text, cut_by_read_limit) = read.text()?;
+    let outline = parsed(outlines, read, text)?;
+    let total_lines = count_lines(text.as_bytes());
+    let listed = lines_covered(args.lines, total_lines).map_err(ViewError::Window)?;
+    let page = outline::page(&outline, listed, read.max_chars);
+    let facts = read.facts(target, cut_by_read_limit);
+    let shown = response::OutlineShown {
+        outline: &outline,
+        page: &page,
+        args,
+        listed,
+        total_lines,
+        budget: read.max_chars,
+    };
+    Rendered::of(response::outline_output(facts, &shown), page.charged)
+}
+
+/// The lines of the definition `name` as a window, with `metadata.symbol`.
+pub(super) fn render_symbol<L>(
+    args: &SymbolArgs,
+    outlines: &Outlines,
+    target: &Target<L>,
+    read: &Read,
+) -> Result<Rendered, ViewError> {
+    let (text, cut_by_read_limit) = read.text()?;
+    let (fitted, picked) = symbol_window(args, outlines, target, read, text)?;
+    let facts = read.facts(target, cut_by_read_limit);
+    Rendered::of(
+        response::symbol_output(facts, &fitted, &picked),
+        fitted.charged_chars(),
+    )
+}
+
+/// The window of the definition `args` names in `text` (the blob `read` holds): its lines,
+/// within the lines the call names when it names some (and they meet), and the definition.
+pub(super) fn symbol_window<'t, L>(
+    args: &SymbolArgs,
+    outlines: &Outlines,
+    target: &Target<L>,
+    read: &Read,
+    text: &'t str,
+) -> Result<(Fitted<'t>, Picked), ViewError> {
+    let outline = parsed(outlines, read, text)?;
+    let blob = &read.fetched.blob;
+    let picked = outline::pick(&outline, &args.name, &blob.path).map_err(ViewError::Symbol)?;
+    let (mut start, mut end) = (picked.start_line, picked.end_line);
+    let total = count_lines(text.as_bytes());
+    let within = lines_covered(args.lines, total).map_err(ViewError::Window)?;
+    if let Some((first, last)) = within.filter(|&(first, last)| first <= end && start <= last) {
+        (start, end) = (start.max(first), end.min(last));
+    }
+    let lines = LineRequest::StartEnd {
+        start: Some(start),
+        end: Some(end),
+    };
+    let fitted = window::fit_window(text, lines, read.fit(target)).map_err(ViewError::Window)?;
+    Ok((fitted, picked))
+}
+
+/// The outline of the blob `read` holds (its text `text`): its language by the path's
+/// extension, refused past [`MAX_OUTLINE_BYTES`].
+fn parsed(outlines: &Outlines, read: &Read, text: &str) -> Result<Arc<Outline>, ViewError> {
+    let blob = &read.fetched.blob;
+    let Some(language) = Language::of_path(&blob.path) else {
+        return Err(ViewError::Unsupported {
+            path: blob.path.clone(),
+        });
+    };
+    if blob.size_bytes > MAX_OUTLINE_BYTES {
+        return Err(ViewError::OutlineTooLarge {
+            path: blob.path.clone(),
+            size_bytes: blob.size_bytes,
+        });
+    }
+    outlines
+        .get(blob.id.as_deref(), language, text)
+        .map_err(ViewError::Outline)
+}
