@@ -8,7 +8,7 @@
 //! [`window`] → `response` (the output); each error is worded beside its own type.
 //! `reader` wires those steps, `batch` runs them for many files, and `tool` is the MCP face. [`cli`]
 //! starts it over `stdio` or `http`; `jsonrpc` answers what rmcp cannot type and `cutoff` ends
-//! calls that run too long. The README's Development section maps every module.
+//! calls that run too long. docs/development.md maps every module.
 //!
 //! The public surface is what the binary, the benches and the tests need: [`cli`], the pure
 //! [`window`]ing and its [`limits`], and (hidden) the `fuzzing` and `testing` entry points.
