@@ -48,7 +48,7 @@ impl Metrics {
         let calls = CallMetrics::register(&mut registry);
         let gitlab = GitlabMetrics::register(&mut registry);
         let cache = CacheMetrics::register(&mut registry);
-        let outlines = OutlineMetrics::register(&mut registry);
+        let outlines = register_outline(&mut registry);
         let http = HttpMetrics::register(&mut registry);
         Self {
             registry,
@@ -272,9 +272,10 @@ impl GitlabMetrics {
     }
 }
 
-/// The blob cache.
+/// What a byte-bounded cache reports (the blob cache, the outline cache): lookups that found
+/// an entry or not, what it holds, and evictions.
 #[derive(Debug)]
-pub(crate) struct CacheMetrics {
+pub(crate) struct LruMetrics {
     hits: Counter,
     misses: Counter,
     bytes: Gauge,
@@ -282,39 +283,63 @@ pub(crate) struct CacheMetrics {
     evictions: Counter,
     /// The cache's eviction total when last reported, so the counter advances by the difference.
     evictions_seen: AtomicU64,
+}
+
+/// The help texts of one cache's [`LruMetrics`].
+struct LruHelp {
+    hits: &'static str,
+    misses: &'static str,
+    bytes: &'static str,
+    entries: &'static str,
+    evictions: &'static str,
+}
+
+impl LruMetrics {
+    /// Registers `PREFIX_hits`, `PREFIX_misses`, `PREFIX` (bytes), `PREFIX_entries` and
+    /// `PREFIX_evictions`.
+    fn register(r: &mut Registry, prefix: &str, help: LruHelp) -> Self {
+        Self {
+            hits: single(r, &format!("{prefix}_hits"), help.hits, None),
+            misses: single(r, &format!("{prefix}_misses"), help.misses, None),
+            bytes: single(r, prefix, help.bytes, Some(Unit::Bytes)),
+            entries: single(r, &format!("{prefix}_entries"), help.entries, None),
+            evictions: single(r, &format!("{prefix}_evictions"), help.evictions, None),
+            evictions_seen: AtomicU64::new(0),
+        }
+    }
+
+    pub(crate) fn lookup(&self, found: bool) {
+        if found { &self.hits } else { &self.misses }.inc();
+    }
+
+    /// The cache's state after a change; `evictions` is its running total.
+    pub(crate) fn state(&self, bytes: u64, entries: usize, evictions: u64) {
+        self.bytes.set(i64::try_from(bytes).unwrap_or(i64::MAX));
+        self.entries.set(i64::try_from(entries).unwrap_or(i64::MAX));
+        let before = self.evictions_seen.fetch_max(evictions, Ordering::Relaxed);
+        self.evictions.inc_by(evictions.saturating_sub(before));
+    }
+}
+
+/// The blob cache: its [`LruMetrics`] and the content it refused.
+#[derive(Debug)]
+pub(crate) struct CacheMetrics {
+    lru: LruMetrics,
     /// Index: [`Endpoint`].
     verification_failures: Vec<Counter>,
 }
 
 impl CacheMetrics {
     fn register(r: &mut Registry) -> Self {
+        let help = LruHelp {
+            hits: "Blob cache lookups that found the blob",
+            misses: "Blob cache lookups that did not find the blob",
+            bytes: "Bytes of content the blob cache holds",
+            entries: "Blobs the cache holds",
+            evictions: "Blobs evicted from the cache over its byte budget",
+        };
         Self {
-            hits: single(
-                r,
-                "blob_cache_hits",
-                "Blob cache lookups that found the blob",
-                None,
-            ),
-            misses: single(
-                r,
-                "blob_cache_misses",
-                "Blob cache lookups that did not find the blob",
-                None,
-            ),
-            bytes: single(
-                r,
-                "blob_cache",
-                "Bytes of content the blob cache holds",
-                Some(Unit::Bytes),
-            ),
-            entries: single(r, "blob_cache_entries", "Blobs the cache holds", None),
-            evictions: single(
-                r,
-                "blob_cache_evictions",
-                "Blobs evicted from the cache over its byte budget",
-                None,
-            ),
-            evictions_seen: AtomicU64::new(0),
+            lru: LruMetrics::register(r, "blob_cache", help),
             verification_failures: series(
                 r,
                 "blob_cache_verification_failures",
@@ -327,15 +352,12 @@ impl CacheMetrics {
     }
 
     pub(crate) fn lookup(&self, found: bool) {
-        if found { &self.hits } else { &self.misses }.inc();
+        self.lru.lookup(found);
     }
 
     /// The cache's state after a change; `evictions` is its running total.
     pub(crate) fn state(&self, bytes: u64, entries: usize, evictions: u64) {
-        self.bytes.set(i64::try_from(bytes).unwrap_or(i64::MAX));
-        self.entries.set(i64::try_from(entries).unwrap_or(i64::MAX));
-        let before = self.evictions_seen.fetch_max(evictions, Ordering::Relaxed);
-        self.evictions.inc_by(evictions.saturating_sub(before));
+        self.lru.state(bytes, entries, evictions);
     }
 
     pub(crate) fn verification_failed(&self, endpoint: Endpoint) {
@@ -344,60 +366,18 @@ impl CacheMetrics {
 }
 
 /// The outline cache: lookups that found an outline or parsed one, and what it holds.
-#[derive(Debug)]
-pub(crate) struct OutlineMetrics {
-    hits: Counter,
-    misses: Counter,
-    bytes: Gauge,
-    entries: Gauge,
-    evictions: Counter,
-    /// The cache's eviction total when last reported, so the counter advances by the difference.
-    evictions_seen: AtomicU64,
-}
+pub(crate) type OutlineMetrics = LruMetrics;
 
-impl OutlineMetrics {
-    fn register(r: &mut Registry) -> Self {
-        Self {
-            hits: single(
-                r,
-                "outline_cache_hits",
-                "Outline lookups that found the blob's outline",
-                None,
-            ),
-            misses: single(
-                r,
-                "outline_cache_misses",
-                "Outline lookups that parsed the blob",
-                None,
-            ),
-            bytes: single(
-                r,
-                "outline_cache",
-                "Bytes of outlines the outline cache holds",
-                Some(Unit::Bytes),
-            ),
-            entries: single(r, "outline_cache_entries", "Outlines the cache holds", None),
-            evictions: single(
-                r,
-                "outline_cache_evictions",
-                "Outlines evicted from the cache over its byte budget",
-                None,
-            ),
-            evictions_seen: AtomicU64::new(0),
-        }
-    }
-
-    pub(crate) fn lookup(&self, found: bool) {
-        if found { &self.hits } else { &self.misses }.inc();
-    }
-
-    /// The cache's state after a change; `evictions` is its running total.
-    pub(crate) fn state(&self, bytes: u64, entries: usize, evictions: u64) {
-        self.bytes.set(i64::try_from(bytes).unwrap_or(i64::MAX));
-        self.entries.set(i64::try_from(entries).unwrap_or(i64::MAX));
-        let before = self.evictions_seen.fetch_max(evictions, Ordering::Relaxed);
-        self.evictions.inc_by(evictions.saturating_sub(before));
-    }
+/// Registers the outline cache's [`LruMetrics`] (`outline_cache_*`).
+fn register_outline(r: &mut Registry) -> OutlineMetrics {
+    let help = LruHelp {
+        hits: "Outline lookups that found the blob's outline",
+        misses: "Outline lookups that parsed the blob",
+        bytes: "Bytes of outlines the outline cache holds",
+        entries: "Outlines the cache holds",
+        evictions: "Outlines evicted from the cache over its byte budget",
+    };
+    LruMetrics::register(r, "outline_cache", help)
 }
 
 /// The HTTP listener.
