@@ -16,7 +16,11 @@ fn corpus_dir(target: &str) -> PathBuf {
 
 /// The files of one target's corpus, sorted; at least one.
 fn corpus_files(target: &str) -> Vec<PathBuf> {
-    let dir = corpus_dir(target);
+    files_in(&corpus_dir(target))
+}
+
+/// The files of a directory, sorted; at least one.
+fn files_in(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|entry| entry.expect("a readable directory entry").path())
@@ -27,14 +31,23 @@ fn corpus_files(target: &str) -> Vec<PathBuf> {
     files
 }
 
-/// Runs `check` on every corpus file of `target`, reporting every failing file at once.
-fn replay(target: &str) {
-    let check = checks::TARGETS
+/// The check the fuzz target `target` runs.
+fn check_of(target: &str) -> fn(&[u8]) {
+    checks::TARGETS
         .iter()
         .find(|t| t.name == target)
         .unwrap_or_else(|| panic!("no target {target}"))
-        .check;
-    let failures: Vec<String> = corpus_files(target)
+        .check
+}
+
+/// Runs `check` on every corpus file of `target`, reporting every failing file at once.
+fn replay(target: &str) {
+    replay_files(check_of(target), &corpus_files(target));
+}
+
+/// Runs `check` on every file of `files`, reporting every failing file at once.
+fn replay_files(check: fn(&[u8]), files: &[PathBuf]) {
+    let failures: Vec<String> = files
         .iter()
         .filter_map(|path| {
             let data = std::fs::read(path).expect("a readable corpus file");
@@ -84,6 +97,14 @@ fn search_corpus() {
 #[test]
 fn outline_corpus() {
     replay("outline");
+}
+
+/// The outline tests' source files are the outline target's seeds too (the target takes raw
+/// source bytes); pass `../tests/fixtures/outline` as a second corpus directory when fuzzing.
+#[test]
+fn outline_fixtures_as_seeds() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/outline");
+    replay_files(check_of("outline"), &files_in(&fixtures));
 }
 
 #[test]
