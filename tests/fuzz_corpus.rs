@@ -21,7 +21,7 @@ fn corpus_files(target: &str) -> Vec<PathBuf> {
 
 /// The files of a directory, sorted; at least one.
 fn files_in(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|entry| entry.expect("a readable directory entry").path())
         .filter(|path| path.is_file())
