@@ -15,7 +15,7 @@ pub(crate) mod choice;
 mod error;
 pub(crate) mod file_url;
 mod given;
-mod split_error;
+pub(crate) mod split_error;
 
 use crate::args::{ArgName, ToolArgs};
 use crate::ref_name::RefType;
