@@ -275,6 +275,26 @@ async fn symbols_overloads_ambiguity_and_missing_names() {
         out["metadata"]["symbol"],
         json!({"name": "Invoice.Status", "kind": "class", "start_line": 35, "end_line": 41})
     );
+    // Read whole, the definition says so: no window hint pointing past its end.
+    assert_eq!(
+        out["system_instruction"],
+        format!(
+            "This is the whole class Invoice.Status: lines 35-41 of {}.",
+            billing.lines().count()
+        )
+    );
+    // A line range inside the definition: that part, and how to read all of it.
+    let out = ok(&mcp
+        .call(args(
+            "billing.py",
+            json!({"symbol": "Invoice", "start_line": 40, "end_line": 45}),
+        ))
+        .await);
+    assert_eq!(out["content"], lines(&billing, 40, 45).as_str());
+    assert_eq!(
+        out["system_instruction"],
+        "These are lines 40-45 of class Invoice (lines 34-61), as the line range asked; without start_line and end_line the call reads all of it."
+    );
     // A last part that names one definition; decorators included.
     let out = ok(&mcp
         .call(args("billing.py", json!({"symbol": "_cache"})))

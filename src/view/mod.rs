@@ -291,7 +291,7 @@ fn render_unchanged<L>(
             Some(window::fit_window(text, *lines, read.fit(target)).map_err(ViewError::Window)?)
         }
         (View::Symbol { args, outlines }, Some((text, _))) => {
-            Some(outline::symbol_window(args, outlines, target, read, text)?.0)
+            Some(outline::symbol_window(args, outlines, target, read, text)?.fitted)
         }
         _ => None,
     };
