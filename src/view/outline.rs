@@ -87,11 +87,11 @@ pub(super) fn symbol_window<'t, L>(
     })
 }
 
-/// The outline of the blob `read` holds (its text `text`): its language by the path's
-/// extension, refused past [`MAX_OUTLINE_BYTES`].
+/// The outline of the blob `read` holds (its text `text`): its language as the repository
+/// declares it, else by the path's extension; refused past [`MAX_OUTLINE_BYTES`].
 fn parsed(outlines: &Outlines, read: &Read, text: &str) -> Result<Arc<Outline>, ViewError> {
     let blob = &read.fetched.blob;
-    let Some(language) = Language::of_path(&blob.path) else {
+    let Some(language) = Language::of_file(read.fetched.language.as_deref(), &blob.path) else {
         return Err(ViewError::Unsupported {
             path: blob.path.clone(),
         });

@@ -12,12 +12,32 @@ use crate::config::Credential;
 use crate::resolve::choice::choose;
 use crate::resolve::{Lookup, ProjectFile, ProjectRef};
 use crate::source::blob::SourceError;
+use crate::window::Extent;
 
-/// Asks GitLab about `lookup` (with content when `with_content`).
+/// What a round asks of the file besides its metadata.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Fields {
+    /// Its content (not when the blob is cached).
+    pub content: bool,
+    /// Its `language` (for an outline or a symbol: [`Extent::Parsed`]).
+    pub language: bool,
+}
+
+impl Fields {
+    /// The fields of a round with content or without, for a call needing `extent`.
+    pub(crate) fn of(content: bool, extent: Extent) -> Self {
+        Fields {
+            content,
+            language: extent == Extent::Parsed,
+        }
+    }
+}
+
+/// Asks GitLab about `lookup`, with the `fields` asked.
 pub(crate) async fn ask(
     client: &Client,
     lookup: &ProjectFile,
-    with_content: bool,
+    fields: Fields,
     credential: Option<&Credential>,
 ) -> Result<Reply, SourceError> {
     match lookup {
@@ -31,8 +51,9 @@ pub(crate) async fn ask(
                 git_ref,
                 path,
                 ref_type: None,
+                language: fields.language,
             };
-            exact(client, request, with_content, credential).await
+            exact(client, request, fields.content, credential).await
         }
         ProjectFile::Url {
             project_path,
@@ -50,8 +71,9 @@ pub(crate) async fn ask(
                 git_ref,
                 path,
                 ref_type: *ref_type,
+                language: fields.language,
             };
-            exact(client, request, with_content, credential).await
+            exact(client, request, fields.content, credential).await
         }
         ProjectFile::Url {
             project_path,
@@ -66,7 +88,8 @@ pub(crate) async fn ask(
                 project_path,
                 candidates,
                 ref_type: *ref_type,
-                content: with_content,
+                content: fields.content,
+                language: fields.language,
             };
             split(client, asked, credential).await
         }
