@@ -275,6 +275,26 @@ async fn symbols_overloads_ambiguity_and_missing_names() {
         out["metadata"]["symbol"],
         json!({"name": "Invoice.Status", "kind": "class", "start_line": 35, "end_line": 41})
     );
+    // Read whole, the definition says so: no window hint pointing past its end.
+    assert_eq!(
+        out["system_instruction"],
+        format!(
+            "This is the whole class Invoice.Status: lines 35-41 of {}.",
+            billing.lines().count()
+        )
+    );
+    // A line range inside the definition: that part, and how to read all of it.
+    let out = ok(&mcp
+        .call(args(
+            "billing.py",
+            json!({"symbol": "Invoice", "start_line": 40, "end_line": 45}),
+        ))
+        .await);
+    assert_eq!(out["content"], lines(&billing, 40, 45).as_str());
+    assert_eq!(
+        out["system_instruction"],
+        "These are lines 40-45 of class Invoice (lines 34-61), as the line range asked; without start_line and end_line the call reads all of it."
+    );
     // A last part that names one definition; decorators included.
     let out = ok(&mcp
         .call(args("billing.py", json!({"symbol": "_cache"})))
@@ -317,7 +337,7 @@ async fn unsupported_files_conflicts_ranges_and_if_none_match() {
     let e = err(&mcp.call(args("notes.txt", json!({"outline": true}))).await);
     assert_eq!(
         e,
-        "No outline for 'notes.txt': outline and symbol read Python, JavaScript/JSX, TypeScript/TSX, Go, Rust, Java, Ruby, C, C++, C# and PHP files (by extension). Use pattern to find lines in this file instead."
+        "No outline for 'notes.txt': outline and symbol read Python, JavaScript/JSX, TypeScript/TSX, Go, Rust, Java, Ruby, C, C++, C# and PHP files, by extension (on GitLab also by a gitlab-language attribute in .gitattributes). Use pattern to find lines in this file instead."
     );
     let e = err(&mcp
         .call(args(
@@ -387,6 +407,52 @@ async fn batch_entries_take_outline_and_symbol() {
         "{}",
         files[2]
     );
+    mcp.stop().await;
+}
+
+#[tokio::test]
+async fn the_language_gitlab_declares_wins_and_is_asked_only_to_parse() {
+    // `.gitattributes`: `Nicefile gitlab-language=ruby`, `*.h gitlab-language=cpp`; GitLab
+    // gives it as the blob's `language` (null unless set).
+    let ruby = "class Nice\n  def run\n    1\n  end\nend\n";
+    let header = "namespace geo {\nclass Vec {\n  int x;\n};\n}\n";
+    let mut nice = text_node("Nicefile", ruby);
+    nice["language"] = json!("ruby");
+    let mut vec = text_node("include/vec.h", header);
+    vec["language"] = json!("cpp");
+    let server = MockServer::start().await;
+    graphql()
+        .respond_with(json_response(project_answer(
+            "grp/proj",
+            7,
+            vec![nice, vec],
+        )))
+        .mount(&server)
+        .await;
+    let mcp = spawn_gitlab(&server.uri(), None).await;
+    let out = ok(&mcp.call(args("Nicefile", json!({"outline": true}))).await);
+    assert_eq!(out["metadata"]["outline"]["language"], "ruby");
+    assert_eq!(out["content"], "1-5 class Nice\n  2-4 method Nice.run\n");
+    let out = ok(&mcp
+        .call(args("include/vec.h", json!({"symbol": "geo.Vec"})))
+        .await);
+    assert_eq!(out["content"], "class Vec {\n  int x;\n};\n");
+    let out = ok(&mcp
+        .call_many(json!({"project_id": "grp/proj", "ref": "main", "files": [
+            {"file_path": "Nicefile", "outline": true},
+        ]}))
+        .await);
+    assert_eq!(out["files"][0]["metadata"]["outline"]["language"], "ruby");
+    // A window and a search never ask for it (a Gitaly call per blob).
+    ok(&mcp.call(args("Nicefile", json!({}))).await);
+    ok(&mcp.call(args("Nicefile", json!({"pattern": "def"}))).await);
+    let asked: Vec<bool> = bodies(&server)
+        .await
+        .iter()
+        .map(|b| b["variables"]["withLanguage"] == json!(true))
+        .collect();
+    assert_eq!(asked.len(), 5, "one request per call: {asked:?}");
+    assert_eq!(asked, [true, true, true, false, false]);
     mcp.stop().await;
 }
 

@@ -40,6 +40,8 @@ const GITALY: &[&str] = &[
     "RepositoryBlob.permalinkPath",
     "RepositoryBlob.lfsOid",
     "RepositoryBlob.rawTextBlob",
+    // `language_from_gitattributes`: the `.gitattributes` of the repository, from Gitaly.
+    "RepositoryBlob.language",
 ];
 
 fn full_schema() -> Option<Valid<Schema>> {
@@ -178,7 +180,11 @@ fn kind(body: &Value) -> String {
         } else {
             "without content"
         };
-        format!("blobs, {paths} path(s), {content}")
+        let language = match vars["withLanguage"] == json!(true) {
+            true => ", language",
+            false => "",
+        };
+        format!("blobs, {paths} path(s), {content}{language}")
     }
 }
 
@@ -218,6 +224,14 @@ async fn every_document_as_sent_stays_within_the_anonymous_limit() {
     server
         .call_many(json!({"project_id": "grp/proj", "ref": "main", "files": files}))
         .await;
+    // The same 20 paths as outlines: the language is asked of each (a Gitaly call each).
+    let outlines: Vec<Value> = names
+        .iter()
+        .map(|n| json!({ "file_path": n, "outline": true }))
+        .collect();
+    server
+        .call_many(json!({"project_id": "grp/proj", "ref": "main", "files": outlines}))
+        .await;
     server.stop().await;
     let mut table = Vec::new();
     for body in gitlab.log().graphql {
@@ -233,6 +247,7 @@ async fn every_document_as_sent_stays_within_the_anonymous_limit() {
         "miss probe",
         "URL split, 8 candidates",
         "blobs, 20 path(s), with content",
+        "blobs, 20 path(s), without content, language",
     ] {
         assert!(kinds.contains(&wanted), "{wanted} not sent: {kinds:?}");
     }

@@ -1,5 +1,6 @@
-//! The languages an outline can be made of, chosen by a file's extension (pure), and the
-//! tree-sitter grammar of each.
+//! The languages an outline can be made of, chosen by the language a repository declares for
+//! a file (GitLab's `language`) or else by its extension (pure), and the tree-sitter grammar of
+//! each.
 
 /// A language with a grammar and definition rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -59,6 +60,36 @@ impl Language {
             }
             "cs" => Language::CSharp,
             "php" | "phtml" | "php8" => Language::Php,
+            _ => return None,
+        })
+    }
+
+    /// The language of a file: the one its repository declares (`declared`, GitLab's
+    /// `language`) when it is one of ours, else the one its extension names, else `None`.
+    pub fn of_file(declared: Option<&str>, path: &str) -> Option<Language> {
+        declared
+            .and_then(Language::of_declared)
+            .or_else(|| Language::of_path(path))
+    }
+
+    /// The language a `gitlab-language` attribute names (GitLab's `language`: a Rouge lexer
+    /// tag, case-insensitive, with options after a `?` as in `erb?parent=json`), or `None`
+    /// for a language without a grammar here.
+    pub fn of_declared(tag: &str) -> Option<Language> {
+        let lexer = tag.split('?').next().unwrap_or(tag).trim();
+        Some(match lexer.to_ascii_lowercase().as_str() {
+            "python" | "py" | "python3" => Language::Python,
+            "javascript" | "js" | "jsx" => Language::JavaScript,
+            "typescript" | "ts" => Language::TypeScript,
+            "tsx" => Language::Tsx,
+            "go" | "golang" => Language::Go,
+            "rust" | "rs" => Language::Rust,
+            "java" => Language::Java,
+            "ruby" | "rb" => Language::Ruby,
+            "c" => Language::C,
+            "cpp" | "c++" => Language::Cpp,
+            "csharp" | "c#" | "cs" => Language::CSharp,
+            "php" => Language::Php,
             _ => return None,
         })
     }
@@ -123,6 +154,36 @@ mod tests {
         ];
         for (path, want) in cases {
             assert_eq!(Language::of_path(path), want, "{path}");
+        }
+    }
+
+    #[test]
+    fn a_declared_language_wins_over_the_extension() {
+        let cases = [
+            // The attribute names a language of ours: it decides, extension or not.
+            (Some("ruby"), "Nicefile", Some(Language::Ruby)),
+            (Some("cpp"), "include/vec.h", Some(Language::Cpp)),
+            (Some("C++"), "a.inc", Some(Language::Cpp)),
+            (Some(" PHP "), "page.inc", Some(Language::Php)),
+            // Rouge's options after `?` are not part of the lexer's name.
+            (
+                Some("javascript?foo=bar"),
+                "x.es",
+                Some(Language::JavaScript),
+            ),
+            // A language without a grammar here, or none declared: the extension decides.
+            (Some("erb"), "view.rb", Some(Language::Ruby)),
+            (Some(""), "main.go", Some(Language::Go)),
+            (None, "main.go", Some(Language::Go)),
+            (Some("markdown"), "README.md", None),
+            (None, "Nicefile", None),
+        ];
+        for (declared, path, want) in cases {
+            assert_eq!(
+                Language::of_file(declared, path),
+                want,
+                "{declared:?} {path}"
+            );
         }
     }
 

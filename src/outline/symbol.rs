@@ -62,14 +62,7 @@ impl Display for SymbolError {
                 for c in candidates {
                     write!(f, "\n  {}", c.line())?;
                 }
-                let first = &candidates[0];
-                write!(
-                    f,
-                    "\nCall again with symbol set to one of the qualified names above (e.g. {{\"symbol\": {}}}), or read a definition's lines with start_line and end_line (e.g. {{\"start_line\": {}, \"end_line\": {}}}).",
-                    serde_json::Value::from(first.name.as_str()),
-                    first.start_line,
-                    first.end_line
-                )
+                how_to_read_each(f, candidates)
             }
             SymbolError::NotFound { name, path, near } => {
                 write!(
@@ -85,6 +78,41 @@ impl Display for SymbolError {
                 f.write_str(" Call with outline: true to list the file's definitions.")
             }
         }
+    }
+}
+
+/// The ambiguity error's last sentence: a qualified name tells a definition apart only when it
+/// is listed once (a Rust `struct Lru` and its `impl Lru` share the name `Lru`), so a name
+/// listed twice is read by its lines. `candidates` is never empty (a match made the error).
+fn how_to_read_each(f: &mut Formatter<'_>, candidates: &[Definition]) -> fmt::Result {
+    let listed_once = |d: &&Definition| candidates.iter().filter(|o| o.name == d.name).count() == 1;
+    let by_lines = |d: &Definition| {
+        format!(
+            "{{\"start_line\": {}, \"end_line\": {}}}",
+            d.start_line, d.end_line
+        )
+    };
+    let once = candidates.iter().find(listed_once);
+    let twice = candidates.iter().find(|d| !listed_once(d));
+    match (once, twice) {
+        (Some(d), None) => write!(
+            f,
+            "\nCall again with symbol set to one of the qualified names above (e.g. {{\"symbol\": {}}}), or read a definition's lines with start_line and end_line (e.g. {}).",
+            serde_json::Value::from(d.name.as_str()),
+            by_lines(d)
+        ),
+        (Some(d), Some(same)) => write!(
+            f,
+            "\nCall again with symbol set to a qualified name listed once above (e.g. {{\"symbol\": {}}}); definitions listed under one name are read by their lines with start_line and end_line (e.g. {}).",
+            serde_json::Value::from(d.name.as_str()),
+            by_lines(same)
+        ),
+        (None, Some(same)) => write!(
+            f,
+            "\nThese definitions share one qualified name: read one by its lines with start_line and end_line (e.g. {}).",
+            by_lines(same)
+        ),
+        (None, None) => Ok(()),
     }
 }
 
@@ -205,6 +233,46 @@ mod tests {
         assert_eq!((p.start_line, p.end_line), (12, 14));
         let p = pick(&outline(), "Router::Inner::add", "r.ts").unwrap();
         assert_eq!((p.start_line, p.end_line), (21, 22));
+    }
+
+    fn rust(definitions: Vec<Definition>) -> Outline {
+        Outline {
+            language: Language::Rust,
+            definitions,
+            partial: false,
+        }
+    }
+
+    #[test]
+    fn one_name_listed_twice_is_read_by_its_lines() {
+        // A struct and its impl share the qualified name: naming it again would loop.
+        let o = rust(vec![
+            def(11, 22, 0, Kind::Struct, "Lru"),
+            def(24, 29, 0, Kind::Struct, "Slot"),
+            def(31, 127, 0, Kind::Impl, "Lru"),
+        ]);
+        let e = pick(&o, "Lru", "lru.rs").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "Symbol 'Lru' matches 2 definitions in 'lru.rs':\n  11-22 struct Lru\n  31-127 impl Lru\nThese definitions share one qualified name: read one by its lines with start_line and end_line (e.g. {\"start_line\": 11, \"end_line\": 22})."
+        );
+    }
+
+    #[test]
+    fn a_name_listed_once_is_offered_beside_the_lines_of_the_others() {
+        let o = rust(vec![
+            def(1, 10, 0, Kind::Impl, "A"),
+            def(2, 4, 1, Kind::Method, "A.add"),
+            def(12, 20, 0, Kind::Impl, "A"),
+            def(13, 15, 1, Kind::Method, "A.add"),
+            def(22, 30, 0, Kind::Impl, "B"),
+            def(23, 25, 1, Kind::Method, "B.add"),
+        ]);
+        let e = pick(&o, "add", "a.rs").unwrap_err().to_string();
+        assert!(
+            e.ends_with("Call again with symbol set to a qualified name listed once above (e.g. {\"symbol\": \"B.add\"}); definitions listed under one name are read by their lines with start_line and end_line (e.g. {\"start_line\": 2, \"end_line\": 4})."),
+            "{e}"
+        );
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use std::fmt::{self, Display, Formatter};
 
-use super::notes::read_notes;
+use super::notes::{READ_LIMIT_NOTE, read_notes};
 use super::output::{
     FileOutput, LineRange, Metadata, OutlineMeta, ReadFacts, SymbolMeta, WindowMetadata,
     metadata_of,
@@ -12,7 +12,7 @@ use super::search::ends_by_caller;
 use super::window::file_output;
 use crate::outline::{Outline, OutlinePage, PageCap, Picked};
 use crate::resolve::OutlineArgs;
-use crate::window::{Fitted, LineRequest, MAX_LIMIT, MAX_WINDOW_BYTES};
+use crate::window::{Fitted, LineRequest, MAX_LIMIT, MAX_WINDOW_BYTES, Shortened};
 
 /// A page of an outline and what it was cut from.
 pub(crate) struct OutlineShown<'a> {
@@ -51,13 +51,24 @@ pub(crate) fn outline_output<'a>(facts: ReadFacts<'a>, shown: &OutlineShown<'a>)
     }
 }
 
-/// The output of a symbol's window: a window's, with `metadata.symbol`.
+/// The output of a symbol's window: a window's, with `metadata.symbol`; the window's hints
+/// when a cap cut the lines up to `last_line` (the last line the view reads), else a note that
+/// the definition (or the part of it the line range asked) is all there.
 pub(crate) fn symbol_output<'a>(
     facts: ReadFacts<'a>,
     fitted: &'a Fitted<'_>,
     picked: &'a Picked,
+    last_line: u64,
 ) -> FileOutput<'a> {
     let mut output = file_output(facts, fitted);
+    if let Some(note) = whole_symbol_note(fitted, picked, last_line) {
+        let mut notes = read_notes(&facts);
+        notes.push(note);
+        if facts.cut_by_read_limit {
+            notes.push(READ_LIMIT_NOTE.to_string());
+        }
+        output.system_instruction = Some(notes.join(" "));
+    }
     output.metadata.symbol = Some(SymbolMeta {
         name: &picked.name,
         kind: picked.kind.as_str(),
@@ -65,6 +76,28 @@ pub(crate) fn symbol_output<'a>(
         end_line: picked.end_line,
     });
     output
+}
+
+/// The note of a symbol's window that shows every line up to `last_line` uncut, `None` when a
+/// cap cut it (the window's own hints then name the next window). The lines the view read are
+/// the whole definition, or the part of it a line range asked.
+fn whole_symbol_note(fitted: &Fitted<'_>, picked: &Picked, last_line: u64) -> Option<String> {
+    let (first, last) = fitted.window.returned_lines()?;
+    if fitted.shortened != Shortened::None || last < last_line {
+        return None;
+    }
+    let (kind, name) = (picked.kind.as_str(), &picked.name);
+    let (start, end) = (picked.start_line, picked.end_line);
+    Some(if (first, last) == (start, end) {
+        format!(
+            "This is the whole {kind} {name}: lines {start}-{end} of {}.",
+            fitted.window.total_lines
+        )
+    } else {
+        format!(
+            "These are lines {first}-{last} of {kind} {name} (lines {start}-{end}), as the line range asked; without start_line and end_line the call reads all of it."
+        )
+    })
 }
 
 /// The hint sentences, joined by a space.

@@ -60,6 +60,10 @@ pub(crate) struct Fetched {
     pub split_fallback_from: Option<String>,
     /// The file's permalink at the commit read, as a full URL without a line anchor (GitLab).
     pub web_url: Option<String>,
+    /// The language the repository declares for the file (GitLab's `language`: the
+    /// `gitlab-language` attribute of its `.gitattributes`), when it was asked (an outline or
+    /// a symbol, [`crate::window::Extent::Parsed`]) and is set.
+    pub language: Option<String>,
 }
 
 impl Fetched {

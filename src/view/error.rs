@@ -83,7 +83,7 @@ impl Display for ViewError {
             ),
             ViewError::Unsupported { path } => write!(
                 f,
-                "No outline for '{}': outline and symbol read {SUPPORTED} files (by extension). Use pattern to find lines in this file instead.",
+                "No outline for '{}': outline and symbol read {SUPPORTED} files, by extension (on GitLab also by a gitlab-language attribute in .gitattributes). Use pattern to find lines in this file instead.",
                 shown(path)
             ),
             ViewError::OutlineTooLarge { path, size_bytes } => write!(

@@ -86,11 +86,13 @@ impl View {
     }
 
     /// How much of the file the view needs: a window's lines, or for a search, an outline or
-    /// a symbol every line (the GitLab source then reads past the 10 MiB GraphQL cut).
+    /// a symbol every line (the GitLab source then reads past the 10 MiB GraphQL cut); an
+    /// outline or a symbol parses them, so it also asks the file's declared language.
     pub(crate) fn extent(&self) -> Extent {
         match self {
             View::Window(lines) => Extent::Lines(*lines),
-            View::Matches { .. } | View::Outline { .. } | View::Symbol { .. } => Extent::Whole,
+            View::Matches { .. } => Extent::Whole,
+            View::Outline { .. } | View::Symbol { .. } => Extent::Parsed,
         }
     }
 }
@@ -198,7 +200,7 @@ fn render_unchanged<L>(
             Some(window::fit_window(text, *lines, read.fit(target)).map_err(ViewError::Window)?)
         }
         (View::Symbol { args, outlines }, Some((text, _))) => {
-            Some(outline::symbol_window(args, outlines, target, read, text)?.0)
+            Some(outline::symbol_window(args, outlines, target, read, text)?.fitted)
         }
         _ => None,
     };

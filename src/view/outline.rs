@@ -43,12 +43,20 @@ pub(super) fn render_symbol<L>(
     read: &Read,
 ) -> Result<Rendered, ViewError> {
     let (text, cut_by_read_limit) = read.text()?;
-    let (fitted, picked) = symbol_window(args, outlines, target, read, text)?;
+    let shown = symbol_window(args, outlines, target, read, text)?;
     let facts = read.facts(target, cut_by_read_limit);
     Rendered::of(
-        response::symbol_output(facts, &fitted, &picked),
-        fitted.charged_chars(),
+        response::symbol_output(facts, &shown.fitted, &shown.picked, shown.last_line),
+        shown.fitted.charged_chars(),
     )
+}
+
+/// A symbol's window: the definition picked, and the last line the view reads (the
+/// definition's, or the end of the line range the call named within it).
+pub(super) struct SymbolWindow<'t> {
+    pub fitted: Fitted<'t>,
+    pub picked: Picked,
+    pub last_line: u64,
 }
 
 /// The window of the definition `args` names in `text` (the blob `read` holds): its lines,
@@ -59,7 +67,7 @@ pub(super) fn symbol_window<'t, L>(
     target: &Target<L>,
     read: &Read,
     text: &'t str,
-) -> Result<(Fitted<'t>, Picked), ViewError> {
+) -> Result<SymbolWindow<'t>, ViewError> {
     let outline = parsed(outlines, read, text)?;
     let blob = &read.fetched.blob;
     let picked = outline::pick(&outline, &args.name, &blob.path).map_err(ViewError::Symbol)?;
@@ -74,14 +82,18 @@ pub(super) fn symbol_window<'t, L>(
         end: Some(end),
     };
     let fitted = window::fit_window(text, lines, read.fit(target)).map_err(ViewError::Window)?;
-    Ok((fitted, picked))
+    Ok(SymbolWindow {
+        fitted,
+        picked,
+        last_line: end,
+    })
 }
 
-/// The outline of the blob `read` holds (its text `text`): its language by the path's
-/// extension, refused past [`MAX_OUTLINE_BYTES`].
+/// The outline of the blob `read` holds (its text `text`): its language as the repository
+/// declares it, else by the path's extension; refused past [`MAX_OUTLINE_BYTES`].
 fn parsed(outlines: &Outlines, read: &Read, text: &str) -> Result<Arc<Outline>, ViewError> {
     let blob = &read.fetched.blob;
-    let Some(language) = Language::of_path(&blob.path) else {
+    let Some(language) = Language::of_file(read.fetched.language.as_deref(), &blob.path) else {
         return Err(ViewError::Unsupported {
             path: blob.path.clone(),
         });

@@ -13,13 +13,17 @@ pub enum Extent {
     Lines(LineRequest),
     /// Every line (a search through the whole file).
     Whole,
+    /// Every line, to be parsed (an outline or a symbol): a source that knows the language a
+    /// repository declares for the file (GitLab's `language`, the `gitlab-language` attribute
+    /// of `.gitattributes`) says it, since only a parse needs it.
+    Parsed,
 }
 
 impl Extent {
     /// Whether `part`, the first part of a file cut by a read limit (so its last line may be
     /// incomplete), holds everything this extent needs, so the rest need not be read:
     ///
-    /// 1. [`Extent::Whole`] never: the part is not the whole file.
+    /// 1. [`Extent::Whole`] and [`Extent::Parsed`] never: the part is not the whole file.
     /// 2. A request whose clamped range is inverted over the part: no (it may not be over the
     ///    whole file).
     /// 3. A window that starts past the part, or is empty: no.

@@ -9,15 +9,53 @@ use super::client::Client;
 use super::evidence_query;
 use super::finish::Reply;
 use crate::config::Credential;
+use crate::ref_name::RefType;
 use crate::resolve::choice::choose;
 use crate::resolve::{Lookup, ProjectFile, ProjectRef};
 use crate::source::blob::SourceError;
+use crate::window::Extent;
 
-/// Asks GitLab about `lookup` (with content when `with_content`).
+/// What a round asks of the file besides its metadata.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Fields {
+    /// Its content (not when the blob is cached).
+    pub content: bool,
+    /// Its `language` (for an outline or a symbol: [`Extent::Parsed`]).
+    pub language: bool,
+}
+
+impl Fields {
+    /// The fields of a round with content or without, for a call needing `extent`.
+    pub(crate) fn of(content: bool, extent: Extent) -> Self {
+        Fields {
+            content,
+            language: extent == Extent::Parsed,
+        }
+    }
+
+    /// The request for one file, asking its language when these fields do.
+    fn request<'a>(
+        self,
+        project: &'a ProjectRef,
+        git_ref: &'a str,
+        path: &'a str,
+        ref_type: Option<RefType>,
+    ) -> BlobRequest<'a> {
+        BlobRequest {
+            project,
+            git_ref,
+            path,
+            ref_type,
+            language: self.language,
+        }
+    }
+}
+
+/// Asks GitLab about `lookup`, with the `fields` asked.
 pub(crate) async fn ask(
     client: &Client,
     lookup: &ProjectFile,
-    with_content: bool,
+    fields: Fields,
     credential: Option<&Credential>,
 ) -> Result<Reply, SourceError> {
     match lookup {
@@ -26,13 +64,8 @@ pub(crate) async fn ask(
             git_ref,
             path,
         } => {
-            let request = BlobRequest {
-                project,
-                git_ref,
-                path,
-                ref_type: None,
-            };
-            exact(client, request, with_content, credential).await
+            let request = fields.request(project, git_ref, path, None);
+            exact(client, request, fields.content, credential).await
         }
         ProjectFile::Url {
             project_path,
@@ -45,13 +78,8 @@ pub(crate) async fn ask(
             ..
         } => {
             let project = ProjectRef::Path(project_path.clone());
-            let request = BlobRequest {
-                project: &project,
-                git_ref,
-                path,
-                ref_type: *ref_type,
-            };
-            exact(client, request, with_content, credential).await
+            let request = fields.request(&project, git_ref, path, *ref_type);
+            exact(client, request, fields.content, credential).await
         }
         ProjectFile::Url {
             project_path,
@@ -66,7 +94,8 @@ pub(crate) async fn ask(
                 project_path,
                 candidates,
                 ref_type: *ref_type,
-                content: with_content,
+                content: fields.content,
+                language: fields.language,
             };
             split(client, asked, credential).await
         }

@@ -26,6 +26,8 @@ pub(crate) struct BlobRequest<'a> {
     pub git_ref: &'a str,
     pub path: &'a str,
     pub ref_type: Option<RefType>,
+    /// Whether to ask for the file's `language` (an outline or a symbol parses it).
+    pub language: bool,
 }
 
 /// Several files of one project at one ref, in one request (`blobs(paths:)`).
@@ -35,6 +37,8 @@ pub(crate) struct PathsRequest<'a> {
     pub git_ref: &'a str,
     pub paths: &'a [&'a str],
     pub ref_type: Option<RefType>,
+    /// Whether to ask for the files' `language`.
+    pub language: bool,
 }
 
 /// What a blob answer says about the project, whichever way it was named.
@@ -94,6 +98,7 @@ pub(crate) async fn ask(
         git_ref: request.git_ref,
         paths: &paths,
         ref_type: request.ref_type,
+        language: request.language,
     };
     ask_paths(client, request, with_content, credential).await
 }
@@ -194,6 +199,7 @@ fn body(
         paths: request.paths.iter().map(|p| p.to_string()).collect(),
         ref_type,
         with_content,
+        with_language: request.language,
     });
     body.query = &DOCUMENTS[asked.index()];
     body
@@ -251,6 +257,7 @@ mod tests {
             git_ref: "main",
             paths: &["a.txt", "b/c.rs"],
             ref_type: Some(RefType::Tags),
+            language: false,
         };
         let all = Optional {
             rules: true,
@@ -259,6 +266,7 @@ mod tests {
         };
         let v = serde_json::to_value(body(request, all, true)).unwrap();
         assert_eq!(v["variables"]["withContent"], true);
+        assert_eq!(v["variables"]["withLanguage"], false);
         assert_eq!(v["variables"]["projectPath"], "g/p");
         assert_eq!(v["variables"]["byId"], false);
         assert_eq!(v["variables"]["refType"], "TAGS");
@@ -271,6 +279,7 @@ mod tests {
         let v = serde_json::to_value(body(
             PathsRequest {
                 project: &id,
+                language: true,
                 ..request
             },
             Optional {
@@ -282,6 +291,7 @@ mod tests {
         ))
         .unwrap();
         assert_eq!(v["variables"]["withContent"], false);
+        assert_eq!(v["variables"]["withLanguage"], true);
         assert_eq!(
             v["variables"]["ids"],
             serde_json::json!(["gid://gitlab/Project/42"])
@@ -299,6 +309,7 @@ mod tests {
             git_ref: "v1",
             paths: &["a.txt"],
             ref_type,
+            language: false,
         };
         let old = Optional {
             rules: false,

@@ -390,6 +390,7 @@ mod tests {
             stored_externally: Some(false),
             external_storage: None,
             lfs_oid: None,
+            language: None,
         }
     }
 

@@ -68,6 +68,8 @@ pub(crate) struct Extras {
     pub commit: bool,
     /// The blobs' content (not when the blob last named is cached).
     pub content: bool,
+    /// The blobs' `language` (for an outline or a symbol).
+    pub language: bool,
     /// The blobs' `permalinkPath` (unless the instance lacks the field).
     pub permalink: bool,
     /// The `$refType` variable (unless the instance lacks `RefType`: the refs are then
@@ -105,6 +107,8 @@ pub(crate) struct Asked<'a> {
     pub ref_type: Option<RefType>,
     /// Whether to ask for the blobs' content.
     pub content: bool,
+    /// Whether to ask for the blobs' `language`.
+    pub language: bool,
 }
 
 enum Batches {
@@ -127,6 +131,7 @@ async fn ask_batches(
             rules: caps.exclusions.worth_asking() && project.is_none(),
             commit: caps.commit.worth_asking(),
             content: asked.content,
+            language: asked.language,
             permalink: caps.permalink.worth_asking(),
             ref_type: caps.ref_type.worth_asking(),
         };
@@ -184,7 +189,8 @@ pub(crate) fn document(count: usize, offset: usize, extras: Extras) -> String {
         true => (", $refType: RefType", ", refType: $refType"),
         false => ("", ""),
     };
-    let mut vars = format!("$projectPath: ID!{ref_type_var}, $withContent: Boolean!");
+    let mut vars =
+        format!("$projectPath: ID!{ref_type_var}, $withContent: Boolean!, $withLanguage: Boolean!");
     let mut fields = String::new();
     for i in offset..offset + count {
         vars.push_str(&format!(", $r{i}: String!, $p{i}: [String!]!"));
@@ -229,6 +235,7 @@ pub(crate) fn request(
         variables.insert("refType".into(), json!(ref_type));
     }
     variables.insert("withContent".into(), json!(extras.content));
+    variables.insert("withLanguage".into(), json!(extras.language));
     for (k, split) in batch.iter().enumerate() {
         let i = offset + k;
         let git_ref = match extras.ref_type {
@@ -405,6 +412,7 @@ mod tests {
         rules: true,
         commit: true,
         content: true,
+        language: true,
         permalink: true,
         ref_type: true,
     };
@@ -412,6 +420,7 @@ mod tests {
         rules: false,
         commit: false,
         content: false,
+        language: false,
         permalink: false,
         ref_type: false,
     };
@@ -419,7 +428,7 @@ mod tests {
     #[test]
     fn document_shape() {
         let d = document(2, 3, ALL);
-        assert!(d.starts_with("query BlobBySplits($projectPath: ID!, $refType: RefType, $withContent: Boolean!, $r3: String!, $p3: [String!]!, $h3: String!, $t3: String!, $r4"), "{d}");
+        assert!(d.starts_with("query BlobBySplits($projectPath: ID!, $refType: RefType, $withContent: Boolean!, $withLanguage: Boolean!, $r3: String!, $p3: [String!]!, $h3: String!, $t3: String!, $r4"), "{d}");
         assert!(d.contains("b4: blobs(ref: $r4, paths: $p4, refType: $refType, first: 1)"));
         assert!(d.contains("duoContextExclusionSettings"));
         assert!(d.contains("fragment BlobFields on RepositoryBlob"));
@@ -451,6 +460,7 @@ mod tests {
                 rules: false,
                 commit: true,
                 content: false,
+                language: false,
                 permalink: true,
                 ref_type: true,
             },
@@ -461,6 +471,7 @@ mod tests {
         assert_eq!(body["variables"]["t0"], "refs/tags/release");
         assert_eq!(body["variables"]["refType"], "TAGS");
         assert_eq!(body["variables"]["withContent"], false);
+        assert_eq!(body["variables"]["withLanguage"], false);
         // Without RefType on the instance, the hint is in the ref string instead.
         let old = Extras {
             ref_type: false,

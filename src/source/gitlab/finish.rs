@@ -128,7 +128,7 @@ async fn blob(
         split_fallback_from,
         ..
     } = reply;
-    let (path, oid) = (node.path.clone(), node.oid.clone());
+    let (path, oid, language) = (node.path.clone(), node.oid.clone(), node.language.clone());
     let cited = node
         .permalink_path
         .as_deref()
@@ -159,6 +159,7 @@ async fn blob(
         project: Some(project.full_path),
         split_fallback_from,
         web_url,
+        language,
     }))
 }
 

@@ -133,7 +133,9 @@ async fn ask_set(
     credential: Option<&Credential>,
 ) -> Answer {
     let paths = unique_paths(members.iter().map(|m| m.path));
-    ask_paths(shared, group, &paths, with_content, credential).await
+    // One request for the set: the language is asked when one member parses its file.
+    let language = members.iter().any(|m| m.extent == Extent::Parsed);
+    ask_paths(shared, group, &paths, with_content, language, credential).await
 }
 
 async fn ask_paths(
@@ -141,6 +143,7 @@ async fn ask_paths(
     group: &Group<'_>,
     paths: &[&str],
     with_content: bool,
+    language: bool,
     credential: Option<&Credential>,
 ) -> Answer {
     if paths.is_empty() {
@@ -151,6 +154,7 @@ async fn ask_paths(
         git_ref: group.git_ref,
         paths,
         ref_type: group.ref_type,
+        language,
     };
     paths_query::ask(&shared.client, request, with_content, credential).await
 }

@@ -130,6 +130,7 @@ pub(crate) fn all_documents() -> Vec<(String, String)> {
                 rules: i & 1 != 0,
                 commit: i & 2 != 0,
                 content: true,
+                language: true,
                 permalink: i & 4 != 0,
                 ref_type: i & 8 != 0,
             };

@@ -4,7 +4,7 @@
 //! names a blob that is not cached (the file changed, or a first read in flight did not bring
 //! it). Each round is one validating request ([`answer`]) and its [`finish`].
 
-use super::answer;
+use super::answer::{self, Fields};
 use super::download::Landed;
 use super::finish::{self, Finish};
 use super::flights::{Follow, Role};
@@ -74,7 +74,8 @@ async fn read(
         Start::AfterFlight(flight) => (false, Some(flight)),
     };
     loop {
-        let reply = answer::ask(&shared.client, wanted.lookup, with_content, credential).await?;
+        let fields = Fields::of(with_content, wanted.extent);
+        let reply = answer::ask(&shared.client, wanted.lookup, fields, credential).await?;
         let ask = Finish {
             key: &key,
             expect_project_id: expect_project_id(wanted.lookup),

@@ -79,6 +79,7 @@ impl LocalRepo {
                 project: None,
                 split_fallback_from: None,
                 web_url: None,
+                language: None,
             }),
             Lookup::Candidates {
                 candidates,
@@ -114,6 +115,7 @@ impl LocalRepo {
                     project: None,
                     split_fallback_from: pick.fallback_from.map(|g| candidates[g].git_ref.clone()),
                     web_url: None,
+                    language: None,
                 })
             }
         }
