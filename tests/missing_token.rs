@@ -24,7 +24,7 @@ const SERVER_TOKEN: &str = "glpat-SERVER-ssssssssssssss";
 /// The 401's sentence (`src/http/wording.rs`, `UNAUTHORIZED`).
 const SENTENCE: &str = "Unauthorized: send your GitLab token as 'Authorization: Bearer <token>' or 'PRIVATE-TOKEN: <token>'";
 /// The 404's (`NO_OAUTH`).
-const NO_OAUTH: &str = "Not Found: this server has no OAuth. Send your GitLab token as 'Authorization: Bearer <token>' or 'PRIVATE-TOKEN: <token>'.\n";
+const NO_OAUTH: &str = "Not Found: this server has no OAuth. Send your GitLab token in an 'Authorization: Bearer' or a 'PRIVATE-TOKEN' header.\n";
 
 /// The requests Claude Code 2.1.332 sends after the 401, in its order (seen on the wire); the
 /// Inspector 2.12 sends the same but for the first.
