@@ -80,13 +80,19 @@ impl Rejection {
 
     /// The JSON-RPC error response to the message with `id` (`null` when `None`).
     pub(crate) fn reply_to(self, id: Option<Value>) -> Vec<u8> {
-        let body = json!({
-            "jsonrpc": "2.0",
-            "id": id.unwrap_or(Value::Null),
-            "error": {"code": self.code().0, "message": self.to_string()}
-        });
-        body.to_string().into_bytes()
+        error_body(id, self.code(), &self.to_string())
     }
+}
+
+/// A JSON-RPC error response, serialized: `code` and `message`, to the message with `id`
+/// (`null` when `None`).
+pub(crate) fn error_body(id: Option<Value>, code: ErrorCode, message: &str) -> Vec<u8> {
+    let body = json!({
+        "jsonrpc": "2.0",
+        "id": id.unwrap_or(Value::Null),
+        "error": {"code": code.0, "message": message}
+    });
+    body.to_string().into_bytes()
 }
 
 /// serde_json's words for JSON it cannot read though it may be valid.

@@ -3,7 +3,8 @@
 //! its value, and every constant has its row. The declared ceiling is also checked against the
 //! `tools/list` snapshot, what the server publishes. The README stays a front door (at most 450
 //! lines, its two commands first, the second the one `.ci/run` runs), and every link between the
-//! README and `docs/` lands on a file and a heading that exist.
+//! README and `docs/` lands on a file and a heading that exist. The server's instructions that
+//! the README quotes are, line for line, what `initialize` returns.
 
 use std::collections::BTreeMap;
 
@@ -16,6 +17,9 @@ use gitlab_file_mcp::window::{
     MAX_WINDOW_BYTES, fit_window,
 };
 use serde_json::Value;
+
+#[path = "support/mcp.rs"]
+mod mcp;
 
 fn read(path: &str) -> String {
     let path = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
@@ -218,4 +222,32 @@ fn the_readme_is_a_front_door_with_its_two_commands_first() {
             "{doc} has no contents"
         );
     }
+}
+
+/// The ```text block under "What the server tells the agent".
+fn quoted_instructions(readme: &str) -> String {
+    let section = readme
+        .split("### What the server tells the agent\n")
+        .nth(1)
+        .expect("README has 'What the server tells the agent'");
+    section
+        .split("```text\n")
+        .nth(1)
+        .and_then(|b| b.split("\n```").next())
+        .expect("a text block in that section")
+        .to_string()
+}
+
+#[tokio::test]
+async fn the_readme_quotes_the_servers_instructions_exactly() {
+    let server = mcp::spawn(&[], &[("GITLAB_URL", "http://127.0.0.1:9")]).await;
+    let sent = server
+        .instructions()
+        .expect("the server sends instructions");
+    server.stop().await;
+    let quoted = quoted_instructions(&read("README.md"));
+    assert_eq!(
+        quoted, sent,
+        "README's quoted instructions differ from what initialize returns"
+    );
 }

@@ -1,6 +1,7 @@
 //! The app: `/mcp` (rmcp's streamable-HTTP service behind the checks of [`super::gate`],
 //! [`super::session`], [`super::body`] and [`super::capacity`]), `/healthz` (open, for probes) and, unless it is
-//! served apart or off, `/metrics` ([`super::scrape`]).
+//! served apart or off, `/metrics` ([`super::scrape`]). With `--token-from-request`, any other
+//! path is a `404` saying there is no OAuth here ([`super::reply::no_oauth`]).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -93,15 +94,17 @@ pub(crate) fn router(
             Arc::clone(&admission),
             capacity::deadline,
         ));
-    let router = Router::new()
+    let mut router = Router::new()
         .route_service("/mcp", mcp)
         .route_layer(checks)
         .merge(Router::new().route("/healthz", get(healthz)));
     if args.metrics_on_main_listener() {
-        router.merge(scrape::route(admission))
-    } else {
-        router
+        router = router.merge(scrape::route(admission));
     }
+    if args.token_from_request {
+        router = router.fallback(super::reply::no_oauth);
+    }
+    router
 }
 
 /// The tool server: cut off at the drain deadline; in session mode also at the request

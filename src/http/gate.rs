@@ -89,7 +89,7 @@ pub(crate) async fn authenticate(
         let Some(credential) = request_token(request.headers()) else {
             tracing::debug!("{}", wording::LOG_NO_TOKEN);
             metrics::refused(Guard::Token);
-            return reply::unauthorized(wording::UNAUTHORIZED);
+            return reply::unauthorized(request.method(), wording::UNAUTHORIZED);
         };
         request.extensions_mut().insert(credential);
     }

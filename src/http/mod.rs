@@ -6,8 +6,10 @@
 //!    `--allowed-origin` ([`origin`]), or 403; one well-formed `Host` or 400, an allowed one
 //!    ([`host`]) or 403; a declared body over the limit is 413 before it is read.
 //! 2. [`gate::authenticate`] (with `--token-from-request`): the caller's token ([`token`])
-//!    goes into the request's extensions for the tool, or 401 with `WWW-Authenticate`, before
-//!    any GitLab request.
+//!    goes into the request's extensions for the tool, or 401 with `WWW-Authenticate` (and,
+//!    to a `POST`, a JSON-RPC error saying which headers carry it), before any GitLab request.
+//!    Any path not served is then a 404 saying there is no OAuth ([`reply::no_oauth`]), which
+//!    is what clients that take the 401 for OAuth show.
 //! 3. [`session::bind`] (sessions with `--token-from-request`): a request naming a session
 //!    must carry the token that opened it, or 404 as for an unknown session.
 //! 4. [`body::receive`]: the whole body within `--body-timeout-secs` (408) and

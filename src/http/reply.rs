@@ -5,11 +5,16 @@ use axum::extract::Request;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use http::{HeaderValue, Method, StatusCode, header};
+use rmcp::model::ErrorCode;
 
-use crate::jsonrpc::Rejection;
+use super::wording;
+use crate::jsonrpc::{Rejection, error_body};
 
 /// The `WWW-Authenticate` challenge of a 401.
 pub(crate) const CHALLENGE: &str = "Bearer realm=\"gitlab-file-mcp\"";
+/// The JSON-RPC error code of a 401's body: JSON-RPC leaves -32000 to -32099 to servers, and
+/// -32001 is what MCP servers commonly answer for a missing credential.
+const UNAUTHORIZED_CODE: ErrorCode = ErrorCode(-32001);
 /// Seconds a client is told to wait after a 503.
 const RETRY_AFTER_SECS: &str = "1";
 
@@ -33,14 +38,34 @@ pub(crate) fn closing(status: StatusCode, message: impl Into<String>) -> Respons
     response
 }
 
-/// 401 with the challenge.
-pub(crate) fn unauthorized(message: &str) -> Response {
-    let mut response = plain(StatusCode::UNAUTHORIZED, message);
+/// 401 with the challenge. Its body, to a `POST` (a JSON-RPC message), is a JSON-RPC error
+/// whose message is `message` (`"id": null`: the body is not read yet), which the Python MCP
+/// SDK raises as the call's error; to anything else, `message` as plain text. The challenge
+/// carries no `error` attribute: RFC 6750 §3.1 asks for none when the request has no token.
+pub(crate) fn unauthorized(method: &Method, message: &str) -> Response {
+    let mut response = if method == Method::POST {
+        let body = error_body(None, UNAUTHORIZED_CODE, message.trim_end());
+        (
+            StatusCode::UNAUTHORIZED,
+            [(header::CONTENT_TYPE, "application/json")],
+            body,
+        )
+            .into_response()
+    } else {
+        plain(StatusCode::UNAUTHORIZED, message)
+    };
     response.headers_mut().insert(
         header::WWW_AUTHENTICATE,
         HeaderValue::from_static(CHALLENGE),
     );
     response
+}
+
+/// `404` for any path not served, with `--token-from-request`, saying there is no OAuth here:
+/// clients that take the 401 for an OAuth challenge look for an authorization server and a
+/// registration endpoint on this origin, and show this body when registration fails.
+pub(crate) async fn no_oauth() -> Response {
+    plain(StatusCode::NOT_FOUND, wording::NO_OAUTH)
 }
 
 /// 503 with `Retry-After`.

@@ -18,6 +18,12 @@ pub(crate) const METRICS_OFF: &str = "Not Found: metrics are off (--no-metrics)\
 pub(crate) const ORIGIN_FORBIDDEN: &str =
     "Forbidden: requests from this Origin are not served here (see --allowed-origin)\n";
 pub(crate) const UNAUTHORIZED: &str = "Unauthorized: send your GitLab token as 'Authorization: Bearer <token>' or 'PRIVATE-TOKEN: <token>'\n";
+/// Any path not served, with `--token-from-request`: what a client that read the 401 as an
+/// OAuth challenge finds where it looks for an authorization server and registers a client
+/// (Claude Code and the Inspector show this body after "Dynamic Client Registration rejected
+/// (HTTP 404):"; Claude Code tells the model the first 200 characters of that line, without
+/// semicolons and angle brackets, hence short and without either).
+pub(crate) const NO_OAUTH: &str = "Not Found: this server has no OAuth. Send your GitLab token in an 'Authorization: Bearer' or a 'PRIVATE-TOKEN' header.\n";
 pub(crate) const BODY_UNREADABLE: &str = "Bad Request: the request body could not be read (malformed chunked encoding, or the connection broke)\n";
 pub(crate) const BUSY: &str = "Service Unavailable: too many requests in flight, retry shortly\n";
 pub(crate) const HEALTHY: &str = "ok\n";
