@@ -70,7 +70,7 @@ async fn over_mcp(python: &str, typescript: &str) {
     println!("|---|---:|---:|---:|");
     for (path, symbol) in [
         ("app/models.py", "TargetModel"),
-        ("web/app.ts", "Service1700.handle"),
+        ("web/app.ts", "Service100.handle"),
     ] {
         let mut args = file_args(path);
         args.insert("outline".into(), true.into());
