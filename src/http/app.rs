@@ -1,5 +1,6 @@
 //! The app: `/mcp` (rmcp's streamable-HTTP service behind the checks of [`super::gate`],
-//! [`super::session`], [`super::body`] and [`super::capacity`]), `/healthz` (open, for probes) and, unless it is
+//! [`super::session`], [`super::body`], [`super::capacity`] and [`super::session_open`], with
+//! its sessions counted by [`super::counted_sessions`]), `/healthz` (open, for probes) and, unless it is
 //! served apart or off, `/metrics` ([`super::scrape`]).
 
 use std::net::SocketAddr;
@@ -8,18 +9,21 @@ use std::sync::Arc;
 use axum::Router;
 use axum::middleware::from_fn_with_state;
 use axum::routing::get;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use tower::ServiceBuilder;
 
 use super::admission::Admission;
+use super::counted_sessions::CountedSessions;
+use super::fingerprint::Fingerprints;
 use super::flags::HttpArgs;
 use super::origin::OriginPolicy;
 use super::session::Owners;
+use super::session_open::Opening;
+use super::session_slots::Slots;
 use super::wording;
-use super::{body, capacity, gate, scrape, session};
+use super::{body, capacity, gate, scrape, session, session_open};
 use crate::config::Credential;
 use crate::reader::Reader;
 use crate::tool::{FileServer, TokenSource};
@@ -62,7 +66,27 @@ pub(crate) fn router(
         slots: Arc::clone(&controls.slots),
         request_timeout: args.request_timeout(),
     });
-    let owners = Arc::new(Owners::new(!args.stateless, args.token_from_request));
+    let prints = Fingerprints::default();
+    let owners = Arc::new(Owners::new(
+        !args.stateless,
+        args.token_from_request,
+        prints.clone(),
+    ));
+    let slots = Slots::new(args.session_caps());
+    let sessions = Arc::new(CountedSessions::new(
+        args.session_idle(),
+        Arc::clone(&slots),
+        Arc::clone(&owners),
+    ));
+    let opening = Arc::new(Opening {
+        sessions_on: !args.stateless,
+        token_from_request: args.token_from_request,
+        source: reader.backend().clone(),
+        prints,
+        verdicts: Default::default(),
+        slots,
+        sessions: Arc::clone(&sessions),
+    });
     let handler = file_server(args, reader, configured, controls);
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(!args.stateless)
@@ -70,11 +94,7 @@ pub(crate) fn router(
         .with_allowed_hosts(admission.allowed_hosts.clone())
         .with_max_request_body_bytes(admission.max_body)
         .with_cancellation_token(controls.rmcp_stop.clone());
-    let mcp = StreamableHttpService::new(
-        move || Ok(handler.clone()),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    );
+    let mcp = StreamableHttpService::new(move || Ok(handler.clone()), sessions, config);
     // The cheapest refusal first; a request takes a slot only once its body is in.
     let checks = ServiceBuilder::new()
         .layer(axum::middleware::from_fn(super::reply::session_ended))
@@ -92,7 +112,8 @@ pub(crate) fn router(
         .layer(from_fn_with_state(
             Arc::clone(&admission),
             capacity::deadline,
-        ));
+        ))
+        .layer(from_fn_with_state(opening, session_open::admit));
     let router = Router::new()
         .route_service("/mcp", mcp)
         .route_layer(checks)

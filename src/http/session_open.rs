@@ -1,0 +1,138 @@
+//! Check 7 (session mode): a request that would open a session (a POST naming none: rmcp
+//! opens one for an `initialize`) gets one only for a token GitLab accepts and within the
+//! caps, so a session costs memory only once its token is known good.
+//!
+//! 1. With `--token-from-request`, GitLab is asked whether it accepts the caller's token
+//!    (`currentUser`, one request; its answer kept per token fingerprint, [`Verdicts`]). A
+//!    token it refuses gets the 401 of a request without one; when GitLab cannot be asked
+//!    (unreachable, 5xx after the retries) the request gets 502 with GitLab's failure, and
+//!    nothing is remembered.
+//! 2. A slot ([`Slots`]): at most `--max-sessions-per-token` per token and
+//!    `--max-sessions` in all, else 503 with `Retry-After`. The slot is the session's once
+//!    rmcp names it, and free again when it ends ([`super::counted_sessions`]).
+//!
+//! Runs last, under the request's concurrency slot and deadline, so a token check is bounded
+//! like any other request.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::extract::{Request, State};
+use axum::middleware::Next;
+use axum::response::Response;
+use http::{HeaderMap, Method, StatusCode};
+
+use super::counted_sessions::CountedSessions;
+use super::fingerprint::Fingerprints;
+use super::session_slots::{Full, Slots};
+use super::token_verdicts::Verdicts;
+use super::{reply, wording};
+use crate::config::Credential;
+use crate::metrics::{self, Guard};
+use crate::reader::AnySource;
+use crate::source::SourceError;
+use crate::source::gitlab::TokenStanding;
+
+/// The header that names a session (MCP's streamable HTTP transport).
+const SESSION_ID: &str = "mcp-session-id";
+/// Seconds a client is told to wait after a full cap: sessions end by `DELETE` or by idling
+/// out, which takes longer than a request in flight.
+const RETRY_AFTER_SECS: u64 = 30;
+
+/// What a session's opening is checked against.
+#[derive(Debug)]
+pub(crate) struct Opening {
+    /// Session mode (else there are no sessions and nothing to check).
+    pub sessions_on: bool,
+    /// Check the caller's token with GitLab (`--token-from-request`).
+    pub token_from_request: bool,
+    pub source: AnySource,
+    pub prints: Fingerprints,
+    pub verdicts: Verdicts,
+    pub slots: Arc<Slots>,
+    pub sessions: Arc<CountedSessions>,
+}
+
+/// Check 7: see the module doc.
+pub(crate) async fn admit(State(o): State<Arc<Opening>>, request: Request, next: Next) -> Response {
+    let opens = o.sessions_on
+        && request.method() == Method::POST
+        && !request.headers().contains_key(SESSION_ID);
+    if !opens {
+        return next.run(request).await;
+    }
+    let credential = request.extensions().get::<Credential>().cloned();
+    let print = match credential.filter(|_| o.token_from_request) {
+        Some(credential) => match o.standing(&credential).await {
+            Ok(TokenStanding::Accepted) => Some(o.prints.of(&credential)),
+            Ok(TokenStanding::Refused) => {
+                tracing::info!("{}", wording::LOG_TOKEN_REFUSED);
+                metrics::refused(Guard::TokenRefused);
+                return reply::unauthorized(wording::UNAUTHORIZED);
+            }
+            Err(failure) => {
+                tracing::warn!(%failure, "{}", wording::LOG_TOKEN_UNCHECKED);
+                metrics::refused(Guard::TokenCheck);
+                return reply::plain(
+                    StatusCode::BAD_GATEWAY,
+                    wording::token_unchecked(&failure.to_string()),
+                );
+            }
+        },
+        None => None,
+    };
+    let reservation = match o.slots.reserve(print) {
+        Ok(reservation) => reservation,
+        Err(full) => return o.full(full),
+    };
+    let response = next.run(request).await;
+    if let Some(session) = session_of(response.headers()) {
+        reservation.bind(&session);
+        // It may have ended before it was bound, and its end found no slot to free.
+        if !o.sessions.holds(&session).await {
+            o.slots.release(&session);
+        }
+        metrics::sessions_open(o.slots.open());
+    }
+    response
+}
+
+impl Opening {
+    /// What GitLab says of `credential`'s token: remembered, or asked now.
+    async fn standing(&self, credential: &Credential) -> Result<TokenStanding, SourceError> {
+        let print = self.prints.of(credential);
+        if let Some(standing) = self.verdicts.get(print, Instant::now()) {
+            return Ok(standing);
+        }
+        let standing = match &self.source {
+            AnySource::Gitlab(gitlab) => gitlab.check_token(credential).await?,
+            // A local repository has no tokens to check.
+            AnySource::Local(_) => TokenStanding::Accepted,
+        };
+        self.verdicts.put(print, standing, Instant::now());
+        Ok(standing)
+    }
+
+    /// 503 for the cap `full`.
+    fn full(&self, full: Full) -> Response {
+        let caps = self.slots.caps();
+        let (guard, message) = match full {
+            Full::Token => (
+                Guard::SessionsPerToken,
+                wording::sessions_per_token_full(caps.per_token),
+            ),
+            Full::Total => (Guard::SessionsTotal, wording::sessions_full(caps.total)),
+        };
+        tracing::info!(cap = ?full, "{}", wording::LOG_SESSIONS_FULL);
+        metrics::refused(guard);
+        reply::busy_for(&message, RETRY_AFTER_SECS)
+    }
+}
+
+/// The session a response names.
+fn session_of(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get(SESSION_ID)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string)
+}
