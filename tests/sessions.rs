@@ -329,8 +329,8 @@ async fn initialize_all(server: &Server, tokens: Vec<String>) -> Vec<u16> {
     let mut statuses = Vec::new();
     for chunk in tokens.chunks(16) {
         let mut batch = tokio::task::JoinSet::new();
-        for token in chunk.iter().cloned() {
-            let (server_url, client) = (url.clone(), client.clone());
+        for token in chunk {
+            let (server_url, client, token) = (url.clone(), client.clone(), token.clone());
             batch.spawn(async move {
                 let body = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
                     "protocolVersion": "2025-06-18", "capabilities": {},

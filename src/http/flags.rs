@@ -88,9 +88,10 @@ pub(crate) struct HttpArgs {
           value_parser = clap::value_parser!(u64).range(1..))]
     pub body_timeout_secs: u64,
 
-    /// Seconds one MCP request may take (504, or a tool error in session mode). Each GitLab
-    /// request inside it is bounded by --request-timeout.
-    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_REQUEST_TIMEOUT_SECS, requires = "http",
+    /// Seconds one MCP request may take: over HTTP 504, or a tool error in session mode; over
+    /// stdio a tool error. The call's work stops with it. Each GitLab request inside it is
+    /// bounded by --request-timeout.
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_REQUEST_TIMEOUT_SECS,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub request_timeout_secs: u64,
 

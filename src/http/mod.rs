@@ -72,6 +72,7 @@ use tokio_util::sync::CancellationToken;
 use self::app::Controls;
 pub(crate) use self::flags::{DEFAULT_ADDR, HttpArgs};
 pub(crate) use self::start::StartError;
+pub(crate) use self::wording::call_timed_out;
 use crate::config::Credential;
 use crate::reader::Reader;
 
