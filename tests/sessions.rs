@@ -3,8 +3,9 @@
 //! for a token GitLab accepts (a refused one gets the 401 of a request without a token and
 //! opens nothing), the check is asked once per token and remembered, GitLab out of reach is a
 //! 502 that is not remembered, the per-token and total caps answer 503 with `Retry-After` and a
-//! session's end (DELETE, idling out) frees its slot, and 5,000 made-up tokens cost the server
-//! at most 64 MiB. Counts are of requests and sessions; no test asserts a duration.
+//! session's end (DELETE, idling out) frees its slot, expired sessions give most of their
+//! memory back, and 5,000 made-up tokens cost the server at most 64 MiB. Counts are of
+//! requests and sessions; no test asserts a duration.
 
 #[path = "support/http_server.rs"]
 mod http_server;
@@ -382,6 +383,45 @@ async fn five_thousand_made_up_tokens_cost_at_most_64_mib_and_the_server_keeps_a
     open(&server, &format!("{GOOD}after")).await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn expired_sessions_give_most_of_their_memory_back() {
+    let gitlab = gitlab().await;
+    let server = start(
+        &gitlab,
+        &[
+            "--max-sessions-per-token",
+            "1000",
+            "--session-idle-secs",
+            "3",
+        ],
+    );
+    let token = format!("{GOOD}alice");
+    open(&server, &token).await;
+    let before = rss_kib(server.pid());
+    let statuses = initialize_all(&server, vec![token; 600]).await;
+    assert!(statuses.iter().all(|s| *s == 200), "{statuses:?}");
+    let open_rss = rss_kib(server.pid());
+    let waited = tokio::time::timeout(PATIENCE, async {
+        while metric(&server, OPEN).await > 0.0 {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    })
+    .await;
+    assert!(waited.is_ok(), "the sessions never idled out");
+    let expired = rss_kib(server.pid());
+    eprintln!("RSS {before} KiB → {open_rss} KiB with 600 sessions → {expired} KiB once expired");
+    let grown = open_rss.saturating_sub(before);
+    // glibc alone keeps all of it; trimmed, about a sixth stays.
+    assert!(
+        grown > 10 * 1024,
+        "600 sessions took only {grown} KiB: nothing to measure"
+    );
+    assert!(
+        expired.saturating_sub(before) < grown / 2,
+        "{before} → {open_rss} → {expired} KiB"
+    );
+}
+
 /// The figures of issue 26: resident memory per idle session, what is left once they have
 /// idled out, and what a second round of as many sessions adds (nothing, if the memory the
 /// first round freed is reused). Prints them; run with
@@ -394,6 +434,10 @@ async fn measure_memory_per_session() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(2_000);
     let idle = std::env::var("IDLE_SECS").unwrap_or_else(|_| "20".into());
+    let rounds: usize = std::env::var("ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2);
     let gitlab = gitlab().await;
     let caps = [
         "--max-sessions-per-token",
@@ -408,7 +452,7 @@ async fn measure_memory_per_session() {
     let token = format!("{GOOD}measure");
     let before = rss_kib(server.pid());
     let mut line = format!("{n} sessions: RSS {before} KiB before");
-    for round in 1..=2 {
+    for round in 1..=rounds {
         let statuses = initialize_all(&server, vec![token.clone(); n]).await;
         assert!(statuses.iter().all(|s| *s == 200), "{statuses:?}");
         let open_rss = rss_kib(server.pid());

@@ -1,8 +1,9 @@
 //! rmcp's in-memory session manager, told when a session ends: each method is rmcp's own,
 //! and [`SessionManager::close_session`] (a `DELETE`, or a session idle past
 //! `--session-idle-secs`, whose worker then closes it) also frees the session's slot
-//! ([`Slots::release`]), forgets its owner ([`Owners::ended`]) and updates the open-sessions
-//! gauge. Nothing else is kept here.
+//! ([`Slots::release`]), forgets its owner ([`Owners::ended`]), updates the open-sessions
+//! gauge and lets the allocator give the memory back ([`Trimmer`]). Nothing else is kept
+//! here.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,6 +16,7 @@ use rmcp::transport::streamable_http_server::session::local::{
 };
 use rmcp::transport::streamable_http_server::session::{ServerSseMessage, SessionId};
 
+use super::give_back::Trimmer;
 use super::session::Owners;
 use super::session_slots::Slots;
 use crate::metrics;
@@ -25,6 +27,7 @@ pub(crate) struct CountedSessions {
     inner: LocalSessionManager,
     slots: Arc<Slots>,
     owners: Arc<Owners>,
+    trimmer: Trimmer,
 }
 
 impl CountedSessions {
@@ -36,6 +39,7 @@ impl CountedSessions {
             inner,
             slots,
             owners,
+            trimmer: Trimmer::default(),
         }
     }
 
@@ -70,10 +74,12 @@ impl SessionManager for CountedSessions {
     /// binding a slot for it after this sees it gone ([`Self::holds`]).
     async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
         let closed = self.inner.close_session(id).await;
-        if self.slots.release(id) {
-            metrics::sessions_open(self.slots.open());
-        }
         self.owners.ended(id);
+        if self.slots.release(id) {
+            let open = self.slots.open();
+            metrics::sessions_open(open);
+            self.trimmer.ended(open);
+        }
         closed
     }
 

@@ -50,6 +50,7 @@ mod counted_sessions;
 mod fingerprint;
 mod flags;
 mod gate;
+mod give_back;
 mod host;
 mod listen;
 mod origin;
