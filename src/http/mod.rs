@@ -18,7 +18,7 @@
 //!    sent, and shutdown waits for all slots to come back.
 //! 6. [`capacity::deadline`]: 504 when no response has started in time (stateless); in session
 //!    mode the tool's own time limit answers with a tool error.
-//! 7. [`session_open::admit`] (session mode, a POST naming no session, i.e. an `initialize`):
+//! 7. [`session_open::admit`] (session mode, an `initialize` naming no session):
 //!    with `--token-from-request` the token must be one GitLab accepts (one `currentUser`
 //!    request, remembered per fingerprint a short time: [`token_verdicts`]), else the 401 of
 //!    check 2, or 502 when GitLab cannot be asked; then a free session slot

@@ -1,6 +1,7 @@
-//! Check 7 (session mode): a request that would open a session (a POST naming none: rmcp
-//! opens one for an `initialize`) gets one only for a token GitLab accepts and within the
-//! caps, so a session costs memory only once its token is known good.
+//! Check 7 (session mode): an `initialize` naming no session (what rmcp opens a session for)
+//! gets one only for a token GitLab accepts and within the caps, so a session costs memory
+//! only once its token is known good. Other requests pass unchecked (a client on a protocol
+//! without sessions is served statelessly and takes no slot).
 //!
 //! 1. With `--token-from-request`, GitLab is asked whether it accepts the caller's token
 //!    (`currentUser`, one request; its answer kept per token fingerprint, [`Verdicts`]). A
@@ -17,6 +18,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::Response;
@@ -55,9 +57,19 @@ pub(crate) struct Opening {
 
 /// Check 7: see the module doc.
 pub(crate) async fn admit(State(o): State<Arc<Opening>>, request: Request, next: Next) -> Response {
-    let opens = o.sessions_on
+    let may_open = o.sessions_on
         && request.method() == Method::POST
         && !request.headers().contains_key(SESSION_ID);
+    if !may_open {
+        return next.run(request).await;
+    }
+    // The body is in memory already (`body::receive`): reading it again copies nothing.
+    let (parts, body) = request.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, usize::MAX).await else {
+        return reply::closing(StatusCode::BAD_REQUEST, wording::BODY_UNREADABLE);
+    };
+    let opens = is_initialize(&bytes);
+    let request = Request::from_parts(parts, Body::from(bytes));
     if !opens {
         return next.run(request).await;
     }
@@ -129,10 +141,51 @@ impl Opening {
     }
 }
 
+/// Whether a JSON-RPC body is an `initialize` request. Pure.
+fn is_initialize(body: &[u8]) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Message<'a> {
+        #[serde(borrow)]
+        method: Option<std::borrow::Cow<'a, str>>,
+        id: Option<serde::de::IgnoredAny>,
+    }
+    serde_json::from_slice::<Message<'_>>(body)
+        .is_ok_and(|m| m.id.is_some() && m.method.as_deref() == Some("initialize"))
+}
+
 /// The session a response names.
 fn session_of(headers: &HeaderMap) -> Option<String> {
     headers
         .get(SESSION_ID)
         .and_then(|v| v.to_str().ok())
         .map(str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_an_initialize_request_opens_a_session() {
+        let opens = |body: &str| is_initialize(body.as_bytes());
+        assert!(opens(
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#
+        ));
+        assert!(opens(r#"{"method":"initialize","jsonrpc":"2.0","id":"a"}"#));
+        // An escaped spelling is the same method.
+        assert!(opens(
+            r#"{"jsonrpc":"2.0","id":1,"method":"init\u0069alize"}"#
+        ));
+        for other in [
+            r#"{"jsonrpc":"2.0","id":1,"method":"server/discover"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"initialize"}}"#,
+            r#"{"jsonrpc":"2.0","method":"initialize"}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            r#"[{"jsonrpc":"2.0","id":1,"method":"initialize"}]"#,
+            "not json",
+            "",
+        ] {
+            assert!(!opens(other), "{other}");
+        }
+    }
 }
