@@ -1,9 +1,30 @@
 //! Entry points for the fuzz targets in `fuzz/` and for the corpus replay test: thin wrappers
 //! over the parsers, so the fuzzers reach pure code without the crate exposing its modules.
-//! Each returns something cheap to inspect and must never panic, whatever the input; errors
-//! come back as their sentences (`Display`), so the fuzzers exercise those too.
+//! Each returns something cheap to inspect and must never panic, whatever the input; a parser's
+//! error comes back typed ([`Refused`]), its `Display` the parser's own sentence, so the fuzzers
+//! exercise those too.
 
 use serde_json::{Map, Value};
+
+use crate::resolve::file_url::UrlError;
+use crate::resolve::split_error::SplitError;
+
+/// Why a parser refused its input: the parser's own error, kept whole (the crate's error types
+/// are its own, so it is opaque here); `Display` is the parser's sentence.
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct Refused(Cause);
+
+/// The parser's error behind a [`Refused`].
+#[derive(Debug, thiserror::Error)]
+enum Cause {
+    /// Not a file URL on the GitLab ([`file_url`]).
+    #[error(transparent)]
+    Url(UrlError),
+    /// A "ref/path" string with no usable split ([`split_candidates`]).
+    #[error(transparent)]
+    Split(SplitError),
+}
 
 /// Parses tool arguments and resolves them for a GitLab at `base` and for a local repository;
 /// returns the two outcomes' messages (`Ok` as `None`).
@@ -39,10 +60,10 @@ pub struct FileUrlParts {
     pub line_end: Option<u64>,
 }
 
-/// Parses `input` as a file URL on the GitLab at `base`; the error is its message.
-pub fn file_url(input: &str, base: &url::Url) -> Result<FileUrlParts, String> {
-    let parsed =
-        crate::resolve::file_url::parse_file_url(input, base).map_err(|e| e.to_string())?;
+/// Parses `input` as a file URL on the GitLab at `base`.
+pub fn file_url(input: &str, base: &url::Url) -> Result<FileUrlParts, Refused> {
+    let parsed = crate::resolve::file_url::parse_file_url(input, base)
+        .map_err(|e| Refused(Cause::Url(e)))?;
     Ok(FileUrlParts {
         project_path: parsed.project_path,
         ref_and_path: parsed.ref_and_path,
@@ -70,10 +91,10 @@ pub struct SplitCandidates {
 /// The most candidates [`split_candidates`] returns.
 pub const MAX_SPLITS: usize = crate::resolve::candidates::MAX_CANDIDATES;
 
-/// Lists the ways `ref_and_path` can be cut into a ref and a path; the error is its message.
-pub fn split_candidates(ref_and_path: &str) -> Result<SplitCandidates, String> {
+/// Lists the ways `ref_and_path` can be cut into a ref and a path.
+pub fn split_candidates(ref_and_path: &str) -> Result<SplitCandidates, Refused> {
     use crate::resolve::candidates::{Candidates, enumerate};
-    let (sha, candidates) = match enumerate(ref_and_path).map_err(|e| e.to_string())? {
+    let (sha, candidates) = match enumerate(ref_and_path).map_err(|e| Refused(Cause::Split(e)))? {
         Candidates::Sha(s) => (true, vec![s]),
         Candidates::Segments(c) => (false, c),
     };

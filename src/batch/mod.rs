@@ -8,6 +8,7 @@
 
 mod args;
 mod budget;
+mod failure;
 
 pub(crate) use args::{BatchError, CALL_WIDE, FILES, MAX_FILES};
 
@@ -24,6 +25,7 @@ use crate::source::{BlobKind, Fetched, Source, Wanted, holds};
 use crate::view::{Read, View, render};
 use args::{BatchCall, Entry, parse};
 use budget::SharedBudget;
+use failure::EntryFailure;
 
 /// The path and ref a lookup names, when it names one (a URL that splits several ways does not
 /// until the source has chosen).
@@ -74,7 +76,7 @@ where
     S: Source,
     S::Lookup: Labelled + Send + 'static,
 {
-    let planned: Vec<Result<Planned<S::Lookup>, String>> = call
+    let planned: Vec<Result<Planned<S::Lookup>, EntryFailure>> = call
         .entries
         .iter()
         .map(|entry| target_of(reader, source, entry, call.max_chars))
@@ -112,8 +114,8 @@ where
         Ok(Ok(answer)) => answer,
         Ok(Err(never)) => match never {},
         Err(e) => {
-            let message = e.to_string();
-            let fail = |entry| failed(label::<S::Lookup>(None, entry), &message);
+            let failure = EntryFailure::Cpu(e);
+            let fail = |entry| failed(label::<S::Lookup>(None, entry), &failure);
             answer_of(call.entries.iter().map(fail).collect())
         }
     }
@@ -126,19 +128,19 @@ fn answer_of(files: Vec<Value>) -> Value {
 }
 
 /// What the source fetched for each wanted entry, in order (`fetch_many` answers once per
-/// entry), each error worded once; and the blob the caller's previous window of each file came
+/// entry); and the blob the caller's previous window of each file came
 /// from when it was another one, asked once (asking records this read).
 async fn fetch_all<S: Source>(
     reader: &Reader,
     source: &S,
     wanted: &[Wanted<'_, S::Lookup>],
     (credential, caller): (Option<&Credential>, Option<Caller>),
-) -> (Vec<Result<Fetched, String>>, Vec<Option<String>>) {
-    let fetched: Vec<Result<Fetched, String>> = source
+) -> (Vec<Result<Fetched, EntryFailure>>, Vec<Option<String>>) {
+    let fetched: Vec<Result<Fetched, EntryFailure>> = source
         .fetch_many(wanted, credential)
         .await
         .into_iter()
-        .map(|f| f.map_err(|e| ReadError::Source(e).to_string()))
+        .map(|f| f.map_err(|e| EntryFailure::Read(ReadError::Source(e))))
         .collect();
     let changed = fetched
         .iter()
@@ -154,19 +156,23 @@ async fn fetch_all<S: Source>(
 type Planned<L> = (Target<L>, View);
 
 /// An entry's target, the call's `max_chars` its own (so hints repeat it), and its view (a
-/// pattern compiled); or the sentence of why it has none (a bad pattern costs no request).
+/// pattern compiled); or why it has none (a bad pattern costs no request).
 fn target_of<S: Source>(
     reader: &Reader,
     source: &S,
     entry: &Entry,
     max_chars: Option<u64>,
-) -> Result<Planned<S::Lookup>, String> {
-    let args = entry.parsed.as_ref().map_err(ToString::to_string)?;
+) -> Result<Planned<S::Lookup>, EntryFailure> {
+    let args = entry
+        .parsed
+        .as_ref()
+        .map_err(|e| EntryFailure::Arguments(e.clone()))?;
     let mut target = source
         .resolve(args)
-        .map_err(|e| ReadError::Resolve(e).to_string())?;
+        .map_err(|e| EntryFailure::Read(ReadError::Resolve(e)))?;
     target.max_chars = max_chars;
-    let view = View::of(&target, reader.outlines()).map_err(|e| ReadError::View(e).to_string())?;
+    let view =
+        View::of(&target, reader.outlines()).map_err(|e| EntryFailure::Read(ReadError::View(e)))?;
     Ok((target, view))
 }
 
@@ -185,8 +191,8 @@ impl Step<'_> {
     /// entry with the blob the caller's previous window of its file came from (both in order).
     fn walk<L: Labelled>(
         &mut self,
-        planned: &[Result<Planned<L>, String>],
-        fetched: &[Result<Fetched, String>],
+        planned: &[Result<Planned<L>, EntryFailure>],
+        fetched: &[Result<Fetched, EntryFailure>],
         changed: &[Option<String>],
     ) -> Vec<Value> {
         let call = self.call;
@@ -195,7 +201,7 @@ impl Step<'_> {
             .iter()
             .zip(planned)
             .map(|(entry, planned)| match planned {
-                Err(message) => failed(label::<L>(None, entry), message),
+                Err(failure) => failed(label::<L>(None, entry), failure),
                 Ok(planned) => self.answer(planned, served.next(), entry),
             })
             .collect()
@@ -206,7 +212,7 @@ impl Step<'_> {
     fn answer<L: Labelled>(
         &mut self,
         planned: &Planned<L>,
-        fetched: Option<(&Result<Fetched, String>, &Option<String>)>,
+        fetched: Option<(&Result<Fetched, EntryFailure>, &Option<String>)>,
         entry: &Entry,
     ) -> Value {
         let (target, _) = planned;
@@ -214,12 +220,9 @@ impl Step<'_> {
             Some((Ok(fetched), changed_from)) => {
                 self.served(planned, fetched.clone(), changed_from.clone(), entry)
             }
-            Some((Err(message), _)) => failed(label(Some(&target.lookup), entry), message),
+            Some((Err(failure), _)) => failed(label(Some(&target.lookup), entry), failure),
             // `fetch_many` answers once per lookup: never reached.
-            None => failed(
-                label(Some(&target.lookup), entry),
-                "internal error: the source gave no answer for this entry",
-            ),
+            None => failed(label(Some(&target.lookup), entry), &EntryFailure::NoAnswer),
         }
     }
 
@@ -258,7 +261,8 @@ impl Step<'_> {
             }
             Err(e) => {
                 let blob = &read.fetched.blob;
-                failed((json!(blob.path), json!(blob.git_ref)), &e.to_string())
+                let failure = EntryFailure::Read(ReadError::View(e));
+                failed((json!(blob.path), json!(blob.git_ref)), &failure)
             }
         }
     }
@@ -277,9 +281,9 @@ fn not_read(total: u64, call: &BatchCall, entry: &Entry, fetched: &Fetched) -> V
     })
 }
 
-/// `{path, ref, error}`.
-fn failed((path, git_ref): (Value, Value), message: &str) -> Value {
-    json!({ "path": path, "ref": git_ref, "error": message })
+/// `{path, ref, error}`: the failure worded, once, here.
+fn failed((path, git_ref): (Value, Value), failure: &EntryFailure) -> Value {
+    json!({ "path": path, "ref": git_ref, "error": failure.to_string() })
 }
 
 /// The path and ref an entry's error names: the lookup's, else as the entry gave them, quoted

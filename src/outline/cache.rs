@@ -4,7 +4,9 @@
 
 use std::sync::Arc;
 
-use super::{Language, Outline, OutlineError, outline};
+use super::definition::Outline;
+use super::language::Language;
+use super::parse::{OutlineError, outline};
 use crate::lru::SharedLru;
 use crate::metrics;
 

@@ -3,7 +3,7 @@
 //! A page never splits the definitions starting on one line, so the next page, starting at
 //! the next definition's first line, visits every definition exactly once.
 
-use super::{Definition, Outline};
+use super::definition::{Definition, Outline};
 use crate::window::{MAX_LIMIT, MAX_WINDOW_BYTES, charged_chars};
 
 /// What shortened a page.

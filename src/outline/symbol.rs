@@ -5,7 +5,7 @@
 
 use std::fmt::{self, Display, Formatter};
 
-use super::{Definition, Kind, Outline};
+use super::definition::{Definition, Kind, Outline};
 use crate::quote::shown;
 
 /// Candidates listed in an ambiguity error.

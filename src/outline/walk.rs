@@ -5,7 +5,7 @@
 
 use tree_sitter::{Node, Tree};
 
-use super::Definition;
+use super::definition::Definition;
 use super::language::Language;
 use super::rules::{self, Found};
 

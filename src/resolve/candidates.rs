@@ -3,11 +3,10 @@
 //! the call's `file_path` and `ref` and whose ref can be a git ref name. Which one is read is
 //! the source's evidence and [`super::choice`]'s rule. Pure.
 
-use std::fmt::{self, Display, Formatter};
-
-use super::{ResolveError, check_ref, clean_file_path, given_ref};
+use super::error::ResolveError;
+use super::given::{check_ref, clean_file_path, given_ref};
+use super::split_error::SplitError;
 use crate::args::ToolArgs;
-use crate::quote::shown;
 use crate::ref_name::check_ref_name;
 
 /// One way to cut a "ref/path" string.
@@ -33,50 +32,6 @@ pub(crate) enum Candidates {
     /// segments, path = the rest (non-empty), k = 1, 2, …; see [`enumerate`]
     /// for the candidates left out. Never empty, at most [`MAX_CANDIDATES`].
     Segments(Vec<Candidate>),
-}
-
-/// Why a "ref/path" string has no usable split.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub(crate) enum SplitError {
-    /// There is a ref at most, and no file path after it.
-    NoPath {
-        /// The string that was split, as given.
-        ref_and_path: String,
-    },
-    /// More than [`MAX_CANDIDATES`] candidate splits.
-    TooManySegments {
-        /// How many candidates there would be.
-        count: usize,
-        /// [`MAX_CANDIDATES`].
-        max: usize,
-    },
-}
-
-impl Display for SplitError {
-    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        let expected =
-            "Expected .../-/blob/<ref>/<file_path>, or pass project_id, file_path and ref.";
-        match self {
-            SplitError::NoPath { ref_and_path } if ref_and_path.trim_matches('/').is_empty() => {
-                write!(
-                    f,
-                    "The URL names no ref and no file after /-/blob/. {expected}"
-                )
-            }
-            SplitError::NoPath { ref_and_path } => write!(
-                f,
-                "The URL names '{}' after /-/blob/ but no file path after the ref; a URL \
-                 ending in a ref or a directory does not name a file. {expected}",
-                shown(ref_and_path)
-            ),
-            SplitError::TooManySegments { count, max } => write!(
-                f,
-                "The ref and file path in the URL can be split into a ref and a path in \
-                 {count} ways, more than the {max} this server tries. Pass project_id, \
-                 file_path and ref separately instead of url."
-            ),
-        }
-    }
 }
 
 /// Lists the ways to cut `ref_and_path` into a ref and a file path, following

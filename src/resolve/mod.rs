@@ -12,17 +12,20 @@
 
 pub(crate) mod candidates;
 pub(crate) mod choice;
+mod error;
 pub(crate) mod file_url;
+mod given;
+pub(crate) mod split_error;
 
 use crate::args::{ArgName, ToolArgs};
-use crate::quote::shown;
-use crate::ref_name::PASS_INSTEAD;
 use crate::ref_name::RefType;
 use crate::window::{DEFAULT_LIMIT, LineRequest};
 pub(crate) use candidates::Candidate;
-use candidates::{Candidates, SplitError};
-use file_url::{FileUrl, UrlError, parse_file_url, parse_file_url_any_host};
-use std::fmt::{self, Display, Formatter};
+use candidates::Candidates;
+pub(crate) use error::{PathError, ResolveError};
+use file_url::{FileUrl, parse_file_url, parse_file_url_any_host};
+pub(crate) use given::clean_file_path;
+use given::{given_project, given_ref, given_url, trimmed};
 
 /// How the project was named.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -134,143 +137,6 @@ pub(crate) struct SearchArgs {
     pub lines: Option<LineRequest>,
 }
 
-/// A bad combination of arguments.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub(crate) enum ResolveError {
-    /// No url, and this argument is missing.
-    Missing(ArgName),
-    /// `project_id` names another project than the URL.
-    ProjectMismatch { given: String, in_url: String },
-    /// `file_path` is not the URL's path.
-    PathMismatch { given: String, in_url: String },
-    /// `ref` is not the URL's ref.
-    RefMismatch { given: String, in_url: String },
-    /// All digits, but more than a `u64`.
-    ProjectIdTooLarge { raw: String },
-    /// Neither an id nor a full path.
-    NotAProject { raw: String },
-    /// A ref with control characters.
-    RefControlCharacters { git_ref: String },
-    /// `file_path` is unusable.
-    Path(#[source] PathError),
-    /// The path a URL names is unusable.
-    UrlPath {
-        url: String,
-        #[source]
-        error: PathError,
-    },
-    /// The URL is unusable.
-    Url(#[source] UrlError),
-    /// The URL's "ref/path" cannot be split.
-    Split(#[source] SplitError),
-}
-
-/// The argument forms, for a call that has neither.
-const PROVIDE: &str =
-    "Provide either url, or project_id, file_path, and ref (use HEAD for the default branch).";
-
-impl Display for ResolveError {
-    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        let agree = "Pass one of them, or make them agree.";
-        match self {
-            ResolveError::Missing(name) => write!(f, "{name} is missing. {PROVIDE}"),
-            ResolveError::ProjectMismatch { given, in_url } => write!(
-                f,
-                "Project mismatch: project_id is '{}' but url contains '{}'. {agree}",
-                shown(given),
-                shown(in_url)
-            ),
-            ResolveError::PathMismatch { given, in_url } => write!(
-                f,
-                "File path mismatch: file_path is '{}' but url contains '{}'. {agree}",
-                shown(given),
-                shown(in_url)
-            ),
-            ResolveError::RefMismatch { given, in_url } => write!(
-                f,
-                "Ref mismatch: ref is '{}' but url contains '{}'. {agree}",
-                shown(given),
-                shown(in_url)
-            ),
-            ResolveError::ProjectIdTooLarge { raw } => {
-                write!(
-                    f,
-                    "project_id '{}' is too large to be a project id.",
-                    shown(raw)
-                )
-            }
-            ResolveError::NotAProject { raw } => write!(
-                f,
-                "project_id '{}' is not a project id or full path (e.g. \"42\" or \"group/project\").",
-                shown(raw)
-            ),
-            ResolveError::RefControlCharacters { git_ref } => write!(
-                f,
-                "ref '{}' contains control characters; {PASS_INSTEAD}.",
-                shown(git_ref)
-            ),
-            ResolveError::Path(e) => e.fmt(f),
-            ResolveError::UrlPath { url, error } => {
-                write!(f, "Invalid file URL: {error} (from {})", shown(url))
-            }
-            ResolveError::Url(e) => e.fmt(f),
-            ResolveError::Split(e) => e.fmt(f),
-        }
-    }
-}
-
-/// Why a file path is unusable.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub(crate) enum PathError {
-    Empty,
-    ControlCharacters { path: String },
-    Directory { path: String },
-    Traversal { path: String },
-}
-
-impl Display for PathError {
-    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        match self {
-            PathError::Empty => f.write_str("file_path must not be empty."),
-            PathError::ControlCharacters { path } => write!(
-                f,
-                "file_path '{}' contains control characters (NUL, newline, …); pass the path as it appears in the repository.",
-                shown(path)
-            ),
-            PathError::Directory { path } => {
-                write!(
-                    f,
-                    "file_path must be a file, not a directory: '{}'.",
-                    shown(path)
-                )
-            }
-            PathError::Traversal { path } => write!(
-                f,
-                "file_path must not contain a path traversal sequence: '{}'.",
-                shown(path)
-            ),
-        }
-    }
-}
-
-impl From<UrlError> for ResolveError {
-    fn from(e: UrlError) -> Self {
-        ResolveError::Url(e)
-    }
-}
-
-impl From<SplitError> for ResolveError {
-    fn from(e: SplitError) -> Self {
-        ResolveError::Split(e)
-    }
-}
-
-impl From<PathError> for ResolveError {
-    fn from(e: PathError) -> Self {
-        ResolveError::Path(e)
-    }
-}
-
 /// Resolves arguments for the GitLab instance at `base`: URLs must be on it; a project, a path
 /// and a ref are required.
 pub(crate) fn for_gitlab(
@@ -347,34 +213,6 @@ fn target<L>(args: &ToolArgs, anchor: &Option<file_url::LineAnchor>, lookup: L) 
             lines: given_lines(args, anchor).map(|(req, _)| req),
         }),
         if_none_match: trimmed(args.if_none_match.as_deref()).map(str::to_string),
-    }
-}
-
-fn given_url(args: &ToolArgs) -> Option<&str> {
-    trimmed(args.url.as_deref())
-}
-
-/// `Some` for a value that is not empty after trimming.
-fn trimmed(value: Option<&str>) -> Option<&str> {
-    value.map(str::trim).filter(|v| !v.is_empty())
-}
-
-/// `ref` as given, trimmed; control characters anywhere in it (a trailing newline included)
-/// are refused rather than trimmed away.
-fn given_ref(args: &ToolArgs) -> Result<Option<&str>, ResolveError> {
-    if let Some(raw) = args.git_ref.as_deref() {
-        check_ref(raw)?;
-    }
-    Ok(trimmed(args.git_ref.as_deref()))
-}
-
-/// `project_id` as given, trimmed; control characters anywhere in it are refused.
-fn given_project(args: &ToolArgs) -> Result<Option<&str>, ResolveError> {
-    match args.project_id.as_deref() {
-        Some(raw) if raw.chars().any(char::is_control) => Err(ResolveError::NotAProject {
-            raw: raw.to_string(),
-        }),
-        other => Ok(trimmed(other)),
     }
 }
 
@@ -517,47 +355,6 @@ pub(crate) fn project_ref(raw: &str) -> Result<ProjectRef, ResolveError> {
         });
     }
     Ok(ProjectRef::Path(path.to_string()))
-}
-
-/// A ref must not hold control characters (GitLab rejects other bad refs itself).
-fn check_ref(git_ref: &str) -> Result<&str, ResolveError> {
-    if git_ref.chars().any(char::is_control) {
-        return Err(ResolveError::RefControlCharacters {
-            git_ref: git_ref.to_string(),
-        });
-    }
-    Ok(git_ref)
-}
-
-/// GitLab's file-path normalisation plus our own safety checks.
-///
-/// - NUL or any other control character, anywhere (a trailing `\n` or `\r` included) →
-///   [`PathError::ControlCharacters`];
-/// - surrounding whitespace is removed, then one leading `/`;
-/// - empty → [`PathError::Empty`]; ending in `/` → [`PathError::Directory`];
-/// - a `..` component (split on `/` or `\`, also `%2e%2e`) → [`PathError::Traversal`].
-pub(crate) fn clean_file_path(raw: &str) -> Result<String, PathError> {
-    if raw.chars().any(char::is_control) {
-        return Err(PathError::ControlCharacters {
-            path: raw.to_string(),
-        });
-    }
-    let path = raw.trim();
-    let path = path.strip_prefix('/').unwrap_or(path);
-    if path.is_empty() {
-        return Err(PathError::Empty);
-    }
-    let owned = || path.to_string();
-    if path.ends_with('/') {
-        return Err(PathError::Directory { path: owned() });
-    }
-    if path
-        .split(['/', '\\'])
-        .any(|c| c == ".." || c.eq_ignore_ascii_case("%2e%2e"))
-    {
-        return Err(PathError::Traversal { path: owned() });
-    }
-    Ok(path.to_string())
 }
 
 #[cfg(test)]

@@ -3,35 +3,16 @@
 
 use std::fmt::{self, Display, Formatter};
 
-use serde::Serialize;
-
+use super::notes::read_notes;
+use super::output::{
+    FileOutput, LineRange, Metadata, OutlineMeta, ReadFacts, SymbolMeta, WindowMetadata,
+    metadata_of,
+};
 use super::search::ends_by_caller;
-use super::{FileOutput, LineRange, Metadata, ReadFacts, WindowMetadata};
+use super::window::file_output;
 use crate::outline::{Outline, OutlinePage, PageCap, Picked};
 use crate::resolve::OutlineArgs;
 use crate::window::{Fitted, LineRequest, MAX_LIMIT, MAX_WINDOW_BYTES};
-
-/// `metadata.outline`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub(crate) struct OutlineMeta {
-    pub language: &'static str,
-    /// Definitions starting in the lines listed.
-    pub total: u64,
-    /// Those in `content`.
-    pub returned: u64,
-    /// Present (true) when the syntax tree had errors.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub partial: bool,
-}
-
-/// `metadata.symbol`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub(crate) struct SymbolMeta<'a> {
-    pub name: &'a str,
-    pub kind: &'static str,
-    pub start_line: u64,
-    pub end_line: u64,
-}
 
 /// A page of an outline and what it was cut from.
 pub(crate) struct OutlineShown<'a> {
@@ -63,7 +44,7 @@ pub(crate) fn outline_output<'a>(facts: ReadFacts<'a>, shown: &OutlineShown<'a>)
                 returned: page.returned as u64,
                 partial: shown.outline.partial,
             }),
-            ..super::metadata_of(&facts, Some(window), false)
+            ..metadata_of(&facts, Some(window), false)
         },
         system_instruction: outline_instruction(&facts, shown),
         content: Some(&page.content),
@@ -76,7 +57,7 @@ pub(crate) fn symbol_output<'a>(
     fitted: &'a Fitted<'_>,
     picked: &'a Picked,
 ) -> FileOutput<'a> {
-    let mut output = super::file_output(facts, fitted);
+    let mut output = file_output(facts, fitted);
     output.metadata.symbol = Some(SymbolMeta {
         name: &picked.name,
         kind: picked.kind.as_str(),
@@ -88,7 +69,7 @@ pub(crate) fn symbol_output<'a>(
 
 /// The hint sentences, joined by a space.
 fn outline_instruction(facts: &ReadFacts<'_>, shown: &OutlineShown<'_>) -> Option<String> {
-    let mut notes = super::read_notes(facts);
+    let mut notes = read_notes(facts);
     notes.extend(outcome_note(facts, shown));
     if shown.outline.partial {
         notes.push("The file has syntax errors: where the parser could not recover, definitions may be missing (metadata.outline.partial).".to_string());

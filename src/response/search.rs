@@ -4,25 +4,13 @@
 
 use std::fmt::{self, Display, Formatter};
 
-use serde::Serialize;
-
-use super::{
-    FileOutput, LineRange, MAX_WINDOW_BYTES, Metadata, READ_LIMIT_NOTE, ReadFacts, WindowMetadata,
+use super::notes::{ONE_MESSAGE, READ_LIMIT_NOTE, read_notes, whole_in_one_message};
+use super::output::{
+    FileOutput, LineRange, Matches, Metadata, ReadFacts, WindowMetadata, metadata_of,
 };
 use crate::resolve::SearchArgs;
 use crate::window::search::{Found, PageCap, PageShortened};
-use crate::window::{CapKind, LineCut, LineRequest, MAX_LIMIT};
-
-/// `metadata.matches`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub(crate) struct Matches<'a> {
-    /// Every matching line of the lines searched.
-    pub total: u64,
-    /// The matching lines in `content`.
-    pub returned: u64,
-    /// Their numbers, 1-indexed, ascending.
-    pub lines: &'a [u64],
-}
+use crate::window::{CapKind, LineCut, LineRequest, MAX_LIMIT, MAX_WINDOW_BYTES};
 
 /// Builds the output of a search under the character budget `budget` (the caller's or the
 /// server's); `content` borrows the page's.
@@ -48,7 +36,7 @@ pub(crate) fn search_output<'a>(
                 returned: found.shown.len() as u64,
                 lines: &found.shown,
             }),
-            ..super::metadata_of(&facts, Some(window), false)
+            ..metadata_of(&facts, Some(window), false)
         },
         system_instruction: search_instruction(&facts, args, found, budget),
         content: Some(&found.content),
@@ -63,7 +51,7 @@ fn search_instruction(
     found: &Found,
     budget: u64,
 ) -> Option<String> {
-    let mut notes = super::read_notes(facts);
+    let mut notes = read_notes(facts);
     notes.extend(outcome_note(facts, args, found));
     notes.extend(shortened_note(found, budget, facts.fitted_to_message));
     if facts.cut_by_read_limit {
@@ -150,7 +138,7 @@ fn cap_words(cap: PageCap, budget: u64, message: bool) -> String {
     match cap {
         PageCap::Lines => format!("the {MAX_LIMIT} lines a page holds"),
         PageCap::Bytes => format!("the {MAX_WINDOW_BYTES} byte response limit"),
-        PageCap::Chars if message => super::ONE_MESSAGE.to_string(),
+        PageCap::Chars if message => ONE_MESSAGE.to_string(),
         PageCap::Chars => format!("the {budget} character budget (max_chars)"),
     }
 }
@@ -183,7 +171,7 @@ fn line_cut_note(
         return format!("{shown} The rest of the line is not retrievable.");
     }
     let again = format!("{{\"start_line\": {number}, \"end_line\": {number}, \"max_chars\": 0}}");
-    if super::whole_in_one_message(cut) {
+    if whole_in_one_message(cut) {
         format!("{shown} To read the whole line, call again without pattern with {again}.")
     } else {
         format!(

@@ -218,38 +218,9 @@ pub(crate) fn output_schema() -> Value {
                     "commit_sha": { "type": "string", "pattern": "^([0-9a-f]{40}|[0-9a-f]{64})$", "description": "The commit the ref resolved to: cite it, the ref may move." },
                     "web_url": { "type": "string", "description": "Permalink of the lines returned, at commit_sha (GitLab only): .../-/blob/<commit_sha>/<path>#L10-20. Cite it." },
                     "unchanged": { "type": "boolean", "const": true, "description": "Present (true) when the file is still the blob if_none_match named: there is no content, the content you hold is current." },
-                    "matches": {
-                        "type": "object",
-                        "description": "With pattern: the matching lines. total counts every match in the lines searched, returned those in content, lines their 1-indexed numbers.",
-                        "properties": {
-                            "total": { "type": "integer", "minimum": 0 },
-                            "returned": { "type": "integer", "minimum": 0 },
-                            "lines": { "type": "array", "items": { "type": "integer", "minimum": 1 } }
-                        },
-                        "required": ["total", "returned", "lines"]
-                    },
-                    "outline": {
-                        "type": "object",
-                        "description": "With outline: the definitions listed. total counts those starting in the lines listed, returned those in content; partial is true when the file has syntax errors.",
-                        "properties": {
-                            "language": { "type": "string" },
-                            "total": { "type": "integer", "minimum": 0 },
-                            "returned": { "type": "integer", "minimum": 0 },
-                            "partial": { "type": "boolean", "const": true }
-                        },
-                        "required": ["language", "total", "returned"]
-                    },
-                    "symbol": {
-                        "type": "object",
-                        "description": "With symbol: the definition read, its qualified name, kind and 1-indexed inclusive lines.",
-                        "properties": {
-                            "name": { "type": "string" },
-                            "kind": { "type": "string" },
-                            "start_line": { "type": "integer", "minimum": 1 },
-                            "end_line": { "type": "integer", "minimum": 1 }
-                        },
-                        "required": ["name", "kind", "start_line", "end_line"]
-                    }
+                    "matches": matches_schema(),
+                    "outline": outline_schema(),
+                    "symbol": symbol_schema()
                 },
                 "required": ["size_bytes"]
             },
@@ -258,6 +229,50 @@ pub(crate) fn output_schema() -> Value {
         "required": ["path", "ref", "metadata"]
     });
     with_content_rule(schema)
+}
+
+/// `metadata.matches` in the output schema: with `pattern`, the matching lines.
+fn matches_schema() -> Value {
+    json!({
+        "type": "object",
+        "description": "With pattern: the matching lines. total counts every match in the lines searched, returned those in content, lines their 1-indexed numbers.",
+        "properties": {
+            "total": { "type": "integer", "minimum": 0 },
+            "returned": { "type": "integer", "minimum": 0 },
+            "lines": { "type": "array", "items": { "type": "integer", "minimum": 1 } }
+        },
+        "required": ["total", "returned", "lines"]
+    })
+}
+
+/// `metadata.outline` in the output schema: with `outline`, the definitions listed.
+fn outline_schema() -> Value {
+    json!({
+        "type": "object",
+        "description": "With outline: the definitions listed. total counts those starting in the lines listed, returned those in content; partial is true when the file has syntax errors.",
+        "properties": {
+            "language": { "type": "string" },
+            "total": { "type": "integer", "minimum": 0 },
+            "returned": { "type": "integer", "minimum": 0 },
+            "partial": { "type": "boolean", "const": true }
+        },
+        "required": ["language", "total", "returned"]
+    })
+}
+
+/// `metadata.symbol` in the output schema: with `symbol`, the definition read.
+fn symbol_schema() -> Value {
+    json!({
+        "type": "object",
+        "description": "With symbol: the definition read, its qualified name, kind and 1-indexed inclusive lines.",
+        "properties": {
+            "name": { "type": "string" },
+            "kind": { "type": "string" },
+            "start_line": { "type": "integer", "minimum": 1 },
+            "end_line": { "type": "integer", "minimum": 1 }
+        },
+        "required": ["name", "kind", "start_line", "end_line"]
+    })
 }
 
 /// The window's fields of `metadata`, present in every answer but an unchanged one.

@@ -10,19 +10,23 @@
 
 mod error;
 mod outline;
+mod read;
+mod rendered;
 
 pub(crate) use error::ViewError;
+pub(crate) use read::Read;
+pub(crate) use rendered::Rendered;
 
 use crate::cpu::{self, Stop};
 use std::sync::Arc;
 
 use crate::outline::Outlines;
 use crate::resolve::{OutlineArgs, SearchArgs, SymbolArgs, Target};
+use crate::response;
 use crate::response::message::within_one_message;
-use crate::response::{self, ReadFacts};
-use crate::source::{BlobKind, Fetched, holds};
+use crate::source::BlobKind;
 use crate::window::search::{self, Pattern};
-use crate::window::{self, Extent, Fit, LineRequest};
+use crate::window::{self, Extent, LineRequest};
 use serde_json::Value;
 
 /// What a call asks to see of a file.
@@ -91,35 +95,6 @@ impl View {
     }
 }
 
-/// What a call read, beside its target: the blob, whether the caller read another blob of the
-/// file before, and the character budget the content may take (the caller's, else the
-/// server's; in a batch, what is left of the call's). Owned: the blob's text is shared.
-#[derive(Debug, Clone)]
-pub(crate) struct Read {
-    pub fetched: Fetched,
-    pub changed_from: Option<String>,
-    pub max_chars: u64,
-    /// `max_chars` is what fits in one message ([`crate::limits::MAX_MESSAGE_BYTES`]), less
-    /// than the caller's budget: the hints say so.
-    pub fitted_to_message: bool,
-}
-
-/// A rendered answer: the output object, and what its content was charged against the budget.
-#[derive(Debug)]
-pub(crate) struct Rendered {
-    pub output: serde_json::Value,
-    pub charged: u64,
-}
-
-impl Rendered {
-    pub(super) fn of(output: impl serde::Serialize, charged: usize) -> Result<Self, ViewError> {
-        Ok(Self {
-            output: serde_json::to_value(output).map_err(ViewError::Output)?,
-            charged: charged as u64,
-        })
-    }
-}
-
 /// Renders what a call read as its view; a blob the caller holds (`if_none_match`) without
 /// content. The one dispatch point of every read, single or batched; `stop` says when to give
 /// up (a search asks it between blocks of lines).
@@ -162,74 +137,6 @@ where
     })
     .await
     .map_err(ViewError::Cpu)?
-}
-
-impl Read {
-    /// The bytes of the blob's text that were read (0 for none): the size of the work.
-    pub(crate) fn text_bytes(&self) -> usize {
-        self.fetched.text_bytes()
-    }
-
-    /// The blob's text and whether GitLab's read limit cut it, or the binary/LFS error.
-    pub(super) fn text(&self) -> Result<(&str, bool), ViewError> {
-        let blob = &self.fetched.blob;
-        match &blob.kind {
-            BlobKind::Text {
-                content,
-                cut_by_read_limit,
-            } => Ok((content.as_str(), *cut_by_read_limit)),
-            BlobKind::Binary => Err(ViewError::Binary {
-                path: blob.path.clone(),
-                size_bytes: blob.size_bytes,
-            }),
-            BlobKind::Lfs { storage } => Err(ViewError::Lfs {
-                path: blob.path.clone(),
-                storage: storage.clone(),
-                size_bytes: blob.size_bytes,
-            }),
-            // Sources only leave a blob unread for a caller who holds it, answered before.
-            BlobKind::NotRead => Ok(("", false)),
-        }
-    }
-
-    /// The facts of the read the hints need, for `target`.
-    pub(super) fn facts<'a, L>(
-        &'a self,
-        target: &Target<L>,
-        cut_by_read_limit: bool,
-    ) -> ReadFacts<'a> {
-        let blob = &self.fetched.blob;
-        ReadFacts {
-            path: &blob.path,
-            git_ref: &blob.git_ref,
-            size_bytes: blob.size_bytes,
-            cut_by_read_limit,
-            hint_style: target.hint_style,
-            split_fallback_from: self.fetched.split_fallback_from.as_deref(),
-            blob_id: blob.id.as_deref(),
-            changed_from: self.changed_from.as_deref(),
-            max_chars_arg: target.max_chars,
-            fitted_to_message: self.fitted_to_message,
-            commit_sha: blob.commit_sha.as_deref(),
-            web_url: self.fetched.web_url.as_deref(),
-        }
-    }
-
-    /// The fit of a window: the budget and numbering.
-    pub(super) fn fit<L>(&self, target: &Target<L>) -> Fit {
-        Fit {
-            max_chars: self.max_chars,
-            line_numbers: target.line_numbers,
-        }
-    }
-
-    /// Whether the caller holds the blob read (`if_none_match` names its id).
-    fn held<L>(&self, target: &Target<L>) -> bool {
-        holds(
-            target.if_none_match.as_deref(),
-            self.fetched.blob.id.as_deref(),
-        )
-    }
 }
 
 /// Windows a fetched blob, fitted to the budget and numbered if asked, and serialises the

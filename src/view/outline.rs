@@ -3,7 +3,9 @@
 
 use std::sync::Arc;
 
-use super::{Read, Rendered, ViewError};
+use super::error::ViewError;
+use super::read::Read;
+use super::rendered::Rendered;
 use crate::outline::{self, Language, MAX_OUTLINE_BYTES, Outline, Outlines, Picked};
 use crate::resolve::{OutlineArgs, SymbolArgs, Target};
 use crate::response;

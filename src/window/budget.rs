@@ -9,7 +9,7 @@
 
 use memchr::memchr;
 
-use super::CapKind;
+use super::cap::CapKind;
 use super::chars::{
     CONTROL_CHARGE, charged_boundary, charged_chars, first_char_len, floor_char_boundary,
     is_one_char,

@@ -2,8 +2,9 @@
 //! a file that a read limit cut holds all of it ([`Extent::covered_by`]).
 
 use super::budget::{Limits, take_lines};
+use super::cap::MAX_WINDOW_BYTES;
 use super::lines::line_start;
-use super::{LineRequest, MAX_WINDOW_BYTES};
+use super::request::LineRequest;
 
 /// How much of a file a call needs: what a source is told, instead of the whole call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

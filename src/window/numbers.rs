@@ -12,7 +12,8 @@
 
 use memchr::memchr_iter;
 
-use super::LINE_NUMBER_WIDTH;
+/// The narrowest field a line number is right-aligned in, `cat -n`'s 6.
+pub const LINE_NUMBER_WIDTH: usize = 6;
 
 /// Returns the number of decimal digits of `n`: 1 for 0 to 9, 20 for
 /// `u64::MAX`.

@@ -3,9 +3,14 @@
 //! request becomes a zero-indexed span of lines, and the one way that can
 //! fail ([`WindowError::InvertedRange`]).
 
-use super::MAX_LIMIT;
 use super::lines::count_lines;
 use std::fmt::{self, Display, Formatter};
+
+/// The number of lines a request covers when the agent gives no limit.
+pub const DEFAULT_LIMIT: u64 = 500;
+
+/// The most lines one window returns.
+pub const MAX_LIMIT: u64 = 2000;
 
 /// Which lines the agent asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -298,7 +298,8 @@ impl ArgValue {
 fn check_file_url(url: &str, base: &::url::Url) {
     let parts = match fuzzing::file_url(url, base) {
         Ok(parts) => parts,
-        Err(message) => {
+        Err(refused) => {
+            let message = refused.to_string();
             assert!(!message.trim().is_empty(), "a URL error without a message");
             return;
         }
@@ -332,9 +333,9 @@ pub fn check_splits(ref_and_path: &str) {
                 assert!(pair[1].git_ref.len() > pair[0].git_ref.len());
             }
         }
-        (Err(message), Expected::NoPath | Expected::TooMany) => {
+        (Err(refused), Expected::NoPath | Expected::TooMany) => {
             assert!(
-                !message.trim().is_empty(),
+                !refused.to_string().trim().is_empty(),
                 "a split error without a message"
             );
         }

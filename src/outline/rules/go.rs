@@ -3,7 +3,8 @@
 
 use tree_sitter::Node;
 
-use super::{Found, Kind, named, text};
+use super::found::{Found, named, text};
+use crate::outline::definition::Kind;
 
 pub(super) fn classify<'t>(node: Node<'t>, src: &[u8]) -> Option<Found<'t>> {
     match node.kind() {

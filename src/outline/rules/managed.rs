@@ -5,7 +5,8 @@
 
 use tree_sitter::Node;
 
-use super::{Found, Kind, function_kind, named};
+use super::found::{Found, function_kind, named};
+use crate::outline::definition::Kind;
 
 pub(super) fn classify<'t>(node: Node<'t>, src: &[u8], in_type: bool) -> Option<Found<'t>> {
     let kind = match node.kind() {

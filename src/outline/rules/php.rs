@@ -3,7 +3,8 @@
 
 use tree_sitter::Node;
 
-use super::{Found, Kind, named};
+use super::found::{Found, named};
+use crate::outline::definition::Kind;
 
 pub(super) fn classify<'t>(node: Node<'t>, src: &[u8]) -> Option<Found<'t>> {
     let kind = match node.kind() {

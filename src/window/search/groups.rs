@@ -4,8 +4,8 @@
 
 use memchr::{memchr, memrchr};
 
-use super::PageCap;
 use super::hits::Hit;
+use super::shortened::PageCap;
 use super::span::Range;
 
 /// How far into the matches a page can reach: a page shows each match as a

@@ -37,7 +37,7 @@
 //! are taken from the first while they fit ([`page`] has the walk); a page
 //! whose first group does not fit shows it from its first match, as many
 //! lines as fit, the match itself cut at a character boundary if it alone
-//! is over a cap (the window's rule, [`LineCut`]). [`Found::next_start`] is
+//! is over a cap (the window's rule, [`LineCut`](super::LineCut)). [`Found::next_start`] is
 //! the line after the last one shown whenever a match is not shown: the
 //! next page searches from there to the same end, so following pages shows
 //! every match exactly once.
@@ -57,17 +57,20 @@ mod groups;
 mod hits;
 mod page;
 mod pattern;
+mod shortened;
 mod span;
 #[cfg(test)]
 mod tests;
 
 pub use pattern::{MAX_COMPILED_BYTES, Pattern, PatternError};
+pub use shortened::{PageCap, PageShortened};
 
 use std::convert::Infallible;
 
+use super::cap::MAX_WINDOW_BYTES;
 use super::chars::charged_chars;
 use super::lines::count_lines;
-use super::{CapKind, LineCut, LineRequest, MAX_LIMIT, MAX_WINDOW_BYTES, WindowError};
+use super::request::{LineRequest, MAX_LIMIT, WindowError};
 
 /// The context lines around each match when the call gives none.
 pub const DEFAULT_CONTEXT_LINES: u64 = 2;
@@ -89,32 +92,6 @@ pub struct Search<'p> {
     pub context_lines: u64,
     /// The character budget of the page (0 = none), as [`super::Fit`]'s.
     pub max_chars: u64,
-}
-
-/// Which cap ended a page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PageCap {
-    /// [`MAX_LIMIT`] lines.
-    Lines,
-    /// [`MAX_WINDOW_BYTES`] bytes.
-    Bytes,
-    /// The character budget; named only when the other two would take more,
-    /// so `max_chars: 0` shows more.
-    Chars,
-}
-
-/// Whether, and how, the caps shortened a page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PageShortened {
-    /// Every group of the searched lines is shown whole.
-    None,
-    /// Whole groups are shown, and the next one did not fit.
-    DroppedGroups { by: PageCap },
-    /// The page's only group did not fit whole and is shown from its first
-    /// match, as many lines as fit.
-    GroupCut { by: PageCap },
-    /// The page's only line, a match, was over a cap and is cut.
-    LineCut { number: u64, cut: LineCut },
 }
 
 /// A page of matches.
@@ -220,14 +197,5 @@ fn nothing_searched(search: &Search<'_>, total_lines: u64) -> Found {
         next_start: None,
         shortened: PageShortened::None,
         only_across_lines: search.pattern.only_across_lines(),
-    }
-}
-
-impl From<CapKind> for PageCap {
-    fn from(kind: CapKind) -> Self {
-        match kind {
-            CapKind::Bytes => PageCap::Bytes,
-            CapKind::Chars => PageCap::Chars,
-        }
     }
 }

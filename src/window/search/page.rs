@@ -4,10 +4,10 @@
 use std::fmt::Write;
 
 use super::super::budget::{self, cut_line};
+use super::super::cap::{CapKind, LineCut};
 use super::super::chars::charged_chars;
-use super::super::{CapKind, LineCut};
 use super::groups::{Group, line_end};
-use super::{PageCap, PageShortened};
+use super::shortened::{PageCap, PageShortened};
 
 /// A group separator: `--` alone on a line.
 const SEPARATOR: &str = "--\n";

@@ -3,7 +3,7 @@
 
 use super::super::lines::line_start;
 use super::super::request::lines_covered;
-use super::super::{LineRequest, WindowError};
+use super::super::request::{LineRequest, WindowError};
 
 /// Searched lines `first..=last` (1-indexed), filling `bytes[start..end]`:
 /// `start` is the first line's first byte, `end` just after the last

@@ -4,6 +4,7 @@
 //! fuzz target's reference.
 
 use super::*;
+use crate::window::CapKind;
 
 fn find(
     text: &str,

@@ -1,0 +1,45 @@
+//! The hints' shared words: the notes about the read itself (window, search or outline), the
+//! read limit's note, what fits in one message, and a blob id as git abbreviates it.
+
+use super::output::ReadFacts;
+use crate::window::LineCut;
+
+/// The cap a content fitted to one message met, as the hints name it.
+pub(super) const ONE_MESSAGE: &str =
+    "what fits in one message (1000000 bytes, the content being sent twice)";
+
+/// What GitLab's read limit did to a file read only in part.
+pub(super) const READ_LIMIT_NOTE: &str = "This file is larger than the read limit, so total_lines counts only the portion that was retrieved. size_bytes is the full size.";
+
+/// The notes about the read itself, window or search: the file changed since the caller's
+/// previous read, a URL read with another split than GitLab's.
+pub(super) fn read_notes(facts: &ReadFacts<'_>) -> Vec<String> {
+    let mut notes: Vec<String> = Vec::new();
+    if let (Some(before), Some(now)) = (facts.changed_from, facts.blob_id) {
+        notes.push(format!(
+            "The file changed at ref '{}' since your previous window of it (blob {} is now {}): windows read before may not line up with this one; read again from the start if they must.",
+            facts.git_ref,
+            short_id(before),
+            short_id(now)
+        ));
+    }
+    if let Some(gitlab_ref) = facts.split_fallback_from {
+        notes.push(format!(
+            "The URL was read as ref '{}' and path '{}': GitLab's own split (ref '{gitlab_ref}') has no such file.",
+            facts.git_ref, facts.path
+        ));
+    }
+    notes
+}
+
+/// Whether a line the budget cut comes back whole without the budget: within the byte cap,
+/// and short enough to fit in one message however it escapes (a third of
+/// [`crate::limits::MAX_MESSAGE_BYTES`]: each copy of a `"` takes 2 and 4 bytes).
+pub(crate) fn whole_in_one_message(cut: &LineCut) -> bool {
+    cut.whole_without_budget() && cut.line_bytes <= crate::limits::MAX_MESSAGE_BYTES / 3
+}
+
+/// A blob id as git abbreviates it: its first 12 hex digits.
+pub(super) fn short_id(id: &str) -> &str {
+    id.get(..12).unwrap_or(id)
+}
