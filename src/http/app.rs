@@ -15,13 +15,8 @@ use tokio_util::sync::CancellationToken;
 use tower::ServiceBuilder;
 
 use super::admission::Admission;
-use super::counted_sessions::CountedSessions;
-use super::fingerprint::Fingerprints;
 use super::flags::HttpArgs;
 use super::origin::OriginPolicy;
-use super::session::Owners;
-use super::session_open::Opening;
-use super::session_slots::Slots;
 use super::wording;
 use super::{body, capacity, gate, scrape, session, session_open};
 use crate::config::Credential;
@@ -66,27 +61,7 @@ pub(crate) fn router(
         slots: Arc::clone(&controls.slots),
         request_timeout: args.request_timeout(),
     });
-    let prints = Fingerprints::default();
-    let owners = Arc::new(Owners::new(
-        !args.stateless,
-        args.token_from_request,
-        prints.clone(),
-    ));
-    let slots = Slots::new(args.session_caps());
-    let sessions = Arc::new(CountedSessions::new(
-        args.session_idle(),
-        Arc::clone(&slots),
-        Arc::clone(&owners),
-    ));
-    let opening = Arc::new(Opening {
-        sessions_on: !args.stateless,
-        token_from_request: args.token_from_request,
-        source: reader.backend().clone(),
-        prints,
-        verdicts: Default::default(),
-        slots,
-        sessions: Arc::clone(&sessions),
-    });
+    let parts = session_open::Parts::new(args, reader.backend().clone());
     let handler = file_server(args, reader, configured, controls);
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(!args.stateless)
@@ -94,7 +69,7 @@ pub(crate) fn router(
         .with_allowed_hosts(admission.allowed_hosts.clone())
         .with_max_request_body_bytes(admission.max_body)
         .with_cancellation_token(controls.rmcp_stop.clone());
-    let mcp = StreamableHttpService::new(move || Ok(handler.clone()), sessions, config);
+    let mcp = StreamableHttpService::new(move || Ok(handler.clone()), parts.manager, config);
     // The cheapest refusal first; a request takes a slot only once its body is in.
     let checks = ServiceBuilder::new()
         .layer(axum::middleware::from_fn(super::reply::session_ended))
@@ -103,7 +78,7 @@ pub(crate) fn router(
             Arc::clone(&admission),
             gate::authenticate,
         ))
-        .layer(from_fn_with_state(owners, session::bind))
+        .layer(from_fn_with_state(parts.owners, session::bind))
         .layer(from_fn_with_state(Arc::clone(&admission), body::receive))
         .layer(from_fn_with_state(
             Arc::clone(&admission),
@@ -113,7 +88,7 @@ pub(crate) fn router(
             Arc::clone(&admission),
             capacity::deadline,
         ))
-        .layer(from_fn_with_state(opening, session_open::admit));
+        .layer(from_fn_with_state(parts.opening, session_open::admit));
     let router = Router::new()
         .route_service("/mcp", mcp)
         .route_layer(checks)

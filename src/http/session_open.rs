@@ -26,6 +26,8 @@ use http::{HeaderMap, Method, StatusCode};
 
 use super::counted_sessions::CountedSessions;
 use super::fingerprint::Fingerprints;
+use super::flags::HttpArgs;
+use super::session::Owners;
 use super::session_slots::{Full, Slots};
 use super::token_verdicts::Verdicts;
 use super::{reply, wording};
@@ -41,18 +43,60 @@ const SESSION_ID: &str = "mcp-session-id";
 /// out, which takes longer than a request in flight.
 const RETRY_AFTER_SECS: u64 = 30;
 
+/// What the app needs of sessions: who owns each (check 3), rmcp's session manager that
+/// counts them out, and what their opening is checked against (check 7).
+#[derive(Debug)]
+pub(crate) struct Parts {
+    pub owners: Arc<Owners>,
+    pub manager: Arc<CountedSessions>,
+    pub opening: Arc<Opening>,
+}
+
+impl Parts {
+    /// The parts for a server with `args`, reading from `source`.
+    pub(crate) fn new(args: &HttpArgs, source: AnySource) -> Self {
+        let sessions_on = !args.stateless;
+        let prints = Fingerprints::default();
+        let owners = Arc::new(Owners::new(
+            sessions_on,
+            args.token_from_request,
+            prints.clone(),
+        ));
+        let slots = Slots::new(args.session_caps());
+        let manager = Arc::new(CountedSessions::new(
+            args.session_idle(),
+            Arc::clone(&slots),
+            Arc::clone(&owners),
+        ));
+        let opening = Arc::new(Opening {
+            sessions_on,
+            token_from_request: args.token_from_request,
+            source,
+            prints,
+            verdicts: Verdicts::default(),
+            slots,
+            sessions: Arc::clone(&manager),
+        });
+        Self {
+            owners,
+            manager,
+            opening,
+        }
+    }
+}
+
 /// What a session's opening is checked against.
 #[derive(Debug)]
 pub(crate) struct Opening {
     /// Session mode (else there are no sessions and nothing to check).
-    pub sessions_on: bool,
+    sessions_on: bool,
     /// Check the caller's token with GitLab (`--token-from-request`).
-    pub token_from_request: bool,
-    pub source: AnySource,
-    pub prints: Fingerprints,
-    pub verdicts: Verdicts,
-    pub slots: Arc<Slots>,
-    pub sessions: Arc<CountedSessions>,
+    token_from_request: bool,
+    source: AnySource,
+    prints: Fingerprints,
+    verdicts: Verdicts,
+    slots: Arc<Slots>,
+    sessions: Arc<CountedSessions>,
 }
 
 /// Check 7: see the module doc.
