@@ -219,7 +219,10 @@ async fn serve(args: ServeArgs, config: GitlabConfig, max_chars: Option<u64>) ->
         None => config.base_url.to_string(),
     };
     tracing::info!(source = %where_from, "serving MCP on stdio");
-    let server = FileServer::new(reader, TokenSource::Configured(config.credential.clone()));
+    // The same deadline as over HTTP, answered with the same tool error.
+    let limit = args.http.request_timeout();
+    let server = FileServer::new(reader, TokenSource::Configured(config.credential.clone()))
+        .with_call_timeout(limit, crate::http::call_timed_out(limit));
     match crate::stdio::serve(server).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

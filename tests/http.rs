@@ -9,6 +9,8 @@
 
 #[path = "support/http_server.rs"]
 mod http_server;
+#[path = "support/users.rs"]
+mod users;
 
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
@@ -32,7 +34,8 @@ const SERVER_TOKEN: &str = "glpat-SERVER-ssssssssssssss";
 // A GitLab that knows who may read what.
 
 /// Answers `POST /api/graphql` like GitLab: the project and its file when the bearer token may
-/// read it, `project: null` otherwise. The file's content names its project and path.
+/// read it, `project: null` otherwise. The file's content names its project and path. The
+/// token check before a session opens knows the three tokens and refuses any other (401).
 struct FakeGitlab {
     delay: Duration,
 }
@@ -40,6 +43,10 @@ struct FakeGitlab {
 impl Respond for FakeGitlab {
     fn respond(&self, request: &wiremock::Request) -> ResponseTemplate {
         let token = bearer(request).unwrap_or_default();
+        if users::is_token_check(request) {
+            let known = [SERVER_TOKEN, ALICE, BOB].iter().position(|t| *t == token);
+            return users::current_user(known.map(|i| i as u64 + 1)).set_delay(self.delay);
+        }
         let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
         let project = body
             .pointer("/variables/projectPath")
@@ -81,10 +88,7 @@ impl Respond for FakeGitlab {
     }
 }
 
-fn bearer(request: &wiremock::Request) -> Option<String> {
-    let value = request.headers.get("authorization")?.to_str().ok()?;
-    value.strip_prefix("Bearer ").map(str::to_string)
-}
+use users::bearer;
 
 async fn gitlab(delay: Duration) -> MockServer {
     let server = MockServer::start().await;
@@ -96,13 +100,15 @@ async fn gitlab(delay: Duration) -> MockServer {
     server
 }
 
-/// (file path, token) of every GitLab request, in order.
+/// (file path, token) of every GitLab request but the token checks (tests/sessions.rs counts
+/// those), in order.
 async fn seen(gitlab: &MockServer) -> Vec<(String, Option<String>)> {
     gitlab
         .received_requests()
         .await
         .unwrap_or_default()
         .iter()
+        .filter(|r| !users::is_token_check(r))
         .map(|r| {
             let body: Value = serde_json::from_slice(&r.body).unwrap_or(Value::Null);
             let file = body

@@ -195,6 +195,10 @@ fn allowed_labels() -> HashMap<&'static str, Vec<&'static str>> {
                 "json_rpc",
                 "capacity",
                 "request_timeout",
+                "token_refused",
+                "token_check",
+                "sessions_per_token",
+                "sessions_total",
             ],
         ),
     ])

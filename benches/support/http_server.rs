@@ -16,24 +16,29 @@ mod env;
 /// Starts the server; returns it and its base URL (without `/mcp`). Lines it writes before
 /// listening are echoed when `echo` is set.
 pub fn start(gitlab: &str, extra: &[&str], log: &str, echo: bool) -> (Child, String) {
+    let mode = ["--stateless", "--token-from-request"];
+    start_in(&mode, gitlab, extra, log, echo)
+}
+
+/// Like [`start`], in the `mode` given (`&[]`: sessions, the server's own token).
+pub fn start_in(
+    mode: &[&str],
+    gitlab: &str,
+    extra: &[&str],
+    log: &str,
+    echo: bool,
+) -> (Child, String) {
     let mut cmd = Command::new(BIN);
-    cmd.args([
-        "serve",
-        "--http",
-        "127.0.0.1:0",
-        "--stateless",
-        "--token-from-request",
-        "--max-concurrent",
-        "256",
-    ])
-    .args(extra)
-    .env("GITLAB_URL", gitlab)
-    .env("GITLAB_FILE_MCP_LOG", log)
-    .env_remove("GITLAB_TOKEN")
-    .env_remove("GITLAB_PERSONAL_ACCESS_TOKEN")
-    .stdin(Stdio::null())
-    .stdout(Stdio::null())
-    .stderr(Stdio::piped());
+    cmd.args(["serve", "--http", "127.0.0.1:0", "--max-concurrent", "256"])
+        .args(mode)
+        .args(extra)
+        .env("GITLAB_URL", gitlab)
+        .env("GITLAB_FILE_MCP_LOG", log)
+        .env_remove("GITLAB_TOKEN")
+        .env_remove("GITLAB_PERSONAL_ACCESS_TOKEN")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
     for var in env::PROXY_ENV {
         cmd.env_remove(var);
     }

@@ -1,7 +1,8 @@
 //! The app: `/mcp` (rmcp's streamable-HTTP service behind the checks of [`super::gate`],
-//! [`super::session`], [`super::body`] and [`super::capacity`]), `/healthz` (open, for probes) and, unless it is
-//! served apart or off, `/metrics` ([`super::scrape`]). With `--token-from-request`, any other
-//! path is a `404` saying there is no OAuth here ([`super::reply::no_oauth`]).
+//! [`super::session`], [`super::body`], [`super::capacity`] and [`super::session_open`], with
+//! its sessions counted by [`super::counted_sessions`]), `/healthz` (open, for probes) and, unless
+//! it is served apart or off, `/metrics` ([`super::scrape`]). With `--token-from-request`, any
+//! other path is a `404` saying there is no OAuth here ([`super::reply::no_oauth`]).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -9,7 +10,6 @@ use std::sync::Arc;
 use axum::Router;
 use axum::middleware::from_fn_with_state;
 use axum::routing::get;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
@@ -18,9 +18,8 @@ use tower::ServiceBuilder;
 use super::admission::Admission;
 use super::flags::HttpArgs;
 use super::origin::OriginPolicy;
-use super::session::Owners;
 use super::wording;
-use super::{body, capacity, gate, scrape, session};
+use super::{body, capacity, gate, scrape, session, session_open};
 use crate::config::Credential;
 use crate::reader::Reader;
 use crate::tool::{FileServer, TokenSource};
@@ -63,7 +62,7 @@ pub(crate) fn router(
         slots: Arc::clone(&controls.slots),
         request_timeout: args.request_timeout(),
     });
-    let owners = Arc::new(Owners::new(!args.stateless, args.token_from_request));
+    let parts = session_open::Parts::new(args, reader.backend().clone());
     let handler = file_server(args, reader, configured, controls);
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(!args.stateless)
@@ -71,11 +70,7 @@ pub(crate) fn router(
         .with_allowed_hosts(admission.allowed_hosts.clone())
         .with_max_request_body_bytes(admission.max_body)
         .with_cancellation_token(controls.rmcp_stop.clone());
-    let mcp = StreamableHttpService::new(
-        move || Ok(handler.clone()),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    );
+    let mcp = StreamableHttpService::new(move || Ok(handler.clone()), parts.manager, config);
     // The cheapest refusal first; a request takes a slot only once its body is in.
     let checks = ServiceBuilder::new()
         .layer(axum::middleware::from_fn(super::reply::session_ended))
@@ -84,7 +79,7 @@ pub(crate) fn router(
             Arc::clone(&admission),
             gate::authenticate,
         ))
-        .layer(from_fn_with_state(owners, session::bind))
+        .layer(from_fn_with_state(parts.owners, session::bind))
         .layer(from_fn_with_state(Arc::clone(&admission), body::receive))
         .layer(from_fn_with_state(
             Arc::clone(&admission),
@@ -93,7 +88,8 @@ pub(crate) fn router(
         .layer(from_fn_with_state(
             Arc::clone(&admission),
             capacity::deadline,
-        ));
+        ))
+        .layer(from_fn_with_state(parts.opening, session_open::admit));
     let mut router = Router::new()
         .route_service("/mcp", mcp)
         .route_layer(checks)

@@ -6,6 +6,7 @@ use std::time::Duration;
 use clap::Args;
 
 use super::origin;
+use super::session_slots::Caps;
 use super::start::StartError;
 use super::wording;
 
@@ -23,6 +24,12 @@ pub(crate) const DEFAULT_DRAIN_TIMEOUT_SECS: u64 = 25;
 pub(crate) const DEFAULT_HEADER_TIMEOUT_SECS: u64 = 30;
 /// Default `--body-timeout-secs`: a 1 MiB body at 35 KB/s; a tool call is a few hundred bytes.
 pub(crate) const DEFAULT_BODY_TIMEOUT_SECS: u64 = 30;
+/// Default `--max-sessions`.
+pub(crate) const DEFAULT_MAX_SESSIONS: u32 = 10_000;
+/// Default `--max-sessions-per-token`.
+pub(crate) const DEFAULT_MAX_SESSIONS_PER_TOKEN: u32 = 64;
+/// Default `--session-idle-secs`: rmcp's own keep-alive.
+pub(crate) const DEFAULT_SESSION_IDLE_SECS: u64 = 300;
 /// Hosts always accepted in the `Host` header.
 pub(crate) const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
 
@@ -81,9 +88,10 @@ pub(crate) struct HttpArgs {
           value_parser = clap::value_parser!(u64).range(1..))]
     pub body_timeout_secs: u64,
 
-    /// Seconds one MCP request may take (504, or a tool error in session mode). Each GitLab
-    /// request inside it is bounded by --request-timeout.
-    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_REQUEST_TIMEOUT_SECS, requires = "http",
+    /// Seconds one MCP request may take: over HTTP 504, or a tool error in session mode; over
+    /// stdio a tool error. The call's work stops with it. Each GitLab request inside it is
+    /// bounded by --request-timeout.
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_REQUEST_TIMEOUT_SECS,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub request_timeout_secs: u64,
 
@@ -92,6 +100,24 @@ pub(crate) struct HttpArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_DRAIN_TIMEOUT_SECS, requires = "http",
           value_parser = clap::value_parser!(u64).range(1..))]
     pub drain_timeout_secs: u64,
+
+    /// MCP sessions held at once (session mode); an `initialize` past it is answered 503 with
+    /// Retry-After until a session ends.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_SESSIONS, requires = "http",
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub max_sessions: u32,
+
+    /// MCP sessions one caller token may hold at once (with --token-from-request); an
+    /// `initialize` past it is answered 503 with Retry-After until one of them ends.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_SESSIONS_PER_TOKEN, requires = "http",
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub max_sessions_per_token: u32,
+
+    /// Seconds an MCP session may go without a request before it is closed and its slot
+    /// freed.
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_SESSION_IDLE_SECS, requires = "http",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub session_idle_secs: u64,
 
     /// Serve Prometheus metrics at /metrics on this address (e.g. a pod-internal port)
     /// instead of on the --http listener. It checks Origin but not Host, so a scraper may
@@ -124,6 +150,9 @@ impl Default for HttpArgs {
             body_timeout_secs: DEFAULT_BODY_TIMEOUT_SECS,
             request_timeout_secs: DEFAULT_REQUEST_TIMEOUT_SECS,
             drain_timeout_secs: DEFAULT_DRAIN_TIMEOUT_SECS,
+            max_sessions: DEFAULT_MAX_SESSIONS,
+            max_sessions_per_token: DEFAULT_MAX_SESSIONS_PER_TOKEN,
+            session_idle_secs: DEFAULT_SESSION_IDLE_SECS,
             metrics_addr: None,
             no_metrics: false,
         }
@@ -157,6 +186,18 @@ impl HttpArgs {
 
     pub(crate) fn drain_timeout(&self) -> Duration {
         seconds(self.drain_timeout_secs)
+    }
+
+    pub(crate) fn session_idle(&self) -> Duration {
+        seconds(self.session_idle_secs)
+    }
+
+    /// The session caps.
+    pub(crate) fn session_caps(&self) -> Caps {
+        Caps {
+            per_token: self.max_sessions_per_token,
+            total: self.max_sessions,
+        }
     }
 
     /// Whether `/metrics` is served on the `--http` listener (not off, not apart).

@@ -20,6 +20,13 @@
 //!    sent, and shutdown waits for all slots to come back.
 //! 6. [`capacity::deadline`]: 504 when no response has started in time (stateless); in session
 //!    mode the tool's own time limit answers with a tool error.
+//! 7. [`session_open::admit`] (session mode, an `initialize` naming no session):
+//!    with `--token-from-request` the token must be one GitLab accepts (one `currentUser`
+//!    request, remembered per fingerprint a short time: [`token_verdicts`]), else the 401 of
+//!    check 2, or 502 when GitLab cannot be asked; then a free session slot
+//!    ([`session_slots`]: `--max-sessions-per-token`, `--max-sessions`) or 503 with
+//!    `Retry-After`. A session's end (`DELETE`, `--session-idle-secs`) frees its slot
+//!    ([`counted_sessions`]).
 //!
 //! rmcp then checks `Host` again, `Accept` (406) and `Content-Type` (415). Headers have a read
 //! deadline and idle connections are closed ([`listen`]). Every sentence is in [`wording`].
@@ -41,16 +48,22 @@ mod admission;
 mod app;
 mod body;
 mod capacity;
+mod counted_sessions;
+mod fingerprint;
 mod flags;
 mod gate;
+mod give_back;
 mod host;
 mod listen;
 mod origin;
 mod reply;
 mod scrape;
 mod session;
+mod session_open;
+mod session_slots;
 mod start;
 mod token;
+mod token_verdicts;
 mod wording;
 
 use std::net::SocketAddr;
@@ -62,6 +75,7 @@ use tokio_util::sync::CancellationToken;
 use self::app::Controls;
 pub(crate) use self::flags::{DEFAULT_ADDR, HttpArgs};
 pub(crate) use self::start::StartError;
+pub(crate) use self::wording::call_timed_out;
 use crate::config::Credential;
 use crate::reader::Reader;
 

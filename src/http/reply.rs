@@ -78,6 +78,15 @@ pub(crate) fn busy(message: &str) -> Response {
     response
 }
 
+/// 503 with `Retry-After: <secs>`.
+pub(crate) fn busy_for(message: &str, secs: u64) -> Response {
+    let mut response = plain(StatusCode::SERVICE_UNAVAILABLE, message);
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+    response
+}
+
 /// A session's end (`DELETE /mcp`) answers `204 No Content`: rmcp answers `202 Accepted`,
 /// which the Python MCP SDK takes for a failure ("Session termination failed: 202"); 200 and
 /// 204 are what the clients accept. Every other answer passes unchanged.

@@ -8,10 +8,10 @@
 //!
 //! Limits: at most [`MAX_SESSIONS`] sessions are remembered, the least recently used
 //! forgotten first; a forgotten session's next request gets 404, and its client (as the MCP
-//! transport asks) opens a new one. A token is kept only as a keyed 64-bit hash
-//! ([`Owners::fingerprint`], a fresh key per process), never as text.
+//! transport asks) opens a new one; a session that ends (`DELETE`, or idle past
+//! `--session-idle-secs`) is forgotten at once ([`super::counted_sessions`]). A token is kept
+//! only as its [`Fingerprints`] hash, never as text.
 
-use std::hash::{BuildHasher, RandomState};
 use std::sync::Arc;
 
 use axum::extract::{Request, State};
@@ -19,6 +19,7 @@ use axum::middleware::Next;
 use axum::response::Response;
 use http::{HeaderMap, Method, StatusCode};
 
+use super::fingerprint::Fingerprints;
 use super::reply;
 use super::wording;
 use crate::config::Credential;
@@ -37,17 +38,17 @@ pub(crate) struct Owners {
     /// Sessions with per-request tokens: the check applies.
     active: bool,
     by_session: SharedLru<String, u64>,
-    key: RandomState,
+    prints: Fingerprints,
 }
 
 impl Owners {
     /// The owners of a server with sessions (`sessions`) and per-request tokens
-    /// (`token_from_request`); the check applies only with both.
-    pub(crate) fn new(sessions: bool, token_from_request: bool) -> Self {
+    /// (`token_from_request`), hashing tokens with `prints`; the check applies only with both.
+    pub(crate) fn new(sessions: bool, token_from_request: bool, prints: Fingerprints) -> Self {
         Self {
             active: sessions && token_from_request,
             by_session: SharedLru::new(MAX_SESSIONS),
-            key: RandomState::new(),
+            prints,
         }
     }
 }
@@ -62,27 +63,22 @@ pub(crate) enum Verdict {
 }
 
 impl Owners {
-    /// The keyed hash a token is remembered by.
-    fn fingerprint(&self, credential: &Credential) -> u64 {
-        self.key.hash_one(credential.token.expose())
-    }
-
     /// Records that `credential` opened `session`.
     pub(crate) fn opened(&self, session: &str, credential: &Credential) {
-        let print = self.fingerprint(credential);
+        let print = self.prints.of(credential);
         self.by_session.lock().insert(session.to_string(), print, 1);
     }
 
     /// Whether `credential` may use `session`.
     pub(crate) fn judge(&self, session: &str, credential: &Credential) -> Verdict {
-        let print = self.fingerprint(credential);
+        let print = self.prints.of(credential);
         match self.by_session.lock().get(&session.to_string()) {
             Some(&owner) if owner == print => Verdict::Owner,
             _ => Verdict::Unknown,
         }
     }
 
-    /// Forgets `session` (its owner ended it).
+    /// Forgets `session` (its owner ended it, or it expired).
     pub(crate) fn ended(&self, session: &str) {
         self.by_session.lock().remove(&session.to_string());
     }
@@ -141,7 +137,7 @@ mod tests {
 
     #[test]
     fn a_session_is_its_openers_alone() {
-        let owners = Owners::new(true, true);
+        let owners = Owners::new(true, true, Fingerprints::default());
         let (alice, bob) = (token("alice-token"), token("bob-token"));
         owners.opened("s1", &alice);
         assert_eq!(owners.judge("s1", &alice), Verdict::Owner);
@@ -150,14 +146,5 @@ mod tests {
         assert_eq!(owners.judge("s2", &alice), Verdict::Unknown);
         owners.ended("s1");
         assert_eq!(owners.judge("s1", &alice), Verdict::Unknown);
-    }
-
-    #[test]
-    fn fingerprints_are_keyed_per_process() {
-        let (one, two) = (Owners::new(true, true), Owners::new(true, true));
-        let t = token("same-token");
-        assert_eq!(one.fingerprint(&t), one.fingerprint(&t));
-        // Two keys: a fingerprint says nothing about the token outside the process.
-        assert_ne!(one.fingerprint(&t), two.fingerprint(&t));
     }
 }

@@ -18,6 +18,9 @@ pub(crate) const METRICS_OFF: &str = "Not Found: metrics are off (--no-metrics)\
 pub(crate) const ORIGIN_FORBIDDEN: &str =
     "Forbidden: requests from this Origin are not served here (see --allowed-origin)\n";
 pub(crate) const UNAUTHORIZED: &str = "Unauthorized: send your GitLab token as 'Authorization: Bearer <token>' or 'PRIVATE-TOKEN: <token>'\n";
+/// The 401 of an `initialize` whose token GitLab refused (`currentUser` answered 401/403 or
+/// null): the same challenge and shape as [`UNAUTHORIZED`], saying what happened.
+pub(crate) const TOKEN_REFUSED: &str = "Unauthorized: GitLab refused this token. Send a valid GitLab token as 'Authorization: Bearer <token>' or 'PRIVATE-TOKEN: <token>'\n";
 /// Any path not served, with `--token-from-request`: what a client that read the 401 as an
 /// OAuth challenge finds where it looks for an authorization server and registers a client
 /// (Claude Code and the Inspector show this body after "Dynamic Client Registration rejected
@@ -146,3 +149,29 @@ pub(crate) const LOG_ABANDONED: &str =
 pub(crate) const LOG_STOPPED: &str = "stopped";
 pub(crate) const LOG_CONNECTIONS_LEFT_OPEN: &str =
     "connections still open after the drain; exiting anyway";
+
+// Opening a session (`session_open`): the token check and the session caps.
+
+pub(crate) fn token_unchecked(failure: &str) -> String {
+    format!(
+        "Bad Gateway: no session was opened because GitLab could not be asked whether it accepts this token: {failure}\n"
+    )
+}
+
+pub(crate) fn sessions_per_token_full(cap: u32) -> String {
+    format!(
+        "Service Unavailable: this token already holds {cap} open MCP sessions, the most one token may (see --max-sessions-per-token); end one (DELETE /mcp with its Mcp-Session-Id) or let one idle out, then retry\n"
+    )
+}
+
+pub(crate) fn sessions_full(cap: u32) -> String {
+    format!(
+        "Service Unavailable: the server holds {cap} open MCP sessions, the most it may (see --max-sessions); retry later\n"
+    )
+}
+
+pub(crate) const LOG_TOKEN_REFUSED: &str =
+    "GitLab refused the caller's token; no session opened, answered 401";
+pub(crate) const LOG_TOKEN_UNCHECKED: &str =
+    "GitLab could not be asked about the caller's token; no session opened, answered 502";
+pub(crate) const LOG_SESSIONS_FULL: &str = "session cap reached; no session opened, answered 503";

@@ -223,6 +223,18 @@ pub(crate) enum Guard {
     /// No response within `--request-timeout-secs` (504, stateless).
     #[strum(serialize = "request_timeout")]
     RequestTimeout,
+    /// A session's opening with a token GitLab refused (401).
+    #[strum(serialize = "token_refused")]
+    TokenRefused,
+    /// A session's opening when GitLab could not be asked about the token (502).
+    #[strum(serialize = "token_check")]
+    TokenCheck,
+    /// A session's opening past `--max-sessions-per-token` (503).
+    #[strum(serialize = "sessions_per_token")]
+    SessionsPerToken,
+    /// A session's opening past `--max-sessions` (503).
+    #[strum(serialize = "sessions_total")]
+    SessionsTotal,
 }
 
 impl LabelValue for Guard {}

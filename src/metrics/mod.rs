@@ -120,6 +120,15 @@ pub(crate) fn refused(guard: Guard) {
     }
 }
 
+/// The MCP sessions open now.
+pub(crate) fn sessions_open(open: usize) {
+    if let Some(m) = installed() {
+        m.http
+            .open_sessions
+            .set(i64::try_from(open).unwrap_or(i64::MAX));
+    }
+}
+
 /// Counts an HTTP connection as open until the returned guard is dropped.
 pub(crate) fn connection_open() -> Running {
     Running::new(installed().map(|m| &m.http.open_connections))

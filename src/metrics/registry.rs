@@ -386,6 +386,7 @@ pub(crate) struct HttpMetrics {
     /// Index: [`Guard`].
     refused: Vec<Counter>,
     pub(crate) open_connections: Gauge,
+    pub(crate) open_sessions: Gauge,
 }
 
 impl HttpMetrics {
@@ -405,6 +406,7 @@ impl HttpMetrics {
                 "HTTP connections open now",
                 None,
             ),
+            open_sessions: single(r, "http_open_sessions", "MCP sessions open now", None),
         }
     }
 

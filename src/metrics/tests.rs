@@ -69,6 +69,7 @@ fn every_series_exists_from_the_start_at_zero() {
     }
     assert_eq!(value(&s, "gitlab_file_mcp_blob_cache_bytes", &[]), 0.0);
     assert_eq!(value(&s, "gitlab_file_mcp_http_open_connections", &[]), 0.0);
+    assert_eq!(value(&s, "gitlab_file_mcp_http_open_sessions", &[]), 0.0);
 }
 
 #[test]

@@ -17,6 +17,8 @@ pub mod env;
 /// A running server and the client talking to it.
 pub struct Server {
     client: RunningService<RoleClient, ()>,
+    /// The server process (to read its CPU time from `/proc`).
+    pid: Option<u32>,
 }
 
 /// Spawns the binary with `args` and `env` (on top of a cleaned environment).
@@ -24,8 +26,9 @@ pub async fn spawn(args: &[&str], env: &[(&str, &str)]) -> Server {
     let mut cmd = command(args, env);
     cmd.stderr(std::process::Stdio::inherit());
     let transport = TokioChildProcess::new(cmd).expect("spawn gitlab-file-mcp");
+    let pid = transport.id();
     let client = ().serve(transport).await.expect("MCP handshake with gitlab-file-mcp");
-    Server { client }
+    Server { client, pid }
 }
 
 /// Like [`spawn`], but starting the session the 2026-07-28 way: `server/discover` instead of
@@ -36,6 +39,7 @@ pub async fn spawn_discovering(args: &[&str], env: &[(&str, &str)]) -> Server {
     let mut cmd = command(args, env);
     cmd.stderr(std::process::Stdio::inherit());
     let transport = TokioChildProcess::new(cmd).expect("spawn gitlab-file-mcp");
+    let pid = transport.id();
     let lifecycle = rmcp::ClientLifecycleMode::Discover {
         preferred_versions: vec![ProtocolVersion::V_2026_07_28],
     };
@@ -43,7 +47,7 @@ pub async fn spawn_discovering(args: &[&str], env: &[(&str, &str)]) -> Server {
         ().serve_with_lifecycle(transport, lifecycle)
             .await
             .expect("server/discover with gitlab-file-mcp");
-    Server { client }
+    Server { client, pid }
 }
 
 /// Like [`spawn`], with the server's stderr piped back: read it to the end after
@@ -56,8 +60,9 @@ pub async fn spawn_with_stderr(
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("spawn gitlab-file-mcp");
+    let pid = transport.id();
     let client = ().serve(transport).await.expect("MCP handshake with gitlab-file-mcp");
-    (Server { client }, stderr.expect("piped stderr"))
+    (Server { client, pid }, stderr.expect("piped stderr"))
 }
 
 /// The binary with `args`, in a cleaned environment plus `env`.
@@ -83,6 +88,11 @@ pub async fn spawn_gitlab(gitlab_url: &str, token: Option<&str>) -> Server {
 }
 
 impl Server {
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.pid.expect("the server's process id")
+    }
+
     /// Calls `get_repository_file` with a JSON object of arguments.
     pub async fn call(&self, arguments: Value) -> CallToolResult {
         self.call_tool("get_repository_file", arguments).await

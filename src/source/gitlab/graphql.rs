@@ -18,7 +18,9 @@ mod generated {
     include!(concat!(env!("OUT_DIR"), "/graphql_operations.rs"));
 }
 
-pub(crate) use generated::{Blob, MissProbe, blob, fragments, miss_probe, variants};
+pub(crate) use generated::{
+    Blob, CurrentUser, MissProbe, blob, current_user, fragments, miss_probe, variants,
+};
 
 /// The one blob type every blob answer is read into (the `BlobFields` fragment).
 pub(crate) type BlobFields = blob::BlobFields;

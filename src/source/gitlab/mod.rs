@@ -14,7 +14,8 @@
 //! cache, the answer, or the REST raw endpoints past GitLab's 10 MiB read limit and for LFS
 //! objects ([`content`], [`download`], [`raw`]). A second request happens only when the answer
 //! names a blob that is not cached (the file changed), or on a miss. Which optional fields the
-//! instance knows is learned once ([`capabilities`]).
+//! instance knows is learned once ([`capabilities`]). Apart from reads, [`token_check`] asks
+//! whether GitLab accepts a token, for the HTTP server before it opens a session.
 
 mod answer;
 mod blob_query;
@@ -42,6 +43,7 @@ mod shared;
 mod single;
 mod size_parts;
 mod storage;
+mod token_check;
 mod transport;
 mod verify;
 
@@ -54,6 +56,7 @@ pub(crate) mod pure {
 use std::sync::Arc;
 
 use shared::Shared;
+pub(crate) use token_check::Standing as TokenStanding;
 
 use crate::args::ToolArgs;
 use crate::config::{ConfigError, Credential, GitlabConfig};
@@ -115,6 +118,17 @@ impl GitlabSource {
     pub(crate) fn base(&self) -> &::url::Url {
         &self.base
     }
+
+    /// Whether the instance accepts `credential` ([`token_check`]: one request, not cached
+    /// here).
+    pub(crate) async fn check_token(
+        &self,
+        credential: &Credential,
+    ) -> Result<TokenStanding, SourceError> {
+        token_check::check(&self.shared.client, credential)
+            .await
+            .map_err(SourceError::from)
+    }
 }
 
 /// Every GraphQL document this source may send, named: the checked-in operations, their
@@ -124,6 +138,7 @@ pub(crate) fn all_documents() -> Vec<(String, String)> {
     use graphql::miss_probe;
     let mut documents = blob_query::documents();
     documents.push(("MissProbe".into(), miss_probe::QUERY.into()));
+    documents.push(("CurrentUser".into(), graphql::current_user::QUERY.into()));
     for count in 1..=evidence_query::MAX_PER_REQUEST {
         for i in 0..16 {
             let extras = evidence_query::Extras {

@@ -1,0 +1,235 @@
+//! Check 7 (session mode): an `initialize` naming no session (what rmcp opens a session for)
+//! gets one only for a token GitLab accepts and within the caps, so a session costs memory
+//! only once its token is known good. Other requests pass unchecked (a client on a protocol
+//! without sessions is served statelessly and takes no slot).
+//!
+//! 1. With `--token-from-request`, GitLab is asked whether it accepts the caller's token
+//!    (`currentUser`, one request; its answer kept per token fingerprint, [`Verdicts`]). A
+//!    token it refuses gets the 401 of a request without one; when GitLab cannot be asked
+//!    (unreachable, 5xx after the retries) the request gets 502 with GitLab's failure, and
+//!    nothing is remembered.
+//! 2. A slot ([`Slots`]): at most `--max-sessions-per-token` per token and
+//!    `--max-sessions` in all, else 503 with `Retry-After`. The slot is the session's once
+//!    rmcp names it, and free again when it ends ([`super::counted_sessions`]).
+//!
+//! Runs last, under the request's concurrency slot and deadline, so a token check is bounded
+//! like any other request.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::middleware::Next;
+use axum::response::Response;
+use http::{HeaderMap, Method, StatusCode};
+
+use super::counted_sessions::CountedSessions;
+use super::fingerprint::Fingerprints;
+use super::flags::HttpArgs;
+use super::session::Owners;
+use super::session_slots::{Full, Slots};
+use super::token_verdicts::Verdicts;
+use super::{reply, wording};
+use crate::config::Credential;
+use crate::metrics::{self, Guard};
+use crate::reader::AnySource;
+use crate::source::SourceError;
+use crate::source::gitlab::TokenStanding;
+
+/// The header that names a session (MCP's streamable HTTP transport).
+const SESSION_ID: &str = "mcp-session-id";
+/// Seconds a client is told to wait after a full cap: sessions end by `DELETE` or by idling
+/// out, which takes longer than a request in flight.
+const RETRY_AFTER_SECS: u64 = 30;
+
+/// What the app needs of sessions: who owns each (check 3), rmcp's session manager that
+/// counts them out, and what their opening is checked against (check 7).
+#[derive(Debug)]
+pub(crate) struct Parts {
+    pub owners: Arc<Owners>,
+    pub manager: Arc<CountedSessions>,
+    pub opening: Arc<Opening>,
+}
+
+impl Parts {
+    /// The parts for a server with `args`, reading from `source`.
+    pub(crate) fn new(args: &HttpArgs, source: AnySource) -> Self {
+        let sessions_on = !args.stateless;
+        let prints = Fingerprints::default();
+        let owners = Arc::new(Owners::new(
+            sessions_on,
+            args.token_from_request,
+            prints.clone(),
+        ));
+        let slots = Slots::new(args.session_caps());
+        let manager = Arc::new(CountedSessions::new(
+            args.session_idle(),
+            Arc::clone(&slots),
+            Arc::clone(&owners),
+        ));
+        let opening = Arc::new(Opening {
+            sessions_on,
+            token_from_request: args.token_from_request,
+            source,
+            prints,
+            verdicts: Verdicts::default(),
+            slots,
+            sessions: Arc::clone(&manager),
+        });
+        Self {
+            owners,
+            manager,
+            opening,
+        }
+    }
+}
+
+/// What a session's opening is checked against.
+#[derive(Debug)]
+pub(crate) struct Opening {
+    /// Session mode (else there are no sessions and nothing to check).
+    sessions_on: bool,
+    /// Check the caller's token with GitLab (`--token-from-request`).
+    token_from_request: bool,
+    source: AnySource,
+    prints: Fingerprints,
+    verdicts: Verdicts,
+    slots: Arc<Slots>,
+    sessions: Arc<CountedSessions>,
+}
+
+/// Check 7: see the module doc.
+pub(crate) async fn admit(State(o): State<Arc<Opening>>, request: Request, next: Next) -> Response {
+    let may_open = o.sessions_on
+        && request.method() == Method::POST
+        && !request.headers().contains_key(SESSION_ID);
+    if !may_open {
+        return next.run(request).await;
+    }
+    // The body is in memory already (`body::receive`): reading it again copies nothing.
+    let (parts, body) = request.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, usize::MAX).await else {
+        return reply::closing(StatusCode::BAD_REQUEST, wording::BODY_UNREADABLE);
+    };
+    let opens = is_initialize(&bytes);
+    let request = Request::from_parts(parts, Body::from(bytes));
+    if !opens {
+        return next.run(request).await;
+    }
+    let credential = request.extensions().get::<Credential>().cloned();
+    let print = match credential.filter(|_| o.token_from_request) {
+        Some(credential) => match o.standing(&credential).await {
+            Ok(TokenStanding::Accepted) => Some(o.prints.of(&credential)),
+            Ok(TokenStanding::Refused) => {
+                tracing::info!("{}", wording::LOG_TOKEN_REFUSED);
+                metrics::refused(Guard::TokenRefused);
+                return reply::unauthorized(request.method(), wording::TOKEN_REFUSED);
+            }
+            Err(failure) => {
+                tracing::warn!(%failure, "{}", wording::LOG_TOKEN_UNCHECKED);
+                metrics::refused(Guard::TokenCheck);
+                return reply::plain(
+                    StatusCode::BAD_GATEWAY,
+                    wording::token_unchecked(&failure.to_string()),
+                );
+            }
+        },
+        None => None,
+    };
+    let reservation = match o.slots.reserve(print) {
+        Ok(reservation) => reservation,
+        Err(full) => return o.full(full),
+    };
+    let response = next.run(request).await;
+    if let Some(session) = session_of(response.headers()) {
+        reservation.bind(&session);
+        // It may have ended before it was bound, and its end found no slot to free.
+        if !o.sessions.holds(&session).await {
+            o.slots.release(&session);
+        }
+        metrics::sessions_open(o.slots.open());
+    }
+    response
+}
+
+impl Opening {
+    /// What GitLab says of `credential`'s token: remembered, or asked now.
+    async fn standing(&self, credential: &Credential) -> Result<TokenStanding, SourceError> {
+        let print = self.prints.of(credential);
+        if let Some(standing) = self.verdicts.get(print, Instant::now()) {
+            return Ok(standing);
+        }
+        let standing = match &self.source {
+            AnySource::Gitlab(gitlab) => gitlab.check_token(credential).await?,
+            // A local repository has no tokens to check.
+            AnySource::Local(_) => TokenStanding::Accepted,
+        };
+        self.verdicts.put(print, standing, Instant::now());
+        Ok(standing)
+    }
+
+    /// 503 for the cap `full`.
+    fn full(&self, full: Full) -> Response {
+        let caps = self.slots.caps();
+        let (guard, message) = match full {
+            Full::Token => (
+                Guard::SessionsPerToken,
+                wording::sessions_per_token_full(caps.per_token),
+            ),
+            Full::Total => (Guard::SessionsTotal, wording::sessions_full(caps.total)),
+        };
+        tracing::info!(cap = ?full, "{}", wording::LOG_SESSIONS_FULL);
+        metrics::refused(guard);
+        reply::busy_for(&message, RETRY_AFTER_SECS)
+    }
+}
+
+/// Whether a JSON-RPC body is an `initialize` request. Pure.
+fn is_initialize(body: &[u8]) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Message<'a> {
+        #[serde(borrow)]
+        method: Option<std::borrow::Cow<'a, str>>,
+        id: Option<serde::de::IgnoredAny>,
+    }
+    serde_json::from_slice::<Message<'_>>(body)
+        .is_ok_and(|m| m.id.is_some() && m.method.as_deref() == Some("initialize"))
+}
+
+/// The session a response names.
+fn session_of(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get(SESSION_ID)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_an_initialize_request_opens_a_session() {
+        let opens = |body: &str| is_initialize(body.as_bytes());
+        assert!(opens(
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#
+        ));
+        assert!(opens(r#"{"method":"initialize","jsonrpc":"2.0","id":"a"}"#));
+        // An escaped spelling is the same method.
+        assert!(opens(
+            r#"{"jsonrpc":"2.0","id":1,"method":"init\u0069alize"}"#
+        ));
+        for other in [
+            r#"{"jsonrpc":"2.0","id":1,"method":"server/discover"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"initialize"}}"#,
+            r#"{"jsonrpc":"2.0","method":"initialize"}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            r#"[{"jsonrpc":"2.0","id":1,"method":"initialize"}]"#,
+            "not json",
+            "",
+        ] {
+            assert!(!opens(other), "{other}");
+        }
+    }
+}

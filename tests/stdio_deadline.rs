@@ -1,0 +1,100 @@
+//! A deadline for stdio calls (issue 26): `--request-timeout-secs` applies over stdio as over
+//! HTTP (same default, same tool error), and it stops the call's work, not just its answer:
+//! a heavy search past a small deadline is answered with the timeout error and the server's
+//! CPU time, read from `/proc`, stops growing. Against a wiremock GitLab, through rmcp's client.
+
+#[path = "support/gitlab_mock.rs"]
+mod gitlab_mock;
+#[path = "support/mcp.rs"]
+mod mcp;
+
+use std::time::Duration;
+
+use gitlab_mock::*;
+use serde_json::json;
+use wiremock::MockServer;
+use wiremock::matchers::body_string_contains;
+
+const TOKEN: &str = "glpat-SERVER-ssssssssssssss";
+
+/// About 8 MB of lines with accented letters, searched with Unicode word boundaries: seconds
+/// of work in a debug build (as in tests/cpu_pool.rs).
+fn heavy_text() -> String {
+    let line = "déjà vu über naïve façade señor smörgåsbord çà et là\n";
+    line.repeat(8_000_000 / line.len())
+}
+
+const HEAVY_PATTERN: &str = r"(?:\b\w+\b\s*){4}$";
+
+async fn gitlab() -> MockServer {
+    let server = MockServer::start().await;
+    for node in [
+        text_node("big.txt", &heavy_text()),
+        text_node("small.txt", "a\nb\n"),
+    ] {
+        let path = node["path"].as_str().unwrap().to_string();
+        graphql()
+            .and(body_string_contains(path))
+            .respond_with(json_response(project_answer("grp/proj", 7, vec![node])))
+            .mount(&server)
+            .await;
+    }
+    server
+}
+
+/// The server's CPU time so far, in clock ticks (user + system, `/proc/<pid>/stat`).
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("/proc/<pid>/stat");
+    let rest = &stat[stat.rfind(')').unwrap() + 2..];
+    let fields: Vec<&str> = rest.split(' ').collect();
+    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+}
+
+#[tokio::test]
+async fn a_deadline_over_stdio_ends_a_heavy_search_and_its_work() {
+    let gitlab = gitlab().await;
+    let uri = gitlab.uri();
+    let server = mcp::spawn(
+        &["serve", "--request-timeout-secs", "2"],
+        &[("GITLAB_URL", uri.as_str()), ("GITLAB_TOKEN", TOKEN)],
+    )
+    .await;
+    let result = server
+        .call(
+            json!({"project_id": "grp/proj", "file_path": "big.txt", "ref": "main",
+                     "pattern": HEAVY_PATTERN, "max_chars": 200}),
+        )
+        .await;
+    let error = mcp::err(&result);
+    assert_eq!(
+        error,
+        "The call did not finish within 2 s (the server's --request-timeout-secs). GitLab may be slow; try again."
+    );
+    // Past the deadline the search's thread is free: the CPU time stops growing (a tick is
+    // 10 ms; a search still running adds about 100 a second).
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let before = cpu_ticks(server.pid());
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let burnt = cpu_ticks(server.pid()) - before;
+    assert!(
+        burnt < 50,
+        "{burnt} ticks of CPU a second after the deadline"
+    );
+    // The server goes on answering.
+    let small = server
+        .call(json!({"project_id": "grp/proj", "file_path": "small.txt", "ref": "main"}))
+        .await;
+    assert_eq!(mcp::ok(&small)["content"], "a\nb\n");
+    server.stop().await;
+}
+
+#[test]
+fn the_deadline_flag_is_accepted_without_http() {
+    let help = std::process::Command::new(env!("CARGO_BIN_EXE_gitlab-file-mcp"))
+        .args(["serve", "--request-timeout-secs", "5", "--help"])
+        .output()
+        .expect("run the binary");
+    assert!(help.status.success(), "{help:?}");
+    let text = String::from_utf8_lossy(&help.stdout);
+    assert!(text.contains("over stdio a tool error"), "{text}");
+}
