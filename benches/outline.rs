@@ -104,11 +104,12 @@ async fn over_mcp(python: &str, typescript: &str) {
 }
 
 async fn model_visible(python: &str) {
+    // The definition starts at its decorator, the line above `class TargetModel` (the
+    // 0-based index of the class line is the 1-based number of the decorator's).
     let target = python
         .lines()
         .position(|l| l.starts_with("class TargetModel"))
-        .expect("the class") as u64
-        + 1;
+        .expect("the class") as u64;
     let class_text: String = python
         .split_inclusive('\n')
         .skip(target as usize - 1)
