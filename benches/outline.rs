@@ -5,8 +5,9 @@
 //!    a 3,500-line TypeScript file, median of 9 runs.
 //! 2. Calls over MCP (the release binary over stdio against the in-process mock GitLab): the
 //!    first `outline` call of a blob (download, parse, page) and the next 20 (one content-free
-//!    GraphQL request, the cached outline, the page), client wall time per call; and a
-//!    `symbol` call after the outline (cached).
+//!    GraphQL request, the cached outline, the page), and a `symbol` call after the outline
+//!    (cached): the server's own time per call (its log's `own_us`: the call's time less the
+//!    time spent waiting on GitLab), and the client's wall time.
 //! 3. Model-visible characters (the result text blocks a client hands the model) to show one
 //!    40-line class of a 25,000-line Python file: one `symbol` call, against one `pattern`
 //!    call plus one `start_line`/`end_line` window, and against the class's own text.
@@ -64,10 +65,11 @@ async fn over_mcp(python: &str, typescript: &str) {
         ("web/app.ts", typescript.to_string()),
     ])
     .await;
-    let server = mcp::start(&mock.base_url).await;
-    println!("\n## 2. Calls over MCP (client wall time)\n");
+    let server = mcp::start_timed(&mock.base_url).await;
+    println!("\n## 2. Calls over MCP: the server's own time (client wall time)\n");
     println!("| file | first outline call (cold) | next 20, p50 (cached) | symbol after, p50 |");
     println!("|---|---:|---:|---:|");
+    let mut calls = 0;
     for (path, symbol) in [
         ("app/models.py", "TargetModel"),
         ("web/app.ts", "Service100.handle"),
@@ -80,7 +82,6 @@ async fn over_mcp(python: &str, typescript: &str) {
         for _ in 0..20 {
             cached.push(server.call(&args).await.elapsed);
         }
-        cached.sort();
         let mut sym = file_args(path);
         sym.insert("symbol".into(), symbol.into());
         let mut symbols = Vec::new();
@@ -92,15 +93,26 @@ async fn over_mcp(python: &str, typescript: &str) {
             );
             symbols.push(call.elapsed);
         }
-        symbols.sort();
+        let own = server.own_times(calls + 41).await.split_off(calls);
+        calls += 41;
         println!(
-            "| {path} | {:.1} ms | {:.2} ms | {:.2} ms |",
-            ms(cold.elapsed),
-            ms(percentile(&cached, 0.5)),
-            ms(percentile(&symbols, 0.5))
+            "| {path} | {} | {} | {} |",
+            both(&own[..1], &[cold.elapsed]),
+            both(&own[1..21], &cached),
+            both(&own[21..41], &symbols)
         );
     }
     server.stop().await;
+}
+
+/// The p50 of the server's own times and, in brackets, of the client's wall times.
+fn both(own: &[Duration], wall: &[Duration]) -> String {
+    let p50 = |times: &[Duration]| {
+        let mut sorted = times.to_vec();
+        sorted.sort();
+        ms(percentile(&sorted, 0.5))
+    };
+    format!("{:.2} ms ({:.2} ms)", p50(own), p50(wall))
 }
 
 async fn model_visible(python: &str) {
