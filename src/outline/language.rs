@@ -113,7 +113,7 @@ impl Language {
     }
 
     /// The tree-sitter grammar.
-    pub(super) fn grammar(self) -> tree_sitter::Language {
+    pub fn grammar(self) -> tree_sitter::Language {
         match self {
             Language::Python => tree_sitter_python::LANGUAGE.into(),
             Language::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
