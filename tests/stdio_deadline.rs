@@ -1,7 +1,8 @@
 //! A deadline for stdio calls (issue 26): `--request-timeout-secs` applies over stdio as over
 //! HTTP (same default, same tool error), and it stops the call's work, not just its answer:
-//! a heavy search past a small deadline is answered with the timeout error and the server's
-//! CPU time, read from `/proc`, stops growing. Against a wiremock GitLab, through rmcp's client.
+//! a heavy search or the outline of a broken file (tree-sitter's error recovery: seconds) past
+//! a small deadline is answered with the timeout error and the server's CPU time, read from
+//! `/proc`, stops growing. Against a wiremock GitLab, through rmcp's client.
 
 #[path = "support/gitlab_mock.rs"]
 mod gitlab_mock;
@@ -26,10 +27,26 @@ fn heavy_text() -> String {
 
 const HEAVY_PATTERN: &str = r"(?:\b\w+\b\s*){4}$";
 
+/// 600 KB of brackets, quotes, operators and keywords in no order, as TypeScript: a parse of
+/// many seconds (20 s for 2 MiB in a release build), nearly all of it error recovery.
+fn broken_typescript() -> String {
+    let alphabet = b"(){}[]:;,.=+-*/'\"\n\t #@ function class if else xyz 0123";
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    (0..600_000)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            char::from(alphabet[(x % alphabet.len() as u64) as usize])
+        })
+        .collect()
+}
+
 async fn gitlab() -> MockServer {
     let server = MockServer::start().await;
     for node in [
         text_node("big.txt", &heavy_text()),
+        text_node("broken.ts", &broken_typescript()),
         text_node("small.txt", "a\nb\n"),
     ] {
         let path = node["path"].as_str().unwrap().to_string();
@@ -52,6 +69,21 @@ fn cpu_ticks(pid: u32) -> u64 {
 
 #[tokio::test]
 async fn a_deadline_over_stdio_ends_a_heavy_search_and_its_work() {
+    stopped_at_the_deadline(json!({"project_id": "grp/proj", "file_path": "big.txt",
+        "ref": "main", "pattern": HEAVY_PATTERN, "max_chars": 200}))
+    .await;
+}
+
+#[tokio::test]
+async fn a_deadline_over_stdio_ends_the_parse_of_a_broken_file() {
+    stopped_at_the_deadline(json!({"project_id": "grp/proj", "file_path": "broken.ts",
+        "ref": "main", "outline": true}))
+    .await;
+}
+
+/// A call with `args` on a server with a 2 s deadline: the timeout error, then no more CPU
+/// spent on it, and the server goes on answering.
+async fn stopped_at_the_deadline(args: serde_json::Value) {
     let gitlab = gitlab().await;
     let uri = gitlab.uri();
     let server = mcp::spawn(
@@ -59,19 +91,14 @@ async fn a_deadline_over_stdio_ends_a_heavy_search_and_its_work() {
         &[("GITLAB_URL", uri.as_str()), ("GITLAB_TOKEN", TOKEN)],
     )
     .await;
-    let result = server
-        .call(
-            json!({"project_id": "grp/proj", "file_path": "big.txt", "ref": "main",
-                     "pattern": HEAVY_PATTERN, "max_chars": 200}),
-        )
-        .await;
+    let result = server.call(args).await;
     let error = mcp::err(&result);
     assert_eq!(
         error,
         "The call did not finish within 2 s (the server's --request-timeout-secs). GitLab may be slow; try again."
     );
-    // Past the deadline the search's thread is free: the CPU time stops growing (a tick is
-    // 10 ms; a search still running adds about 100 a second).
+    // Past the deadline the work's thread is free: the CPU time stops growing (a tick is
+    // 10 ms; work still running adds about 100 a second).
     tokio::time::sleep(Duration::from_millis(300)).await;
     let before = cpu_ticks(server.pid());
     tokio::time::sleep(Duration::from_secs(1)).await;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::definition::Outline;
 use super::language::Language;
-use super::parse::{OutlineError, outline};
+use super::parse::{OutlineError, outline_until};
 use crate::lru::SharedLru;
 use crate::metrics;
 
@@ -33,27 +33,32 @@ impl Outlines {
     }
 
     /// The outline of `text` (the blob `blob_id`) in `language`: the kept one, else parsed now
-    /// and kept. The lock is not held while parsing (two calls missing at once both parse).
-    pub(crate) fn get(
+    /// (asking `go_on` as [`outline_until`] does: its error is the outer `Err`) and kept. The
+    /// lock is not held while parsing (two calls missing at once both parse).
+    pub(crate) fn get<E>(
         &self,
         blob_id: Option<&str>,
         language: Language,
         text: &str,
-    ) -> Result<Arc<Outline>, OutlineError> {
+        go_on: impl FnMut() -> Result<(), E>,
+    ) -> Result<Result<Arc<Outline>, OutlineError>, E> {
         let Some(id) = blob_id else {
-            return outline(text, language).map(Arc::new);
+            return Ok(outline_until(text, language, go_on)?.map(Arc::new));
         };
         let key = (id.to_string(), language);
         let kept = self.cache.lock().get(&key).cloned();
         metrics::outline_lookup(kept.is_some());
         if let Some(kept) = kept {
-            return Ok(kept);
+            return Ok(Ok(kept));
         }
-        let parsed = Arc::new(outline(text, language)?);
+        let parsed = match outline_until(text, language, go_on)? {
+            Ok(parsed) => Arc::new(parsed),
+            Err(e) => return Ok(Err(e)),
+        };
         let mut cache = self.cache.lock();
         cache.insert(key, Arc::clone(&parsed), parsed.weight());
         metrics::outline_cache_state(cache.weight(), cache.len(), cache.evictions());
-        Ok(parsed)
+        Ok(Ok(parsed))
     }
 }
 
@@ -61,21 +66,31 @@ impl Outlines {
 mod tests {
     use super::*;
 
+    fn go_on() -> Result<(), ()> {
+        Ok(())
+    }
+
     #[test]
     fn one_parse_per_blob_and_language() {
         let outlines = Outlines::new(1 << 20);
         let a = outlines
-            .get(Some("b1"), Language::Python, "def f():\n    pass\n")
+            .get(Some("b1"), Language::Python, "def f():\n    pass\n", go_on)
+            .unwrap()
             .unwrap();
         // Same id: the kept outline, whatever the text (a blob id names its bytes).
-        let b = outlines.get(Some("b1"), Language::Python, "").unwrap();
+        let b = outlines
+            .get(Some("b1"), Language::Python, "", go_on)
+            .unwrap()
+            .unwrap();
         assert!(Arc::ptr_eq(&a, &b));
         let c = outlines
-            .get(Some("b1"), Language::Ruby, "def f\nend\n")
+            .get(Some("b1"), Language::Ruby, "def f\nend\n", go_on)
+            .unwrap()
             .unwrap();
         assert!(!Arc::ptr_eq(&a, &c));
         let d = outlines
-            .get(None, Language::Python, "def f():\n    pass\n")
+            .get(None, Language::Python, "def f():\n    pass\n", go_on)
+            .unwrap()
             .unwrap();
         assert_eq!(*d, *a);
     }
@@ -84,11 +99,37 @@ mod tests {
     fn the_budget_evicts() {
         let outlines = Outlines::new(1);
         let a = outlines
-            .get(Some("b1"), Language::Python, "def f(): pass\n")
+            .get(Some("b1"), Language::Python, "def f(): pass\n", go_on)
+            .unwrap()
             .unwrap();
         let b = outlines
-            .get(Some("b1"), Language::Python, "def f(): pass\n")
+            .get(Some("b1"), Language::Python, "def f(): pass\n", go_on)
+            .unwrap()
             .unwrap();
         assert!(!Arc::ptr_eq(&a, &b), "nothing fits in one byte");
+    }
+
+    #[test]
+    fn a_stopped_parse_is_an_error_and_is_not_kept() {
+        let outlines = Outlines::new(1 << 20);
+        let text = "def f():\n    pass\n".repeat(10_000);
+        let mut asked = 0;
+        let stopped = outlines.get(Some("b1"), Language::Python, &text, || {
+            asked += 1;
+            if asked < 3 { Ok(()) } else { Err("stop") }
+        });
+        assert_eq!(stopped.unwrap_err(), "stop");
+        assert_eq!(asked, 3, "asked until it answered stop, then no more");
+        // Not kept: the next call parses again, and finishes.
+        let mut asked_again = 0;
+        let again = outlines
+            .get(Some("b1"), Language::Python, &text, || {
+                asked_again += 1;
+                Ok::<(), ()>(())
+            })
+            .unwrap()
+            .unwrap();
+        assert!(asked_again > 3, "{asked_again}");
+        assert_eq!(again.definitions.len(), 10_000);
     }
 }

@@ -23,7 +23,7 @@ pub use definition::{Definition, Kind, Outline};
 pub use language::Language;
 pub(crate) use language::SUPPORTED;
 pub(crate) use page::{OutlinePage, PageCap, page};
-pub use parse::{OutlineError, outline};
+pub use parse::{OutlineError, outline, outline_until};
 pub(crate) use symbol::{Picked, SymbolError, pick};
 
 /// The largest file outlined (12 MiB): past GitLab's 10 MiB GraphQL cut (such files are read

@@ -1,5 +1,10 @@
-//! The outline of a text ([`outline`]): one tree-sitter parse, one walk of the tree, and why
-//! it can fail ([`OutlineError`]).
+//! The outline of a text ([`outline`], and [`outline_until`] that can be stopped): one
+//! tree-sitter parse, one walk of the tree, and why it can fail ([`OutlineError`]).
+
+use std::convert::Infallible;
+use std::ops::ControlFlow;
+
+use tree_sitter::{ParseOptions, ParseState};
 
 use super::definition::Outline;
 use super::language::Language;
@@ -16,23 +21,56 @@ pub enum OutlineError {
         #[source]
         source: tree_sitter::LanguageError,
     },
-    /// The parser gave no tree (only a cancelled parse does).
+    /// The parser gave no tree (only a cancelled parse does, and a cancelled parse is
+    /// [`outline_until`]'s outer error).
     #[error("the {} parser gave no syntax tree", .0.as_str())]
     NoTree(Language),
 }
 
 /// The outline of `text` in `language`: one parse, one walk of the tree.
 pub fn outline(text: &str, language: Language) -> Result<Outline, OutlineError> {
+    let never_stopped = outline_until(text, language, || Ok::<(), Infallible>(()));
+    never_stopped.unwrap_or_else(|never| match never {})
+}
+
+/// [`outline`], asking `go_on` whether to go on while it parses (tree-sitter's progress
+/// callback, every hundred or so steps of its parser: microseconds apart): its error, if it
+/// answers one, ends the parse (the outer `Err`). The parse is the part whose time has no
+/// good bound (error recovery in a broken file: 20 s for 2 MiB of junk TypeScript); the walk
+/// after it is linear in the tree.
+pub fn outline_until<E>(
+    text: &str,
+    language: Language,
+    mut go_on: impl FnMut() -> Result<(), E>,
+) -> Result<Result<Outline, OutlineError>, E> {
     let mut parser = tree_sitter::Parser::new();
-    parser
-        .set_language(&language.grammar())
-        .map_err(|source| OutlineError::Grammar { language, source })?;
-    let tree = parser
-        .parse(text, None)
-        .ok_or(OutlineError::NoTree(language))?;
-    Ok(Outline {
+    if let Err(source) = parser.set_language(&language.grammar()) {
+        return Ok(Err(OutlineError::Grammar { language, source }));
+    }
+    let mut stopped = None;
+    let mut progress = |_: &ParseState| match go_on() {
+        Ok(()) => ControlFlow::Continue(()),
+        Err(e) => {
+            stopped = Some(e);
+            ControlFlow::Break(())
+        }
+    };
+    let bytes = text.as_bytes();
+    let options = ParseOptions::new().progress_callback(&mut progress);
+    let tree = parser.parse_with_options(
+        &mut |at, _| bytes.get(at..).unwrap_or_default(),
+        None,
+        Some(options),
+    );
+    if let Some(e) = stopped {
+        return Err(e);
+    }
+    let Some(tree) = tree else {
+        return Ok(Err(OutlineError::NoTree(language)));
+    };
+    Ok(Ok(Outline {
         language,
-        definitions: walk::definitions(&tree, text.as_bytes(), language, Kinds::of(language)),
+        definitions: walk::definitions(&tree, bytes, language, Kinds::of(language)),
         partial: tree.root_node().has_error(),
-    })
+    }))
 }

@@ -99,7 +99,7 @@ impl View {
 
 /// Renders what a call read as its view; a blob the caller holds (`if_none_match`) without
 /// content. The one dispatch point of every read, single or batched; `stop` says when to give
-/// up (a search asks it between blocks of lines).
+/// up (a search asks it between blocks of lines, an outline while it parses).
 pub(crate) fn render<L>(
     view: &View,
     target: &Target<L>,
@@ -107,13 +107,17 @@ pub(crate) fn render<L>(
     stop: &Stop,
 ) -> Result<Rendered, ViewError> {
     if read.held(target) {
-        return render_unchanged(view, target, read);
+        return render_unchanged(view, target, read, stop);
     }
     match view {
         View::Window(lines) => render_window(*lines, target, read),
         View::Matches { args, pattern } => render_search(target, read, args, pattern, stop),
-        View::Outline { args, outlines } => outline::render_outline(args, outlines, target, read),
-        View::Symbol { args, outlines } => outline::render_symbol(args, outlines, target, read),
+        View::Outline { args, outlines } => {
+            outline::render_outline(args, outlines, target, read, stop)
+        }
+        View::Symbol { args, outlines } => {
+            outline::render_symbol(args, outlines, target, read, stop)
+        }
     }
 }
 
@@ -187,6 +191,7 @@ fn render_unchanged<L>(
     view: &View,
     target: &Target<L>,
     read: &Read,
+    stop: &Stop,
 ) -> Result<Rendered, ViewError> {
     let text = match &read.fetched.blob.kind {
         BlobKind::Text {
@@ -200,7 +205,7 @@ fn render_unchanged<L>(
             Some(window::fit_window(text, *lines, read.fit(target)).map_err(ViewError::Window)?)
         }
         (View::Symbol { args, outlines }, Some((text, _))) => {
-            Some(outline::symbol_window(args, outlines, target, read, text)?.fitted)
+            Some(outline::symbol_window(args, outlines, target, read, text, stop)?.fitted)
         }
         _ => None,
     };

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use super::error::ViewError;
 use super::read::Read;
 use super::rendered::Rendered;
+use crate::cpu::Stop;
 use crate::outline::{self, Language, MAX_OUTLINE_BYTES, Outline, Outlines, Picked};
 use crate::resolve::{OutlineArgs, SymbolArgs, Target};
 use crate::response;
@@ -17,9 +18,10 @@ pub(super) fn render_outline<L>(
     outlines: &Outlines,
     target: &Target<L>,
     read: &Read,
+    stop: &Stop,
 ) -> Result<Rendered, ViewError> {
     let (text, cut_by_read_limit) = read.text()?;
-    let outline = parsed(outlines, read, text)?;
+    let outline = parsed(outlines, read, text, stop)?;
     let total_lines = count_lines(text.as_bytes());
     let listed = lines_covered(args.lines, total_lines).map_err(ViewError::Window)?;
     let page = outline::page(&outline, listed, read.max_chars);
@@ -41,9 +43,10 @@ pub(super) fn render_symbol<L>(
     outlines: &Outlines,
     target: &Target<L>,
     read: &Read,
+    stop: &Stop,
 ) -> Result<Rendered, ViewError> {
     let (text, cut_by_read_limit) = read.text()?;
-    let shown = symbol_window(args, outlines, target, read, text)?;
+    let shown = symbol_window(args, outlines, target, read, text, stop)?;
     let facts = read.facts(target, cut_by_read_limit);
     Rendered::of(
         response::symbol_output(facts, &shown.fitted, &shown.picked, shown.last_line),
@@ -67,8 +70,9 @@ pub(super) fn symbol_window<'t, L>(
     target: &Target<L>,
     read: &Read,
     text: &'t str,
+    stop: &Stop,
 ) -> Result<SymbolWindow<'t>, ViewError> {
-    let outline = parsed(outlines, read, text)?;
+    let outline = parsed(outlines, read, text, stop)?;
     let blob = &read.fetched.blob;
     let picked = outline::pick(&outline, &args.name, &blob.path).map_err(ViewError::Symbol)?;
     let (mut start, mut end) = (picked.start_line, picked.end_line);
@@ -90,8 +94,14 @@ pub(super) fn symbol_window<'t, L>(
 }
 
 /// The outline of the blob `read` holds (its text `text`): its language as the repository
-/// declares it, else by the path's extension; refused past [`MAX_OUTLINE_BYTES`].
-fn parsed(outlines: &Outlines, read: &Read, text: &str) -> Result<Arc<Outline>, ViewError> {
+/// declares it, else by the path's extension; refused past [`MAX_OUTLINE_BYTES`]; a parse
+/// stops when `stop` says so.
+fn parsed(
+    outlines: &Outlines,
+    read: &Read,
+    text: &str,
+    stop: &Stop,
+) -> Result<Arc<Outline>, ViewError> {
     let blob = &read.fetched.blob;
     let Some(language) = Language::of_file(read.fetched.language.as_deref(), &blob.path) else {
         return Err(ViewError::Unsupported {
@@ -105,6 +115,7 @@ fn parsed(outlines: &Outlines, read: &Read, text: &str) -> Result<Arc<Outline>, 
         });
     }
     outlines
-        .get(blob.id.as_deref(), language, text)
+        .get(blob.id.as_deref(), language, text, || stop.go_on())
+        .map_err(ViewError::Stopped)?
         .map_err(ViewError::Outline)
 }
