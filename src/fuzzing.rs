@@ -138,16 +138,22 @@ pub struct OutlineRanges {
     pub lines: u64,
     /// Per supported language, each definition's range in order.
     pub per_language: Vec<Vec<DefinitionRange>>,
+    /// The languages whose outline differs from a walk of every node (the pruning missed or
+    /// added something): never any.
+    pub pruning_differs_in: Vec<&'static str>,
 }
 
 pub use crate::outline::OutlineError;
 
-/// The outline of `text` in every supported language (a parser failure, never expected, is
-/// its error).
+/// The outline of `text` in every supported language, and where it differs from a walk of
+/// every node (a parser failure, never expected, is its error).
 pub fn outline_ranges(text: &str) -> Result<OutlineRanges, OutlineError> {
-    let mut per_language = Vec::new();
+    let (mut per_language, mut pruning_differs_in) = (Vec::new(), Vec::new());
     for language in crate::outline::Language::ALL {
         let outline = crate::outline::outline(text, language)?;
+        if outline != crate::outline::outline_of_every_node(text, language)? {
+            pruning_differs_in.push(language.as_str());
+        }
         per_language.push(
             outline
                 .definitions
@@ -159,5 +165,6 @@ pub fn outline_ranges(text: &str) -> Result<OutlineRanges, OutlineError> {
     Ok(OutlineRanges {
         lines: crate::window::count_lines(text.as_bytes()),
         per_language,
+        pruning_differs_in,
     })
 }

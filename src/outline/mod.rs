@@ -23,6 +23,7 @@ pub use definition::{Definition, Kind, Outline};
 pub use language::Language;
 pub(crate) use language::SUPPORTED;
 pub(crate) use page::{OutlinePage, PageCap, page};
+pub(crate) use parse::outline_of_every_node;
 pub use parse::{OutlineError, outline, outline_until};
 pub(crate) use symbol::{Picked, SymbolError, pick};
 

@@ -41,6 +41,28 @@ pub fn outline(text: &str, language: Language) -> Result<Outline, OutlineError> 
 pub fn outline_until<E>(
     text: &str,
     language: Language,
+    go_on: impl FnMut() -> Result<(), E>,
+) -> Result<Result<Outline, OutlineError>, E> {
+    walked(text, language, Kinds::of(language), go_on)
+}
+
+/// [`outline`] by a walk of every node, without the pruning of [`Kinds`]: what the pruned
+/// walk must find (the outline fuzz target compares the two).
+pub(crate) fn outline_of_every_node(
+    text: &str,
+    language: Language,
+) -> Result<Outline, OutlineError> {
+    let never_stopped = walked(text, language, Kinds::everything(), || {
+        Ok::<(), Infallible>(())
+    });
+    never_stopped.unwrap_or_else(|never| match never {})
+}
+
+/// The parse (stopped when `go_on` errs) and a walk entering what `kinds` says.
+fn walked<E>(
+    text: &str,
+    language: Language,
+    kinds: &Kinds,
     mut go_on: impl FnMut() -> Result<(), E>,
 ) -> Result<Result<Outline, OutlineError>, E> {
     let mut parser = tree_sitter::Parser::new();
@@ -70,7 +92,7 @@ pub fn outline_until<E>(
     };
     Ok(Ok(Outline {
         language,
-        definitions: walk::definitions(&tree, bytes, language, Kinds::of(language)),
+        definitions: walk::definitions(&tree, bytes, language, kinds),
         partial: tree.root_node().has_error(),
     }))
 }

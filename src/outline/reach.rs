@@ -11,7 +11,7 @@
 //! may put a definition where the grammar allows none).
 
 use std::collections::{HashMap, HashSet};
-use std::sync::OnceLock;
+use std::sync::{LazyLock, OnceLock};
 
 use serde::Deserialize;
 use tree_sitter::Node;
@@ -36,6 +36,16 @@ impl Kinds {
             [const { OnceLock::new() }; Language::ALL.len()];
         // `Language::ALL` lists the variants in declaration order: `as usize` is in range.
         TABLES[language as usize].get_or_init(|| Kinds::build(language))
+    }
+
+    /// A table that enters and classifies every node: the walk without pruning, to check the
+    /// pruning against.
+    pub(super) fn everything() -> &'static Kinds {
+        static EVERYTHING: LazyLock<Kinds> = LazyLock::new(|| Kinds {
+            defines: vec![true; 1 << 16],
+            holds: vec![true; 1 << 16],
+        });
+        &EVERYTHING
     }
 
     /// Whether the rules may call `node` a definition.
@@ -132,17 +142,6 @@ fn holders<'j>(types: &'j [NodeType], defining: &[&'j str]) -> HashSet<KindName<
         }
     }
     held
-}
-
-#[cfg(test)]
-impl Kinds {
-    /// A table that enters and classifies every node: the walk before pruning.
-    pub(super) fn everything() -> Kinds {
-        Kinds {
-            defines: vec![true; 1 << 16],
-            holds: vec![true; 1 << 16],
-        }
-    }
 }
 
 #[cfg(test)]

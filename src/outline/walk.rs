@@ -200,7 +200,7 @@ mod tests {
         let src = text.as_bytes();
         (
             definitions(&tree, src, language, Kinds::of(language)),
-            definitions(&tree, src, language, &Kinds::everything()),
+            definitions(&tree, src, language, Kinds::everything()),
         )
     }
 
