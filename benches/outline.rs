@@ -1,12 +1,13 @@
 //! Outline bench (issue 28): what `outline` and `symbol` cost, and what they save.
 //!
 //! 1. Parse time in this process (`gitlab_file_mcp::outline::outline`: one tree-sitter parse
-//!    and one walk, what a cold outline call spends beyond fetching): a ~600 KB Python file and
-//!    a 3,500-line TypeScript file, median of 9 runs.
+//!    and one walk, what a cold outline call spends beyond fetching), beside tree-sitter's parse
+//!    alone (the floor): a ~600 KB Python file and a 3,500-line TypeScript file, median of 9.
 //! 2. Calls over MCP (the release binary over stdio against the in-process mock GitLab): the
 //!    first `outline` call of a blob (download, parse, page) and the next 20 (one content-free
-//!    GraphQL request, the cached outline, the page), client wall time per call; and a
-//!    `symbol` call after the outline (cached).
+//!    GraphQL request, the cached outline, the page), and a `symbol` call after the outline
+//!    (cached): the server's own time per call (its log's `own_us`: the call's time less the
+//!    time spent waiting on GitLab), and the client's wall time.
 //! 3. Model-visible characters (the result text blocks a client hands the model) to show one
 //!    40-line class of a 25,000-line Python file: one `symbol` call, against one `pattern`
 //!    call plus one `start_line`/`end_line` window, and against the class's own text.
@@ -31,8 +32,10 @@ async fn main() {
     let python = python_file(25_000);
     let typescript = typescript_file(3_500);
     println!("## 1. Parse and walk, in process (median of 9)\n");
-    println!("| file | bytes | lines | definitions | time |");
-    println!("|---|---:|---:|---:|---:|");
+    println!(
+        "| file | bytes | lines | definitions | tree-sitter's parse alone | outline (parse and walk) |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|");
     parse_time("Python", &python, Language::Python);
     parse_time("TypeScript", &typescript, Language::TypeScript);
     over_mcp(&python, &typescript).await;
@@ -40,21 +43,30 @@ async fn main() {
 }
 
 fn parse_time(label: &str, text: &str, language: Language) {
-    let mut times = Vec::new();
+    let (mut parses, mut outlines) = (Vec::new(), Vec::new());
     let mut count = 0;
     for _ in 0..9 {
         let start = Instant::now();
+        let mut parser = tree_sitter::Parser::new();
+        parser
+            .set_language(&language.grammar())
+            .expect("the grammar");
+        drop(parser.parse(text, None).expect("a tree"));
+        parses.push(start.elapsed());
+        let start = Instant::now();
         let parsed = outline(text, language).expect("an outline");
-        times.push(start.elapsed());
+        outlines.push(start.elapsed());
         count = parsed.definitions.len();
     }
-    times.sort();
+    parses.sort();
+    outlines.sort();
     println!(
-        "| {label} | {} | {} | {} | {:.1} ms |",
+        "| {label} | {} | {} | {} | {:.1} ms | {:.1} ms |",
         thousands(text.len() as u64),
         thousands(text.lines().count() as u64),
         thousands(count as u64),
-        ms(percentile(&times, 0.5))
+        ms(percentile(&parses, 0.5)),
+        ms(percentile(&outlines, 0.5))
     );
 }
 
@@ -64,10 +76,11 @@ async fn over_mcp(python: &str, typescript: &str) {
         ("web/app.ts", typescript.to_string()),
     ])
     .await;
-    let server = mcp::start(&mock.base_url).await;
-    println!("\n## 2. Calls over MCP (client wall time)\n");
+    let server = mcp::start_timed(&mock.base_url).await;
+    println!("\n## 2. Calls over MCP: the server's own time (client wall time)\n");
     println!("| file | first outline call (cold) | next 20, p50 (cached) | symbol after, p50 |");
     println!("|---|---:|---:|---:|");
+    let mut calls = 0;
     for (path, symbol) in [
         ("app/models.py", "TargetModel"),
         ("web/app.ts", "Service100.handle"),
@@ -80,7 +93,6 @@ async fn over_mcp(python: &str, typescript: &str) {
         for _ in 0..20 {
             cached.push(server.call(&args).await.elapsed);
         }
-        cached.sort();
         let mut sym = file_args(path);
         sym.insert("symbol".into(), symbol.into());
         let mut symbols = Vec::new();
@@ -92,15 +104,26 @@ async fn over_mcp(python: &str, typescript: &str) {
             );
             symbols.push(call.elapsed);
         }
-        symbols.sort();
+        let own = server.own_times(calls + 41).await.split_off(calls);
+        calls += 41;
         println!(
-            "| {path} | {:.1} ms | {:.2} ms | {:.2} ms |",
-            ms(cold.elapsed),
-            ms(percentile(&cached, 0.5)),
-            ms(percentile(&symbols, 0.5))
+            "| {path} | {} | {} | {} |",
+            both(&own[..1], &[cold.elapsed]),
+            both(&own[1..21], &cached),
+            both(&own[21..41], &symbols)
         );
     }
     server.stop().await;
+}
+
+/// The p50 of the server's own times and, in brackets, of the client's wall times.
+fn both(own: &[Duration], wall: &[Duration]) -> String {
+    let p50 = |times: &[Duration]| {
+        let mut sorted = times.to_vec();
+        sorted.sort();
+        ms(percentile(&sorted, 0.5))
+    };
+    format!("{:.2} ms ({:.2} ms)", p50(own), p50(wall))
 }
 
 async fn model_visible(python: &str) {

@@ -12,6 +12,7 @@
 //! Run: `cargo bench --bench paging`. `PAGING_BENCH_MAX_WINDOWS=N` caps the windows per file for
 //! a quick run. The bench reports; it asserts nothing about speed.
 
+#[allow(dead_code)]
 #[path = "support/mcp.rs"]
 mod mcp;
 #[path = "support/mock_gitlab.rs"]

@@ -17,6 +17,7 @@
 //!
 //! Run: `cargo bench --bench search`. It reports; it asserts nothing about speed.
 
+#[allow(dead_code)]
 #[path = "support/mcp.rs"]
 mod mcp;
 #[path = "support/mock_gitlab.rs"]

@@ -1,6 +1,7 @@
 //! The bench's side of MCP: starts the release binary over stdio as rmcp's client, calls
 //! `get_repository_file`, and reads what a client would hand the model from each result.
 
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rmcp::model::{CallToolRequestParams, CallToolResult};
@@ -8,6 +9,7 @@ use rmcp::service::{RunningService, ServiceError};
 use rmcp::transport::TokioChildProcess;
 use rmcp::{RoleClient, ServiceExt};
 use serde_json::{Map, Value};
+use tokio::io::AsyncBufReadExt;
 
 const BIN: &str = env!("CARGO_BIN_EXE_gitlab-file-mcp");
 pub const TOOL: &str = "get_repository_file";
@@ -16,22 +18,58 @@ pub const TOOL: &str = "get_repository_file";
 pub struct Server {
     pub client: RunningService<RoleClient, ()>,
     pub pid: u32,
+    own: Arc<Mutex<Vec<Duration>>>,
 }
 
 /// Starts `gitlab-file-mcp` (stdio) against the GitLab at `base_url`; its logs are dropped.
 pub async fn start(base_url: &str) -> Server {
+    start_with(base_url, false).await
+}
+
+/// [`start`], keeping the server's own time per call (its `own_us` log field: the call's
+/// time minus the time spent waiting on GitLab) for [`Server::own_times`].
+pub async fn start_timed(base_url: &str) -> Server {
+    start_with(base_url, true).await
+}
+
+async fn start_with(base_url: &str, timed: bool) -> Server {
     let mut cmd = tokio::process::Command::new(BIN);
     cmd.env("GITLAB_URL", base_url)
         .env("GITLAB_TOKEN", "bench-token")
         .env_remove("GITLAB_FILE_MCP_LOG")
         .env_remove("GITLAB_FILE_MCP_MAX_CHARS");
-    let (transport, _stderr) = TokioChildProcess::builder(cmd)
-        .stderr(std::process::Stdio::null())
+    let stderr = if timed {
+        cmd.env("GITLAB_FILE_MCP_LOG", "gitlab_file_mcp::calls=info");
+        std::process::Stdio::piped()
+    } else {
+        std::process::Stdio::null()
+    };
+    let (transport, stderr) = TokioChildProcess::builder(cmd)
+        .stderr(stderr)
         .spawn()
         .expect("spawn the server");
     let pid = transport.id().expect("the server's pid");
+    let own = Arc::default();
+    if let Some(stderr) = stderr {
+        tokio::spawn(collect_own_times(stderr, Arc::clone(&own)));
+    }
     let client = ().serve(transport).await.expect("MCP handshake");
-    Server { client, pid }
+    Server { client, pid, own }
+}
+
+/// Reads the server's log lines into `own`: each call's `own_us`.
+async fn collect_own_times(stderr: tokio::process::ChildStderr, own: Arc<Mutex<Vec<Duration>>>) {
+    let mut lines = tokio::io::BufReader::new(stderr).lines();
+    while let Ok(Some(line)) = lines.next_line().await {
+        let us = line
+            .split("own_us=")
+            .nth(1)
+            .and_then(|r| r.split_whitespace().next())
+            .and_then(|v| v.parse::<u64>().ok());
+        if let Some(us) = us {
+            own.lock().expect("lock").push(Duration::from_micros(us));
+        }
+    }
 }
 
 /// One finished call: the result (or the JSON-RPC error) and how long the client waited.
@@ -55,6 +93,19 @@ impl Server {
             result,
             elapsed: started.elapsed(),
         }
+    }
+
+    /// The server's own time of each call so far, in order ([`start_timed`] only): waits
+    /// until the log line of call number `count` has arrived (it follows the answer closely).
+    pub async fn own_times(&self, count: usize) -> Vec<Duration> {
+        for _ in 0..200 {
+            let own = self.own.lock().expect("lock").clone();
+            if own.len() >= count {
+                return own;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("the server logged fewer than {count} calls");
     }
 
     /// Peak resident set size of the server so far (VmHWM), in KiB.

@@ -67,14 +67,38 @@ impl Definition {
 
     /// The outline's line for it, without indentation: `START-END KIND QUALIFIED_NAME`.
     pub fn line(&self) -> String {
-        format!(
-            "{}-{} {} {}",
-            self.start_line,
-            self.end_line,
-            self.kind.as_str(),
-            self.name
-        )
+        let mut line = String::new();
+        self.write_line(&mut line);
+        line
     }
+
+    /// Appends [`Definition::line`] to `out` (a page writes thousands: no formatting machinery,
+    /// no allocation of its own).
+    pub(crate) fn write_line(&self, out: &mut String) {
+        push_number(out, self.start_line);
+        out.push('-');
+        push_number(out, self.end_line);
+        out.push(' ');
+        out.push_str(self.kind.as_str());
+        out.push(' ');
+        out.push_str(&self.name);
+    }
+}
+
+/// Appends `n` in decimal.
+fn push_number(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    // ASCII digits only: always UTF-8.
+    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
 }
 
 /// A file's definitions in file order, and whether its syntax tree had errors (tree-sitter
@@ -92,5 +116,31 @@ impl Outline {
         let names: usize = self.definitions.iter().map(|d| d.name.len()).sum();
         let each = std::mem::size_of::<Definition>();
         (names + each * self.definitions.len() + std::mem::size_of::<Outline>()) as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_is_start_end_kind_name_with_every_digit() {
+        let d = |start_line, end_line| Definition {
+            start_line,
+            end_line,
+            depth: 3,
+            kind: Kind::Method,
+            name: "Invoice.Status.parse".into(),
+        };
+        assert_eq!(d(35, 35).line(), "35-35 method Invoice.Status.parse");
+        assert_eq!(d(9, 10).line(), "9-10 method Invoice.Status.parse");
+        assert_eq!(
+            d(100, 1_000_009).line(),
+            "100-1000009 method Invoice.Status.parse"
+        );
+        assert_eq!(
+            d(0, u64::MAX).line(),
+            "0-18446744073709551615 method Invoice.Status.parse"
+        );
     }
 }

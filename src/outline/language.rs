@@ -113,7 +113,7 @@ impl Language {
     }
 
     /// The tree-sitter grammar.
-    pub(super) fn grammar(self) -> tree_sitter::Language {
+    pub fn grammar(self) -> tree_sitter::Language {
         match self {
             Language::Python => tree_sitter_python::LANGUAGE.into(),
             Language::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
@@ -127,6 +127,24 @@ impl Language {
             Language::Cpp => tree_sitter_cpp::LANGUAGE.into(),
             Language::CSharp => tree_sitter_c_sharp::LANGUAGE.into(),
             Language::Php => tree_sitter_php::LANGUAGE_PHP.into(),
+        }
+    }
+
+    /// The grammar's `node-types.json`: what each kind of node may contain.
+    pub(super) fn node_types(self) -> &'static str {
+        match self {
+            Language::Python => tree_sitter_python::NODE_TYPES,
+            Language::JavaScript => tree_sitter_javascript::NODE_TYPES,
+            Language::TypeScript => tree_sitter_typescript::TYPESCRIPT_NODE_TYPES,
+            Language::Tsx => tree_sitter_typescript::TSX_NODE_TYPES,
+            Language::Go => tree_sitter_go::NODE_TYPES,
+            Language::Rust => tree_sitter_rust::NODE_TYPES,
+            Language::Java => tree_sitter_java::NODE_TYPES,
+            Language::Ruby => tree_sitter_ruby::NODE_TYPES,
+            Language::C => tree_sitter_c::NODE_TYPES,
+            Language::Cpp => tree_sitter_cpp::NODE_TYPES,
+            Language::CSharp => tree_sitter_c_sharp::NODE_TYPES,
+            Language::Php => tree_sitter_php::PHP_NODE_TYPES,
         }
     }
 }

@@ -3,7 +3,8 @@
 //! `outline` view; and one definition found by name, for the `symbol` view.
 //!
 //! Pure but for [`cache`]: [`outline`] parses a text once and walks its tree
-//! ([`walk`], with each language's rules in [`rules`]); [`page`] cuts an outline into a page;
+//! ([`walk`], entering the nodes [`reach`] says a definition may lie in, with each language's
+//! rules in [`rules`]); [`page`] cuts an outline into a page;
 //! [`symbol`] picks a definition by name. Parsing is CPU work, called synchronously at the
 //! view's dispatch.
 
@@ -12,6 +13,7 @@ mod definition;
 mod language;
 mod page;
 mod parse;
+mod reach;
 mod rules;
 mod symbol;
 mod walk;

@@ -55,16 +55,19 @@ pub(crate) fn page(outline: &Outline, lines: Option<(u64, u64)>, max_chars: u64)
         charged: 0,
     };
     for group in wanted.chunk_by(|a, b| a.start_line == b.start_line) {
-        let text: String = group.iter().map(|d| entry(d)).collect();
-        let charged = charged_chars(text.as_bytes());
+        // Written in place, taken back if a cap refuses it.
+        let shown = page.content.len();
+        group.iter().for_each(|d| write_entry(&mut page.content, d));
+        let bytes = page.content.len() - shown;
+        let charged = charged_chars(&page.content.as_bytes()[shown..]);
         if page.returned > 0 {
-            page.cut_by = cap(&page, group.len(), text.len(), charged, max_chars);
+            page.cut_by = cap(&page, shown, group.len(), bytes, charged, max_chars);
             if page.cut_by.is_some() {
+                page.content.truncate(shown);
                 page.next_start = Some(group[0].start_line);
                 break;
             }
         }
-        page.content.push_str(&text);
         page.charged += charged;
         page.returned += group.len();
         let end = group.iter().map(|d| d.end_line).max().unwrap_or_default();
@@ -76,9 +79,11 @@ pub(crate) fn page(outline: &Outline, lines: Option<(u64, u64)>, max_chars: u64)
     page
 }
 
-/// The cap a group of `count` definitions (`bytes` long, charged `charged`) would pass.
+/// The cap a group of `count` definitions (`bytes` long, charged `charged`) would pass after
+/// the `shown` bytes of the page so far.
 fn cap(
     page: &OutlinePage,
+    shown: usize,
     count: usize,
     bytes: usize,
     charged: usize,
@@ -86,7 +91,7 @@ fn cap(
 ) -> Option<PageCap> {
     if (page.returned + count) as u64 > MAX_LIMIT {
         Some(PageCap::Lines)
-    } else if page.content.len() + bytes > MAX_WINDOW_BYTES {
+    } else if shown + bytes > MAX_WINDOW_BYTES {
         Some(PageCap::Bytes)
     } else if max_chars > 0 && (page.charged + charged) as u64 > max_chars {
         Some(PageCap::Chars)
@@ -95,9 +100,13 @@ fn cap(
     }
 }
 
-/// A definition's line, indented by its depth.
-fn entry(d: &Definition) -> String {
-    format!("{}{}\n", "  ".repeat(d.depth), d.line())
+/// Appends a definition's line, indented by its depth.
+fn write_entry(out: &mut String, d: &Definition) {
+    for _ in 0..d.depth {
+        out.push_str("  ");
+    }
+    d.write_line(out);
+    out.push('\n');
 }
 
 #[cfg(test)]

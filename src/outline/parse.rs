@@ -3,6 +3,7 @@
 
 use super::definition::Outline;
 use super::language::Language;
+use super::reach::Kinds;
 use super::walk;
 
 /// Why a text could not be outlined.
@@ -31,7 +32,7 @@ pub fn outline(text: &str, language: Language) -> Result<Outline, OutlineError> 
         .ok_or(OutlineError::NoTree(language))?;
     Ok(Outline {
         language,
-        definitions: walk::definitions(&tree, text.as_bytes(), language),
+        definitions: walk::definitions(&tree, text.as_bytes(), language, Kinds::of(language)),
         partial: tree.root_node().has_error(),
     })
 }

@@ -1,5 +1,6 @@
 //! One walk of a syntax tree in document order, without recursion (a deeply nested file
-//! cannot overflow the stack): each node a language's rules call a definition becomes one,
+//! cannot overflow the stack), entering only nodes a definition may lie in ([`Kinds`]): each
+//! node a language's rules call a definition becomes one,
 //! qualified and indented by the definitions around it, its lines widened to the comments and
 //! attributes just above that belong to it.
 
@@ -7,6 +8,7 @@ use tree_sitter::{Node, Tree};
 
 use super::definition::Definition;
 use super::language::Language;
+use super::reach::Kinds;
 use super::rules::{self, Found};
 
 /// A definition the walk is inside: where its node ends, what its contents are qualified
@@ -17,8 +19,14 @@ struct Open {
     holds_methods: bool,
 }
 
-/// The definitions of `tree`, parsed from `src` in `language`, in file order.
-pub(super) fn definitions(tree: &Tree, src: &[u8], language: Language) -> Vec<Definition> {
+/// The definitions of `tree`, parsed from `src` in `language`, in file order; `kinds` says
+/// which nodes to enter and classify.
+pub(super) fn definitions(
+    tree: &Tree,
+    src: &[u8],
+    language: Language,
+    kinds: &Kinds,
+) -> Vec<Definition> {
     let mut found = Vec::new();
     let mut open: Vec<Open> = Vec::new();
     let mut cursor = tree.walk();
@@ -28,7 +36,11 @@ pub(super) fn definitions(tree: &Tree, src: &[u8], language: Language) -> Vec<De
             open.pop();
         }
         let in_type = open.last().is_some_and(|o| o.holds_methods);
-        if let Some(def) = rules::classify(language, node, src, in_type) {
+        let classified = kinds.may_define(node);
+        if let Some(def) = classified
+            .then(|| rules::classify(language, node, src, in_type))
+            .flatten()
+        {
             let (definition, scope) = define(&def, &open, src, language);
             open.push(Open {
                 end_byte: node.end_byte(),
@@ -37,7 +49,7 @@ pub(super) fn definitions(tree: &Tree, src: &[u8], language: Language) -> Vec<De
             });
             found.push(definition);
         }
-        if cursor.goto_first_child() {
+        if kinds.may_hold(node) && cursor.goto_first_child() {
             continue;
         }
         while !cursor.goto_next_sibling() {
@@ -79,10 +91,10 @@ fn define(def: &Found<'_>, open: &[Open], src: &[u8], language: Language) -> (De
 fn first_row(extent: Node<'_>, src: &[u8], language: Language) -> usize {
     let mut start = extent.start_position().row;
     let mut above = extent.prev_named_sibling();
-    while let Some(sibling) = above {
+    while let Some(sibling) = above.filter(|s| rules::attaches(language, *s, src)) {
         let before = sibling.prev_sibling();
         let trailing = before.is_some_and(|b| last_row(b) == sibling.start_position().row);
-        if !rules::attaches(language, sibling, src) || trailing || last_row(sibling) + 1 < start {
+        if trailing || last_row(sibling) + 1 < start {
             break;
         }
         start = sibling.start_position().row;
@@ -119,5 +131,104 @@ fn last_content_child(node: Node<'_>) -> Option<Node<'_>> {
             .find(|c| !c.kind().ends_with("comment"))
     } else {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The test files of every language (tests/fixtures/outline), with their languages.
+    fn fixtures() -> Vec<(Language, &'static str)> {
+        vec![
+            (
+                Language::Python,
+                include_str!("../../tests/fixtures/outline/billing.py"),
+            ),
+            (
+                Language::TypeScript,
+                include_str!("../../tests/fixtures/outline/router.ts"),
+            ),
+            (
+                Language::Tsx,
+                include_str!("../../tests/fixtures/outline/router.ts"),
+            ),
+            (
+                Language::JavaScript,
+                include_str!("../../tests/fixtures/outline/shapes.js"),
+            ),
+            (
+                Language::Go,
+                include_str!("../../tests/fixtures/outline/server.go"),
+            ),
+            (
+                Language::Rust,
+                include_str!("../../tests/fixtures/outline/store.rs"),
+            ),
+            (
+                Language::Java,
+                include_str!("../../tests/fixtures/outline/Ledger.java"),
+            ),
+            (
+                Language::Ruby,
+                include_str!("../../tests/fixtures/outline/cart.rb"),
+            ),
+            (
+                Language::C,
+                include_str!("../../tests/fixtures/outline/buffer.c"),
+            ),
+            (
+                Language::Cpp,
+                include_str!("../../tests/fixtures/outline/matrix.cpp"),
+            ),
+            (
+                Language::CSharp,
+                include_str!("../../tests/fixtures/outline/Inventory.cs"),
+            ),
+            (
+                Language::Php,
+                include_str!("../../tests/fixtures/outline/Mailer.php"),
+            ),
+        ]
+    }
+
+    /// The definitions with the pruned walk and with a walk of every node.
+    fn both_ways(language: Language, text: &str) -> (Vec<Definition>, Vec<Definition>) {
+        let mut parser = tree_sitter::Parser::new();
+        parser.set_language(&language.grammar()).unwrap();
+        let tree = parser.parse(text, None).unwrap();
+        let src = text.as_bytes();
+        (
+            definitions(&tree, src, language, Kinds::of(language)),
+            definitions(&tree, src, language, &Kinds::everything()),
+        )
+    }
+
+    #[test]
+    fn pruning_finds_what_a_walk_of_every_node_finds() {
+        for (language, text) in fixtures() {
+            let (pruned, every) = both_ways(language, text);
+            assert!(pruned.len() > 3, "{language:?}: {}", pruned.len());
+            assert_eq!(pruned, every, "{language:?}");
+        }
+    }
+
+    #[test]
+    fn pruning_finds_the_same_in_files_with_syntax_errors() {
+        // Each file cut short at ten places (unclosed blocks and strings), and with a stray
+        // closing bracket and an unfinished expression put in the middle.
+        for (language, text) in fixtures() {
+            let ends: Vec<usize> = (1..=10).map(|i| text.len() * i / 11).collect();
+            for end in ends.into_iter().filter(|&e| text.is_char_boundary(e)) {
+                let (pruned, every) = both_ways(language, &text[..end]);
+                assert_eq!(pruned, every, "{language:?} cut at {end}");
+                let middle = text.len() / 2;
+                if text.is_char_boundary(middle) {
+                    let broken = format!("{}) = (\n{}", &text[..middle], &text[middle..]);
+                    let (pruned, every) = both_ways(language, &broken);
+                    assert_eq!(pruned, every, "{language:?} broken at {middle}");
+                }
+            }
+        }
     }
 }

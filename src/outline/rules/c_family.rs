@@ -8,6 +8,17 @@ use tree_sitter::Node;
 use super::found::{Found, function_kind, named, text, wrapped_by};
 use crate::outline::definition::Kind;
 
+/// The node kinds [`classify`] may call a definition (the walk asks it of no other).
+pub(super) const KINDS: &[&str] = &[
+    "function_definition",
+    "struct_specifier",
+    "union_specifier",
+    "enum_specifier",
+    "class_specifier",
+    "type_definition",
+    "namespace_definition",
+];
+
 pub(super) fn classify<'t>(node: Node<'t>, src: &[u8], in_type: bool) -> Option<Found<'t>> {
     let mut found = match node.kind() {
         "function_definition" => function(node, src, in_type)?,

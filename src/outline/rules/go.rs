@@ -6,6 +6,14 @@ use tree_sitter::Node;
 use super::found::{Found, named, text};
 use crate::outline::definition::Kind;
 
+/// The node kinds [`classify`] may call a definition (the walk asks it of no other).
+pub(super) const KINDS: &[&str] = &[
+    "function_declaration",
+    "method_declaration",
+    "type_spec",
+    "type_alias",
+];
+
 pub(super) fn classify<'t>(node: Node<'t>, src: &[u8]) -> Option<Found<'t>> {
     match node.kind() {
         "function_declaration" => named(node, Kind::Function, src),

@@ -40,28 +40,37 @@ pub(super) fn classify<'t>(
     }
 }
 
+/// The node kinds [`classify`] may call a definition in `language`.
+pub(super) fn kinds(language: Language) -> &'static [&'static str] {
+    match language {
+        Language::Python => python::KINDS,
+        Language::JavaScript | Language::TypeScript | Language::Tsx => script::KINDS,
+        Language::Rust => rust::KINDS,
+        Language::Go => go::KINDS,
+        Language::Java | Language::CSharp => managed::KINDS,
+        Language::Ruby => ruby::KINDS,
+        Language::C | Language::Cpp => c_family::KINDS,
+        Language::Php => php::KINDS,
+    }
+}
+
 /// Whether `sibling`, just above a definition, is part of it in `language` (a doc comment,
 /// an attribute, a decorator).
 pub(super) fn attaches(language: Language, sibling: Node<'_>, src: &[u8]) -> bool {
-    let text = text(sibling, src);
+    // The text only of a comment (a sibling may be a whole class).
+    let doc = |marker: &str| is_comment(sibling) && text(sibling, src).starts_with(marker);
+    let doc_line = |marker: &str| is_comment(sibling) && doc_line(text(sibling, src), marker);
     match language {
         // As Python's `ast`: decorators are inside `decorated_definition`, comments are not.
         Language::Python => false,
         Language::JavaScript | Language::TypeScript | Language::Tsx => {
-            sibling.kind() == "decorator" || is_comment(sibling) && text.starts_with("/**")
+            sibling.kind() == "decorator" || doc("/**")
         }
-        Language::Rust => {
-            sibling.kind() == "attribute_item"
-                || is_comment(sibling) && (doc_line(text, "///") || text.starts_with("/**"))
-        }
+        Language::Rust => sibling.kind() == "attribute_item" || doc_line("///") || doc("/**"),
         Language::Go | Language::Ruby => is_comment(sibling),
-        Language::Java | Language::Php => is_comment(sibling) && text.starts_with("/**"),
-        Language::CSharp => {
-            sibling.kind() == "attribute_list" || is_comment(sibling) && doc_line(text, "///")
-        }
-        Language::C | Language::Cpp => {
-            is_comment(sibling) && (text.starts_with("/**") || doc_line(text, "///"))
-        }
+        Language::Java | Language::Php => doc("/**"),
+        Language::CSharp => sibling.kind() == "attribute_list" || doc_line("///"),
+        Language::C | Language::Cpp => doc("/**") || doc_line("///"),
     }
 }
 

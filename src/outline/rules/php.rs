@@ -6,6 +6,17 @@ use tree_sitter::Node;
 use super::found::{Found, named};
 use crate::outline::definition::Kind;
 
+/// The node kinds [`classify`] may call a definition (the walk asks it of no other).
+pub(super) const KINDS: &[&str] = &[
+    "class_declaration",
+    "interface_declaration",
+    "trait_declaration",
+    "enum_declaration",
+    "namespace_definition",
+    "function_definition",
+    "method_declaration",
+];
+
 pub(super) fn classify<'t>(node: Node<'t>, src: &[u8]) -> Option<Found<'t>> {
     let kind = match node.kind() {
         "class_declaration" => Kind::Class,

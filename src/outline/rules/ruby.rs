@@ -6,6 +6,9 @@ use tree_sitter::Node;
 use super::found::{Found, function_kind, named};
 use crate::outline::definition::Kind;
 
+/// The node kinds [`classify`] may call a definition (the walk asks it of no other).
+pub(super) const KINDS: &[&str] = &["class", "module", "method", "singleton_method"];
+
 pub(super) fn classify<'t>(node: Node<'t>, src: &[u8], in_type: bool) -> Option<Found<'t>> {
     let kind = match node.kind() {
         "class" => Kind::Class,

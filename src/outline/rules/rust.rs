@@ -7,6 +7,22 @@ use tree_sitter::Node;
 use super::found::{Found, function_kind, named, text};
 use crate::outline::definition::Kind;
 
+/// The node kinds [`classify`] may call a definition (the walk asks it of no other).
+pub(super) const KINDS: &[&str] = &[
+    "function_item",
+    "function_signature_item",
+    "struct_item",
+    "union_item",
+    "enum_item",
+    "trait_item",
+    "impl_item",
+    "mod_item",
+    "type_item",
+    "const_item",
+    "static_item",
+    "macro_definition",
+];
+
 pub(super) fn classify<'t>(node: Node<'t>, src: &[u8], in_type: bool) -> Option<Found<'t>> {
     let kind = match node.kind() {
         "function_item" => function_kind(in_type),

@@ -7,6 +7,24 @@ use tree_sitter::Node;
 use super::found::{Found, function_kind, named, text, wrapped_by};
 use crate::outline::definition::Kind;
 
+/// The node kinds [`classify`] may call a definition (the walk asks it of no other).
+pub(super) const KINDS: &[&str] = &[
+    "class_declaration",
+    "abstract_class_declaration",
+    "function_declaration",
+    "generator_function_declaration",
+    "function_signature",
+    "method_definition",
+    "method_signature",
+    "abstract_method_signature",
+    "interface_declaration",
+    "type_alias_declaration",
+    "enum_declaration",
+    "internal_module",
+    "module",
+    "variable_declarator",
+];
+
 pub(super) fn classify<'t>(node: Node<'t>, src: &[u8], in_type: bool) -> Option<Found<'t>> {
     let kind = match node.kind() {
         "class_declaration" | "abstract_class_declaration" => Kind::Class,
