@@ -622,7 +622,8 @@ impl Transport {
         })?;
         self.refuse_status(status, &bytes, credential)?;
         // A multi-MB answer (a blob's `rawTextBlob`, a batch's) takes milliseconds to parse
-        // (tens in a debug build): off the async workers, like every CPU-bound step.
+        // (about 100 ms for 8 MB in a debug build): off the async workers, like every
+        // CPU-bound step.
         let endpoint = self.endpoint.clone();
         crate::cpu::run(bytes.len(), move |_| {
             decode(status, &bytes, content_type, endpoint)
