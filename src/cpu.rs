@@ -1,13 +1,20 @@
 //! CPU-bound work off the async workers: a job (rendering a view of a large blob — searching
-//! it, windowing it) runs on tokio's blocking threads, at most [`threads`] jobs at once (a
-//! semaphore in front of `spawn_blocking`; later jobs wait their turn without holding a
-//! worker), so `/healthz`, `/metrics` and other callers are answered while it runs.
+//! it, windowing it — or parsing a large GraphQL answer) runs on tokio's blocking threads, at
+//! most [`threads`] jobs at once (a semaphore in front of `spawn_blocking`; later jobs wait
+//! their turn without holding a worker), so `/healthz`, `/metrics` and other callers are
+//! answered while it runs.
 //!
 //! A job is told to stop when its caller gives up: dropping the future that awaits it (the
 //! call's deadline passed, the server drains, the client left) sets the job's [`Stop`] flag,
 //! which the job checks between steps (a search between blocks of lines), so its thread is free
 //! within a step's time. Work on less than [`INLINE_BYTES`] runs where it is called: handing it
 //! over would cost more than doing it.
+//!
+//! Work that comes in small steps as a body streams (decoding gzip, hashing a download: a few
+//! microseconds per chunk) stays on the async worker, but is [`Pace`]d: back-to-back chunks that
+//! are already there never wait, so without a pause one poll could decode a whole body (a small
+//! compressed answer that expands to megabytes); the stream yields to the other tasks after
+//! every [`PACE_BYTES`].
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock};
@@ -94,6 +101,35 @@ where
     handle.await.map_err(CpuError::Panicked)
 }
 
+/// How many bytes a stream passes between two yields to the other tasks: a fraction of a
+/// millisecond of gunzip and hashing in a release build.
+pub(crate) const PACE_BYTES: usize = 256 * 1024;
+
+/// Counts the bytes a stream has passed since it last yielded ([`Self::step`]).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Pace {
+    since_yield: usize,
+}
+
+impl Pace {
+    /// Counts `bytes` more; whether the stream is due to yield (then counts from zero again).
+    fn due(&mut self, bytes: usize) -> bool {
+        self.since_yield = self.since_yield.saturating_add(bytes);
+        if self.since_yield < PACE_BYTES {
+            return false;
+        }
+        self.since_yield = 0;
+        true
+    }
+
+    /// Counts `bytes` more, and yields to the other tasks once every [`PACE_BYTES`].
+    pub(crate) async fn step(&mut self, bytes: usize) {
+        if self.due(bytes) {
+            tokio::task::yield_now().await;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,6 +169,42 @@ mod tests {
             after,
             "no step after the stop"
         );
+    }
+
+    #[test]
+    fn a_pace_is_due_once_per_pace_bytes_whatever_the_chunks() {
+        let mut pace = Pace::default();
+        // Nothing passed, nothing due; one byte short of the step, still nothing.
+        assert!(!pace.due(0));
+        assert!(!pace.due(PACE_BYTES - 1));
+        // The byte that reaches the step: due, and counting starts again.
+        assert!(pace.due(1));
+        assert!(!pace.due(PACE_BYTES - 1));
+        // A chunk larger than the step is one yield, not several.
+        assert!(pace.due(10 * PACE_BYTES));
+        assert!(!pace.due(1));
+        // 4 KiB frames (reqwest's gzip decoder): one yield per 64 of them.
+        let mut pace = Pace::default();
+        let yields = (0..640).filter(|_| pace.due(4096)).count();
+        assert_eq!(yields, 640 * 4096 / PACE_BYTES);
+        // A count that would overflow saturates, and is due.
+        let mut pace = Pace::default();
+        assert!(!pace.due(PACE_BYTES - 1));
+        assert!(pace.due(usize::MAX));
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_step_that_is_due_lets_the_other_tasks_run() {
+        let ran = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&ran);
+        // On one thread, the other task runs only when this one yields.
+        let other = tokio::spawn(async move { flag.store(true, Ordering::Relaxed) });
+        let mut pace = Pace::default();
+        pace.step(PACE_BYTES - 1).await;
+        assert!(!ran.load(Ordering::Relaxed), "no yield before the step");
+        pace.step(1).await;
+        assert!(ran.load(Ordering::Relaxed), "the step yielded");
+        other.await.unwrap();
     }
 
     #[tokio::test]

@@ -1,7 +1,8 @@
 //! Bounded sessions (issue 26), over HTTP against the real binary with a GitLab stand-in that
 //! answers the token check as GitLab does (tests/support/users.rs): a session is opened only
 //! for a token GitLab accepts (a refused one gets a 401 of the shape a request without a token
-//! gets, saying the token was refused, and opens nothing), the check is asked once per token and remembered, GitLab out of reach is a
+//! gets, saying the token was refused, and opens nothing), the check is asked once per token
+//! (once for concurrent first `initialize`s too) and remembered, GitLab out of reach is a
 //! 502 that is not remembered, the per-token and total caps answer 503 with `Retry-After` and a
 //! session's end (DELETE, idling out) frees its slot, expired sessions give most of their
 //! memory back, and 5,000 made-up tokens cost the server at most 64 MiB. Counts are of
@@ -188,6 +189,36 @@ async fn the_token_check_is_asked_once_per_token() {
     open(&server, &alice).await;
     assert_eq!(token_checks(&gitlab).await, vec![alice, bob]);
     assert_eq!(metric(&server, OPEN).await, 12.0);
+}
+
+/// GitLab as [`Gitlab`], each answer delayed this long, so checks sent together overlap.
+struct SlowGitlab(Duration);
+
+impl Respond for SlowGitlab {
+    fn respond(&self, request: &Request) -> ResponseTemplate {
+        Gitlab.respond(request).set_delay(self.0)
+    }
+}
+
+#[tokio::test]
+async fn concurrent_first_initializes_with_one_token_share_one_check() {
+    let gitlab = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/api/graphql"))
+        .respond_with(SlowGitlab(Duration::from_millis(500)))
+        .mount(&gitlab)
+        .await;
+    let server = start(&gitlab, &[]);
+    let good = format!("{GOOD}carol");
+    let sessions = futures::future::join_all((0..8).map(|_| open(&server, &good))).await;
+    let distinct: std::collections::HashSet<_> = sessions.iter().collect();
+    assert_eq!(distinct.len(), 8);
+    // A refused token, the same: one check, and every initialize refused.
+    let bad = "glpat-made-up-dave";
+    let refused = futures::future::join_all((0..8).map(|_| initialize(&server, Some(bad)))).await;
+    assert!(refused.iter().all(|r| r.status() == 401));
+    assert_eq!(token_checks(&gitlab).await, vec![good, bad.to_string()]);
+    assert_eq!(metric(&server, OPEN).await, 8.0);
 }
 
 #[tokio::test]

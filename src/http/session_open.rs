@@ -4,7 +4,9 @@
 //! without sessions is served statelessly and takes no slot).
 //!
 //! 1. With `--token-from-request`, GitLab is asked whether it accepts the caller's token
-//!    (`currentUser`, one request; its answer kept per token fingerprint, [`Verdicts`]). A
+//!    (`currentUser`, one request, one at a time per token: concurrent first `initialize`s
+//!    with a token wait for the one check in flight and share its outcome; its answer kept per
+//!    token fingerprint, [`Verdicts`]). A
 //!    token it refuses gets the 401 of a request without one; when GitLab cannot be asked
 //!    (unreachable, 5xx after the retries) the request gets 502 with GitLab's failure, and
 //!    nothing is remembered.
@@ -35,7 +37,7 @@ use crate::config::Credential;
 use crate::metrics::{self, Guard};
 use crate::reader::AnySource;
 use crate::source::SourceError;
-use crate::source::gitlab::TokenStanding;
+use crate::source::gitlab::{FlightRole, Flights, TokenStanding};
 
 /// The header that names a session (MCP's streamable HTTP transport).
 const SESSION_ID: &str = "mcp-session-id";
@@ -74,6 +76,7 @@ impl Parts {
             source,
             prints,
             verdicts: Verdicts::default(),
+            checks: Flights::default(),
             slots,
             sessions: Arc::clone(&manager),
         });
@@ -95,6 +98,8 @@ pub(crate) struct Opening {
     source: AnySource,
     prints: Fingerprints,
     verdicts: Verdicts,
+    /// The token checks in flight, by token fingerprint.
+    checks: Flights<u64, Result<TokenStanding, SourceError>>,
     slots: Arc<Slots>,
     sessions: Arc<CountedSessions>,
 }
@@ -154,12 +159,29 @@ pub(crate) async fn admit(State(o): State<Arc<Opening>>, request: Request, next:
 }
 
 impl Opening {
-    /// What GitLab says of `credential`'s token: remembered, or asked now.
+    /// What GitLab says of `credential`'s token: remembered, or asked now — once for
+    /// concurrent callers with the token (a failure shared as well; a check whose caller went
+    /// away leaves each follower to ask for itself).
     async fn standing(&self, credential: &Credential) -> Result<TokenStanding, SourceError> {
         let print = self.prints.of(credential);
         if let Some(standing) = self.verdicts.get(print, Instant::now()) {
             return Ok(standing);
         }
+        match self.checks.join(print) {
+            FlightRole::Lead(lead) => {
+                let outcome = self.ask(print, credential).await;
+                lead.land(outcome.clone());
+                outcome
+            }
+            FlightRole::Follow(follow) => match follow.outcome().await {
+                Some(outcome) => outcome,
+                None => self.ask(print, credential).await,
+            },
+        }
+    }
+
+    /// Asks GitLab what it says of `credential`'s token (fingerprint `print`), and remembers it.
+    async fn ask(&self, print: u64, credential: &Credential) -> Result<TokenStanding, SourceError> {
         let standing = match &self.source {
             AnySource::Gitlab(gitlab) => gitlab.check_token(credential).await?,
             // A local repository has no tokens to check.

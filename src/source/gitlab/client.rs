@@ -32,7 +32,7 @@ impl Client {
     }
 
     /// Posts one GraphQL request with the caller's credential.
-    pub(crate) async fn post<B: Serialize, T: DeserializeOwned>(
+    pub(crate) async fn post<B: Serialize, T: DeserializeOwned + Send + 'static>(
         &self,
         body: &B,
         credential: Option<&Credential>,

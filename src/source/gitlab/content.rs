@@ -13,7 +13,8 @@ use super::error::{GitlabError, ShapeProblem};
 use super::graphql::BlobFields;
 use super::keys::ContentKey;
 use super::raw::{self, Sniff};
-use super::transport::Transport;
+use super::scalars::BlobText;
+use super::transport::{Transport, TransportError};
 use super::verify::{self, Expected, TextFit};
 use crate::config::Credential;
 use crate::metrics::Endpoint;
@@ -160,7 +161,7 @@ impl ContentStore {
         let Some(raw) = raw else {
             return Ok(Content::NotInAnswer);
         };
-        let text = raw.decode().map_err(GitlabError::Content)?;
+        let text = decode_text(raw).await?;
         self.read_answer(text, &want).await.map(Content::Ready)
     }
 
@@ -323,6 +324,18 @@ impl ContentStore {
         }
         Ok(())
     }
+}
+
+/// `raw` decoded: off the async workers when it is large ([`crate::cpu::run`]), since up to
+/// 10 MiB of text, escaped up to six bytes a character, takes milliseconds (seconds in a debug
+/// build) to decode.
+async fn decode_text(raw: BlobText) -> Result<String, GitlabError> {
+    crate::cpu::run(raw.literal_len(), move |_| raw.decode())
+        .await
+        .map_err(|e| TransportError::Undecoded {
+            cause: crate::cause::Shared::new(e),
+        })?
+        .map_err(GitlabError::Content)
 }
 
 /// The size GitLab reports: `rawSize` (for LFS the object's size), else `size`, else the

@@ -55,6 +55,7 @@ pub(crate) mod pure {
 
 use std::sync::Arc;
 
+pub(crate) use flights::{Flights, Role as FlightRole};
 use shared::Shared;
 pub(crate) use token_check::Standing as TokenStanding;
 

@@ -51,6 +51,11 @@ impl BlobText {
     pub(crate) fn decoded_len(&self) -> usize {
         super::json_text::decoded_len(self.0.get())
     }
+
+    /// The length of the raw literal, quotes and escapes included: the work of decoding it.
+    pub(crate) fn literal_len(&self) -> usize {
+        self.0.get().len()
+    }
 }
 
 impl PartialEq for BlobText {

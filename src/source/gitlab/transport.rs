@@ -7,7 +7,10 @@
 //! ([`Follow::Storage`], rules in [`storage`](super::storage)), followed once and without any
 //! credential. Answers may come gzip-compressed (reqwest sends `Accept-Encoding: gzip` and
 //! decodes), so every length, limit and hash downstream sees decoded bytes; a body limit is a
-//! limit on decoded bytes, so a small compressed body that expands past it is refused.
+//! limit on decoded bytes, so a small compressed body that expands past it is refused. Reading
+//! a body is paced ([`crate::cpu::Pace`]: decoding is microseconds per 4 KiB frame, but frames
+//! of a small compressed answer are all there at once), and a GraphQL answer of 64 KiB or more
+//! is parsed off the async workers ([`crate::cpu::run`]).
 //! Nothing here formats the token, except into the one header.
 
 use std::fmt::{self, Display, Formatter};
@@ -92,6 +95,9 @@ pub(crate) enum TransportError {
         status: u16,
         cause: Shared<serde_json::Error>,
     },
+    /// The answer was not decoded: the work of decoding it, run off the async workers
+    /// ([`crate::cpu`]), gave no result (it panicked, or the pool was closed).
+    Undecoded { cause: Shared<crate::cpu::CpuError> },
     /// No answer from the instance: it could not be reached, did not answer in time, or
     /// kept closing the connection.
     NoAnswer { instance: String, why: NoAnswer },
@@ -167,6 +173,7 @@ impl Display for TransportError {
                 f,
                 "GitLab's answer (HTTP {status}) was JSON but not shaped as expected: {cause}. This GitLab version may not be supported."
             ),
+            T::Undecoded { cause } => undecoded(f, cause),
             T::NoAnswer { instance, why } => no_answer(f, instance, why),
             T::RetriesExhausted {
                 status,
@@ -176,6 +183,13 @@ impl Display for TransportError {
             T::Raw { status, what } => raw_status(f, *status, what),
         }
     }
+}
+
+fn undecoded(f: &mut Formatter<'_>, cause: &Shared<crate::cpu::CpuError>) -> fmt::Result {
+    write!(
+        f,
+        "GitLab's answer was not decoded ({cause}); this is a bug in this server. Call again."
+    )
 }
 
 fn raw_status(f: &mut Formatter<'_>, status: u16, what: &str) -> fmt::Result {
@@ -389,6 +403,7 @@ impl std::error::Error for TransportError {
             TransportError::NotJson { cause, .. } | TransportError::Unexpected { cause, .. } => {
                 Some(cause)
             }
+            TransportError::Undecoded { cause } => Some(cause),
             TransportError::NoAnswer { why, .. } | TransportError::StorageNoAnswer { why, .. } => {
                 why.cause().map(|c| c as _)
             }
@@ -443,7 +458,7 @@ impl Transport {
     }
 
     /// Posts `body` and parses the answer as a GraphQL response, retrying as [`Self::send`].
-    pub(crate) async fn post<B: Serialize, T: DeserializeOwned>(
+    pub(crate) async fn post<B: Serialize, T: DeserializeOwned + Send + 'static>(
         &self,
         body: &B,
         credential: Option<&Credential>,
@@ -485,6 +500,7 @@ impl Transport {
                 response,
                 instance,
                 endpoint,
+                pace: crate::cpu::Pace::default(),
             });
         }
         // 401/403 mean what they mean for GraphQL; anything else is about the file asked for.
@@ -540,6 +556,7 @@ impl Transport {
             response,
             instance: self.instance.clone(),
             endpoint,
+            pace: crate::cpu::Pace::default(),
         })
     }
 
@@ -584,7 +601,7 @@ impl Transport {
 
     /// Reads an answer that is not to be retried: refuses redirects and error statuses, then
     /// decodes the GraphQL envelope.
-    async fn parse<T: DeserializeOwned>(
+    async fn parse<T: DeserializeOwned + Send + 'static>(
         &self,
         response: reqwest::Response,
         credential: Option<&Credential>,
@@ -604,7 +621,17 @@ impl Transport {
             },
         })?;
         self.refuse_status(status, &bytes, credential)?;
-        self.decode(status, &bytes, content_type)
+        // A multi-MB answer (a blob's `rawTextBlob`, a batch's) takes milliseconds to parse
+        // (about 100 ms for 8 MB in a debug build): off the async workers, like every
+        // CPU-bound step.
+        let endpoint = self.endpoint.clone();
+        crate::cpu::run(bytes.len(), move |_| {
+            decode(status, &bytes, content_type, endpoint)
+        })
+        .await
+        .map_err(|e| TransportError::Undecoded {
+            cause: Shared::new(e),
+        })?
     }
 
     fn refuse_redirect(&self, response: &reqwest::Response) -> Result<(), TransportError> {
@@ -650,46 +677,6 @@ impl Transport {
         }
     }
 
-    /// The GraphQL envelope of a body, or why it is not one we can use.
-    fn decode<T: DeserializeOwned>(
-        &self,
-        status: StatusCode,
-        body: &[u8],
-        content_type: String,
-    ) -> Result<GraphqlResponse<T>, TransportError> {
-        let code = status.as_u16();
-        let parsed = match serde_json::from_slice::<GraphqlResponse<T>>(body) {
-            Ok(parsed) => parsed,
-            Err(e) if serde_json::from_slice::<serde::de::IgnoredAny>(body).is_err() => {
-                return Err(TransportError::NotJson {
-                    status: code,
-                    content_type,
-                    endpoint: self.endpoint.clone(),
-                    cause: Shared::new(e),
-                });
-            }
-            Err(e) => {
-                return Err(TransportError::Unexpected {
-                    status: code,
-                    cause: Shared::new(e),
-                });
-            }
-        };
-        if parsed.data.is_none() && parsed.errors().is_empty() {
-            return Err(TransportError::Empty {
-                status: code,
-                endpoint: self.endpoint.clone(),
-            });
-        }
-        if !status.is_success() && parsed.data.is_none() {
-            return Err(TransportError::Status {
-                status: code,
-                messages: parsed.error_messages().unwrap_or_default(),
-            });
-        }
-        Ok(parsed)
-    }
-
     fn send_error(&self, e: reqwest::Error) -> TransportError {
         let e = without_secret_url(e);
         let instance = self.instance.clone();
@@ -704,6 +691,47 @@ impl Transport {
         };
         TransportError::NoAnswer { instance, why }
     }
+}
+
+/// The GraphQL envelope of a body from `endpoint`, or why it is not one we can use. Pure: one
+/// parse of the body (two when it is not the shape asked for).
+fn decode<T: DeserializeOwned>(
+    status: StatusCode,
+    body: &[u8],
+    content_type: String,
+    endpoint: String,
+) -> Result<GraphqlResponse<T>, TransportError> {
+    let code = status.as_u16();
+    let parsed = match serde_json::from_slice::<GraphqlResponse<T>>(body) {
+        Ok(parsed) => parsed,
+        Err(e) if serde_json::from_slice::<serde::de::IgnoredAny>(body).is_err() => {
+            return Err(TransportError::NotJson {
+                status: code,
+                content_type,
+                endpoint,
+                cause: Shared::new(e),
+            });
+        }
+        Err(e) => {
+            return Err(TransportError::Unexpected {
+                status: code,
+                cause: Shared::new(e),
+            });
+        }
+    };
+    if parsed.data.is_none() && parsed.errors().is_empty() {
+        return Err(TransportError::Empty {
+            status: code,
+            endpoint,
+        });
+    }
+    if !status.is_success() && parsed.data.is_none() {
+        return Err(TransportError::Status {
+            status: code,
+            messages: parsed.error_messages().unwrap_or_default(),
+        });
+    }
+    Ok(parsed)
 }
 
 /// `e` without the URL it names when that URL carries a query or user info (a storage link's
@@ -810,6 +838,9 @@ pub(crate) struct RawBody {
     /// The configured instance, for errors (as every other [`TransportError`] names it).
     instance: String,
     endpoint: Endpoint,
+    /// Yields between chunks that are already there (gzip frames), so decoding and hashing a
+    /// large download never holds the worker long.
+    pace: crate::cpu::Pace,
 }
 
 impl RawBody {
@@ -818,7 +849,8 @@ impl RawBody {
         self.response.content_length()
     }
 
-    /// The next chunk of the body; `None` at its end.
+    /// The next chunk of the body; `None` at its end. Every [`crate::cpu::PACE_BYTES`] it
+    /// first yields to the other tasks (the caller hashed what came before).
     pub(crate) async fn chunk(&mut self) -> Result<Option<bytes::Bytes>, TransportError> {
         let received = std::time::Instant::now();
         let chunk = self.response.chunk().await;
@@ -829,6 +861,7 @@ impl RawBody {
             .and_then(Option::as_ref)
             .map_or(0, |c| c.len());
         metrics::gitlab_received(self.endpoint, length);
+        self.pace.step(length).await;
         chunk.map_err(|e| {
             let e = without_secret_url(e);
             // A body that stops coming is a timeout like an answer that never comes.
@@ -856,7 +889,8 @@ enum BodyError {
 }
 
 /// Reads a body chunk by chunk into one buffer sized from `Content-Length` when GitLab sends
-/// it, so a 10 MiB answer is held once rather than as chunks plus a joined copy.
+/// it, so a 10 MiB answer is held once rather than as chunks plus a joined copy; paced
+/// ([`crate::cpu::Pace`]), so a compressed answer is not decoded whole in one poll.
 async fn read_body(mut response: reqwest::Response) -> Result<Vec<u8>, BodyError> {
     let expected = response.content_length().unwrap_or(0);
     if expected > MAX_BODY_BYTES as u64 {
@@ -864,11 +898,13 @@ async fn read_body(mut response: reqwest::Response) -> Result<Vec<u8>, BodyError
     }
     // Bounded by MAX_BODY_BYTES just above, so it fits in usize.
     let mut body = Vec::with_capacity(expected as usize);
+    let mut pace = crate::cpu::Pace::default();
     while let Some(chunk) = response.chunk().await.map_err(BodyError::Http)? {
         if body.len() + chunk.len() > MAX_BODY_BYTES {
             return Err(BodyError::TooLarge);
         }
         body.extend_from_slice(&chunk);
+        pace.step(chunk.len()).await;
     }
     Ok(body)
 }
@@ -973,6 +1009,60 @@ mod tests {
             m.contains("ftp://h/o") && m.contains("not downloaded"),
             "{m}"
         );
+    }
+
+    #[test]
+    fn decoding_tells_what_a_body_is_not() {
+        let decoded = |status: u16, body: &str| {
+            decode::<serde_json::Value>(
+                StatusCode::from_u16(status).unwrap(),
+                body.as_bytes(),
+                "text/html".into(),
+                "https://g/api/graphql".into(),
+            )
+        };
+        let ok = decoded(200, r#"{"data":{"a":1}}"#).unwrap();
+        assert_eq!(ok.data, Some(serde_json::json!({"a": 1})));
+        // Data beside errors, even on a failing status: the data is used.
+        assert!(decoded(500, r#"{"data":{"a":1},"errors":[{"message":"x"}]}"#).is_ok());
+        assert!(matches!(
+            decoded(200, "<html>"),
+            Err(TransportError::NotJson { status: 200, ref content_type, .. }) if content_type == "text/html"
+        ));
+        assert!(matches!(
+            decoded(200, r#"{"data":1,"errors":"no"}"#),
+            Err(TransportError::Unexpected { status: 200, .. })
+        ));
+        assert_eq!(
+            decoded(200, "{}").unwrap_err(),
+            TransportError::Empty {
+                status: 200,
+                endpoint: "https://g/api/graphql".into()
+            }
+        );
+        assert_eq!(
+            decoded(502, r#"{"errors":[{"message":"a"},{"message":"b"}]}"#).unwrap_err(),
+            TransportError::Status {
+                status: 502,
+                messages: "a; b".into()
+            }
+        );
+    }
+
+    #[tokio::test]
+    async fn an_undecoded_answer_is_worded_once_with_its_cause() {
+        let panicked = crate::cpu::run(crate::cpu::INLINE_BYTES, |_| -> () { panic!("a bug") })
+            .await
+            .unwrap_err();
+        let e = TransportError::Undecoded {
+            cause: Shared::new(panicked),
+        };
+        assert_eq!(
+            e.to_string(),
+            "GitLab's answer was not decoded (internal error: the work panicked); this is a bug in this server. Call again."
+        );
+        let source = std::error::Error::source(&e).map(ToString::to_string);
+        assert_eq!(source.as_deref(), Some("internal error: the work panicked"));
     }
 
     #[test]
