@@ -78,8 +78,11 @@ fn typed_module(op: &Path, schema: &Path) -> String {
     options.set_skip_serializing_none(true);
     // Our own `RefType` (in scope where the output is included) serialises as GitLab's enum.
     options.set_extern_enums(vec!["RefType".to_string()]);
+    // No `set_query_file`: it makes the output `include_str!` the query by its absolute path,
+    // which breaks a build cache shared by checkouts at other paths (the build script, whose
+    // inputs are unchanged, does not run again; the library, rebuilt, includes a path that
+    // is not there). `rerun-if-changed` above already rebuilds on a query's change.
     let absolute = std::fs::canonicalize(op).unwrap_or_else(|e| panic!("{}: {e}", op.display()));
-    options.set_query_file(absolute.clone());
     generate_module_token_stream(absolute, schema, options)
         .unwrap_or_else(|e| panic!("graphql codegen failed for {}: {e}", op.display()))
         .to_string()

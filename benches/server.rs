@@ -5,7 +5,11 @@
 //! line: total minus time spent waiting on GitLab) and the process's peak RSS (VmHWM) after
 //! serving a 10 MiB file. Run: `cargo bench --bench server`.
 
-use std::sync::{Arc, Mutex};
+// The log reading of the shared support.
+#[allow(dead_code)]
+#[path = "support/mcp.rs"]
+mod mcp;
+
 use std::time::{Duration, Instant};
 
 use axum::Router;
@@ -15,7 +19,6 @@ use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
-use tokio::io::AsyncBufReadExt;
 
 /// GitLab's answer for one file: with its content, or (for a request with `withContent: false`)
 /// without. The oid is the content's git blob id, as GitLab's is.
@@ -124,23 +127,7 @@ async fn main() {
         .spawn()
         .expect("spawn server");
     let pid = transport.id().expect("pid");
-    let own: Arc<Mutex<Vec<u64>>> = Arc::default();
-    if let Some(stderr) = stderr {
-        let own = Arc::clone(&own);
-        tokio::spawn(async move {
-            let mut lines = tokio::io::BufReader::new(stderr).lines();
-            while let Ok(Some(line)) = lines.next_line().await {
-                let own_us = line
-                    .split("own_us=")
-                    .nth(1)
-                    .and_then(|r| r.split_whitespace().next())
-                    .and_then(|v| v.parse::<u64>().ok());
-                if let Some(us) = own_us {
-                    own.lock().expect("lock").push(us);
-                }
-            }
-        });
-    }
+    let own = stderr.map(mcp::own_times_of).unwrap_or_default();
     let client = ().serve(transport).await.expect("handshake");
     let call = |path: &'static str, offset: u64| {
         let args = json!({"project_id": "grp/proj", "file_path": path, "ref": "main", "offset": offset, "limit": 500});

@@ -18,7 +18,7 @@ pub const TOOL: &str = "get_repository_file";
 pub struct Server {
     pub client: RunningService<RoleClient, ()>,
     pub pid: u32,
-    own: Arc<Mutex<Vec<Duration>>>,
+    own: Arc<Mutex<Vec<u64>>>,
 }
 
 /// Starts `gitlab-file-mcp` (stdio) against the GitLab at `base_url`; its logs are dropped.
@@ -49,27 +49,30 @@ async fn start_with(base_url: &str, timed: bool) -> Server {
         .spawn()
         .expect("spawn the server");
     let pid = transport.id().expect("the server's pid");
-    let own = Arc::default();
-    if let Some(stderr) = stderr {
-        tokio::spawn(collect_own_times(stderr, Arc::clone(&own)));
-    }
+    let own = stderr.map(own_times_of).unwrap_or_default();
     let client = ().serve(transport).await.expect("MCP handshake");
     Server { client, pid, own }
 }
 
-/// Reads the server's log lines into `own`: each call's `own_us`.
-async fn collect_own_times(stderr: tokio::process::ChildStderr, own: Arc<Mutex<Vec<Duration>>>) {
-    let mut lines = tokio::io::BufReader::new(stderr).lines();
-    while let Ok(Some(line)) = lines.next_line().await {
-        let us = line
-            .split("own_us=")
-            .nth(1)
-            .and_then(|r| r.split_whitespace().next())
-            .and_then(|v| v.parse::<u64>().ok());
-        if let Some(us) = us {
-            own.lock().expect("lock").push(Duration::from_micros(us));
+/// The server's own time of each call in microseconds (its log's `own_us`), as the lines
+/// of its log `stderr` arrive (the server logging `gitlab_file_mcp::calls=info`).
+pub fn own_times_of(stderr: tokio::process::ChildStderr) -> Arc<Mutex<Vec<u64>>> {
+    let own: Arc<Mutex<Vec<u64>>> = Arc::default();
+    let kept = Arc::clone(&own);
+    tokio::spawn(async move {
+        let mut lines = tokio::io::BufReader::new(stderr).lines();
+        while let Ok(Some(line)) = lines.next_line().await {
+            let us = line
+                .split("own_us=")
+                .nth(1)
+                .and_then(|r| r.split_whitespace().next())
+                .and_then(|v| v.parse::<u64>().ok());
+            if let Some(us) = us {
+                kept.lock().expect("lock").push(us);
+            }
         }
-    }
+    });
+    own
 }
 
 /// One finished call: the result (or the JSON-RPC error) and how long the client waited.
@@ -101,7 +104,7 @@ impl Server {
         for _ in 0..200 {
             let own = self.own.lock().expect("lock").clone();
             if own.len() >= count {
-                return own;
+                return own.into_iter().map(Duration::from_micros).collect();
             }
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
