@@ -81,6 +81,44 @@ async fn a_deadline_over_stdio_ends_the_parse_of_a_broken_file() {
     .await;
 }
 
+#[tokio::test]
+async fn a_broken_file_is_refused_once_its_parse_passes_its_budget() {
+    // A deadline far away: the parse's own budget (3 s for 600 KB) ends it.
+    let gitlab = gitlab().await;
+    let uri = gitlab.uri();
+    let server = mcp::spawn(
+        &["serve", "--request-timeout-secs", "120"],
+        &[("GITLAB_URL", uri.as_str()), ("GITLAB_TOKEN", TOKEN)],
+    )
+    .await;
+    let result = server
+        .call(
+            json!({"project_id": "grp/proj", "file_path": "broken.ts", "ref": "main",
+                     "outline": true}),
+        )
+        .await;
+    assert_eq!(
+        mcp::err(&result),
+        "File 'broken.ts' (600000 bytes) could not be outlined: its parse passed 3 s, the most a file of its size may take (2 s and 1 s per MiB). That happens when a file has many syntax errors, or is not in the language its extension says (tree-sitter recovers from errors slowly). Use pattern to find lines in it instead."
+    );
+    let before = cpu_ticks(server.pid());
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let burnt = cpu_ticks(server.pid()) - before;
+    assert!(
+        burnt < 50,
+        "{burnt} ticks of CPU a second after the refusal"
+    );
+    // Not kept as an outline: asked again, it is parsed (and refused) again.
+    let again = server
+        .call(
+            json!({"project_id": "grp/proj", "file_path": "broken.ts", "ref": "main",
+                     "symbol": "anything"}),
+        )
+        .await;
+    assert!(mcp::err(&again).contains("could not be outlined"));
+    server.stop().await;
+}
+
 /// A call with `args` on a server with a 2 s deadline: the timeout error, then no more CPU
 /// spent on it, and the server goes on answering.
 async fn stopped_at_the_deadline(args: serde_json::Value) {

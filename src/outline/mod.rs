@@ -23,8 +23,10 @@ pub use definition::{Definition, Kind, Outline};
 pub use language::Language;
 pub(crate) use language::SUPPORTED;
 pub(crate) use page::{OutlinePage, PageCap, page};
-pub(crate) use parse::outline_of_every_node;
 pub use parse::{OutlineError, outline, outline_until};
+pub(crate) use parse::{
+    PARSE_SECONDS_BASE, PARSE_SECONDS_PER_MIB, outline_of_every_node, parse_budget,
+};
 pub(crate) use symbol::{Picked, SymbolError, pick};
 
 /// The largest file outlined (12 MiB): past GitLab's 10 MiB GraphQL cut (such files are read

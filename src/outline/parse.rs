@@ -11,6 +11,22 @@ use super::language::Language;
 use super::reach::Kinds;
 use super::walk;
 
+/// The longest any parse may take ([`parse_budget`]).
+pub(crate) const PARSE_SECONDS_BASE: u64 = 2;
+/// And how much longer per MiB of source (started).
+pub(crate) const PARSE_SECONDS_PER_MIB: u64 = 1;
+
+/// The longest the parse of `bytes` of source may take: 2 s, and 1 s more per started MiB
+/// (0 bytes: 2 s; 1 byte to 1 MiB: 3 s; 1 MiB and one byte: 4 s; 12 MiB, the largest file
+/// outlined: 14 s). A valid file parses at 3–6 MB/s on a 2-core VM (release), so a 12 MiB one
+/// needs 2–4 s of its 14. A broken one can take far longer (tree-sitter's error recovery:
+/// 20 s for 2 MiB of junk as TypeScript); past its budget it is refused, rather than holding
+/// a pool thread until the call's deadline.
+pub(crate) fn parse_budget(bytes: u64) -> std::time::Duration {
+    let mib = bytes.div_ceil(1 << 20);
+    std::time::Duration::from_secs(PARSE_SECONDS_BASE + PARSE_SECONDS_PER_MIB * mib)
+}
+
 /// Why a text could not be outlined.
 #[derive(Debug, thiserror::Error)]
 pub enum OutlineError {
@@ -95,4 +111,39 @@ fn walked<E>(
         definitions: walk::definitions(&tree, bytes, language, kinds),
         partial: tree.root_node().has_error(),
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn the_parse_budget_grows_by_the_started_mib() {
+        let mib = 1 << 20;
+        assert_eq!(parse_budget(0), Duration::from_secs(2));
+        assert_eq!(parse_budget(1), Duration::from_secs(3));
+        assert_eq!(parse_budget(mib), Duration::from_secs(3));
+        assert_eq!(parse_budget(mib + 1), Duration::from_secs(4));
+        assert_eq!(parse_budget(12 * mib), Duration::from_secs(14));
+        assert_eq!(parse_budget(u64::MAX).as_secs(), 2 + u64::MAX.div_ceil(mib));
+    }
+
+    #[test]
+    fn a_parse_asks_as_it_goes_and_ends_when_told() {
+        let text = "def f():\n    return [1, 2, 3]\n".repeat(2_000);
+        let mut asked = 0;
+        let whole = outline_until(&text, Language::Python, || {
+            asked += 1;
+            Ok::<(), ()>(())
+        });
+        assert_eq!(whole.unwrap().unwrap().definitions.len(), 2_000);
+        assert!(asked > 10, "asked {asked} times");
+        let mut left = 5;
+        let stopped = outline_until(&text, Language::Python, || {
+            left -= 1;
+            if left > 0 { Ok(()) } else { Err("enough") }
+        });
+        assert_eq!(stopped.unwrap_err(), "enough");
+    }
 }

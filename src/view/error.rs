@@ -3,7 +3,10 @@
 use std::fmt::{self, Display, Formatter};
 
 use crate::cpu::{CpuError, Stopped};
-use crate::outline::{MAX_OUTLINE_BYTES, OutlineError, SUPPORTED, SymbolError};
+use crate::outline::{
+    MAX_OUTLINE_BYTES, OutlineError, PARSE_SECONDS_BASE, PARSE_SECONDS_PER_MIB, SUPPORTED,
+    SymbolError,
+};
 use crate::quote::shown;
 use crate::window::WindowError;
 use crate::window::search::PatternError;
@@ -45,6 +48,12 @@ pub(crate) enum ViewError {
     OutlineTooLarge {
         path: String,
         size_bytes: u64,
+    },
+    /// The parse took longer than a file of its size may ([`crate::outline::parse_budget`]).
+    OutlineTooSlow {
+        path: String,
+        size_bytes: u64,
+        budget: std::time::Duration,
     },
     /// The parser failed (never expected).
     Outline(#[source] OutlineError),
@@ -90,6 +99,16 @@ impl Display for ViewError {
                 f,
                 "File '{}' ({size_bytes} bytes) is too large to outline: at most {MAX_OUTLINE_BYTES} bytes are parsed. Use pattern to find its definitions instead.",
                 shown(path)
+            ),
+            ViewError::OutlineTooSlow {
+                path,
+                size_bytes,
+                budget,
+            } => write!(
+                f,
+                "File '{}' ({size_bytes} bytes) could not be outlined: its parse passed {} s, the most a file of its size may take ({PARSE_SECONDS_BASE} s and {PARSE_SECONDS_PER_MIB} s per MiB). That happens when a file has many syntax errors, or is not in the language its extension says (tree-sitter recovers from errors slowly). Use pattern to find lines in it instead.",
+                shown(path),
+                budget.as_secs()
             ),
             ViewError::Outline(e) => write!(f, "internal error: {e}"),
             ViewError::Symbol(e) => e.fmt(f),

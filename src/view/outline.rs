@@ -2,11 +2,12 @@
 //! the cache), then a page of its definitions, or one definition's lines as a window.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use super::error::ViewError;
 use super::read::Read;
 use super::rendered::Rendered;
-use crate::cpu::Stop;
+use crate::cpu::{Stop, Stopped};
 use crate::outline::{self, Language, MAX_OUTLINE_BYTES, Outline, Outlines, Picked};
 use crate::resolve::{OutlineArgs, SymbolArgs, Target};
 use crate::response;
@@ -95,7 +96,7 @@ pub(super) fn symbol_window<'t, L>(
 
 /// The outline of the blob `read` holds (its text `text`): its language as the repository
 /// declares it, else by the path's extension; refused past [`MAX_OUTLINE_BYTES`]; a parse
-/// stops when `stop` says so.
+/// stops when `stop` says so, and is refused past [`outline::parse_budget`].
 fn parsed(
     outlines: &Outlines,
     read: &Read,
@@ -114,8 +115,28 @@ fn parsed(
             size_bytes: blob.size_bytes,
         });
     }
-    outlines
-        .get(blob.id.as_deref(), language, text, || stop.go_on())
-        .map_err(ViewError::Stopped)?
-        .map_err(ViewError::Outline)
+    let budget = outline::parse_budget(blob.size_bytes);
+    let started = Instant::now();
+    let go_on = || {
+        stop.go_on().map_err(ParseEnd::Stopped)?;
+        match started.elapsed() > budget {
+            true => Err(ParseEnd::OverBudget),
+            false => Ok(()),
+        }
+    };
+    match outlines.get(blob.id.as_deref(), language, text, go_on) {
+        Ok(parsed) => parsed.map_err(ViewError::Outline),
+        Err(ParseEnd::Stopped(e)) => Err(ViewError::Stopped(e)),
+        Err(ParseEnd::OverBudget) => Err(ViewError::OutlineTooSlow {
+            path: blob.path.clone(),
+            size_bytes: blob.size_bytes,
+            budget,
+        }),
+    }
+}
+
+/// Why a parse ended before its tree: the call's caller gave up, or it passed its budget.
+enum ParseEnd {
+    Stopped(Stopped),
+    OverBudget,
 }
