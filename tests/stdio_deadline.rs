@@ -59,6 +59,25 @@ async fn gitlab() -> MockServer {
     server
 }
 
+/// The server over stdio against `gitlab`, with `--request-timeout-secs secs`.
+async fn serve(gitlab: &MockServer, secs: &str) -> mcp::Server {
+    let uri = gitlab.uri();
+    mcp::spawn(
+        &["serve", "--request-timeout-secs", secs],
+        &[("GITLAB_URL", uri.as_str()), ("GITLAB_TOKEN", TOKEN)],
+    )
+    .await
+}
+
+/// Asserts that the server at `pid` spends next to no CPU over the next second, `after`
+/// something ended a call's work (a tick is 10 ms; work still running adds about 100 a second).
+async fn assert_idle(pid: u32, after: &str) {
+    let before = cpu_ticks(pid);
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let burnt = cpu_ticks(pid) - before;
+    assert!(burnt < 50, "{burnt} ticks of CPU a second after {after}");
+}
+
 /// The server's CPU time so far, in clock ticks (user + system, `/proc/<pid>/stat`).
 fn cpu_ticks(pid: u32) -> u64 {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("/proc/<pid>/stat");
@@ -85,12 +104,7 @@ async fn a_deadline_over_stdio_ends_the_parse_of_a_broken_file() {
 async fn a_broken_file_is_refused_once_its_parse_passes_its_budget() {
     // A deadline far away: the parse's own budget (3 s for 600 KB) ends it.
     let gitlab = gitlab().await;
-    let uri = gitlab.uri();
-    let server = mcp::spawn(
-        &["serve", "--request-timeout-secs", "120"],
-        &[("GITLAB_URL", uri.as_str()), ("GITLAB_TOKEN", TOKEN)],
-    )
-    .await;
+    let server = serve(&gitlab, "120").await;
     let result = server
         .call(
             json!({"project_id": "grp/proj", "file_path": "broken.ts", "ref": "main",
@@ -101,13 +115,7 @@ async fn a_broken_file_is_refused_once_its_parse_passes_its_budget() {
         mcp::err(&result),
         "File 'broken.ts' (600000 bytes) could not be outlined: its parse passed 3 s, the most a file of its size may take (2 s and 1 s per MiB). That happens when a file has many syntax errors, or is not in the language its extension says (tree-sitter recovers from errors slowly). Use pattern to find lines in it instead."
     );
-    let before = cpu_ticks(server.pid());
-    tokio::time::sleep(Duration::from_secs(1)).await;
-    let burnt = cpu_ticks(server.pid()) - before;
-    assert!(
-        burnt < 50,
-        "{burnt} ticks of CPU a second after the refusal"
-    );
+    assert_idle(server.pid(), "the refusal").await;
     // Not kept as an outline: asked again, it is parsed (and refused) again.
     let again = server
         .call(
@@ -123,28 +131,16 @@ async fn a_broken_file_is_refused_once_its_parse_passes_its_budget() {
 /// spent on it, and the server goes on answering.
 async fn stopped_at_the_deadline(args: serde_json::Value) {
     let gitlab = gitlab().await;
-    let uri = gitlab.uri();
-    let server = mcp::spawn(
-        &["serve", "--request-timeout-secs", "2"],
-        &[("GITLAB_URL", uri.as_str()), ("GITLAB_TOKEN", TOKEN)],
-    )
-    .await;
+    let server = serve(&gitlab, "2").await;
     let result = server.call(args).await;
     let error = mcp::err(&result);
     assert_eq!(
         error,
         "The call did not finish within 2 s (the server's --request-timeout-secs). GitLab may be slow; try again."
     );
-    // Past the deadline the work's thread is free: the CPU time stops growing (a tick is
-    // 10 ms; work still running adds about 100 a second).
+    // Past the deadline the work's thread is free.
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let before = cpu_ticks(server.pid());
-    tokio::time::sleep(Duration::from_secs(1)).await;
-    let burnt = cpu_ticks(server.pid()) - before;
-    assert!(
-        burnt < 50,
-        "{burnt} ticks of CPU a second after the deadline"
-    );
+    assert_idle(server.pid(), "the deadline").await;
     // The server goes on answering.
     let small = server
         .call(json!({"project_id": "grp/proj", "file_path": "small.txt", "ref": "main"}))
