@@ -5,45 +5,28 @@
 
 #[path = "support/gitlab_mock.rs"]
 mod gitlab_mock;
+#[path = "support/heavy_work.rs"]
+mod heavy_work;
 #[path = "support/http_server.rs"]
 mod http_server;
 
 use std::time::{Duration, Instant};
 
 use gitlab_mock::*;
+use heavy_work::{HEAVY_PATTERN, cpu_ticks, gitlab_serving, heavy_text};
 use http_server::{HttpServer as Server, http_client, mcp_client, text};
 use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
 use wiremock::MockServer;
-use wiremock::matchers::body_string_contains;
 
 const TOKEN: &str = "glpat-SERVER-ssssssssssssss";
 
-/// About 8 MB of lines of words with accented letters: a pattern with Unicode word boundaries
-/// makes the engine's fast automaton give up on them, so searching the whole text takes
-/// seconds in a debug build (linear, but slow), far longer than the reads measured beside it.
-fn heavy_text() -> String {
-    let line = "déjà vu über naïve façade señor smörgåsbord çà et là\n";
-    line.repeat(8_000_000 / line.len())
-}
-
-const HEAVY_PATTERN: &str = r"(?:\b\w+\b\s*){4}$";
-
-/// A GitLab answering each file's query with that file alone.
 async fn gitlab() -> MockServer {
-    let server = MockServer::start().await;
-    for node in [
+    gitlab_serving(vec![
         text_node("big.txt", &heavy_text()),
         text_node("small.txt", "a\nb\n"),
-    ] {
-        let path = node["path"].as_str().unwrap().to_string();
-        graphql()
-            .and(body_string_contains(path))
-            .respond_with(json_response(project_answer("grp/proj", 7, vec![node])))
-            .mount(&server)
-            .await;
-    }
-    server
+    ])
+    .await
 }
 
 fn call(path: &str, extra: Value) -> CallToolRequestParams {
@@ -62,15 +45,6 @@ fn heavy() -> CallToolRequestParams {
         "big.txt",
         json!({"pattern": HEAVY_PATTERN, "max_chars": 200}),
     )
-}
-
-/// The server's CPU time so far, in clock ticks (user + system, `/proc/<pid>/stat`).
-fn cpu_ticks(pid: u32) -> u64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("/proc/<pid>/stat");
-    // Fields after the command's closing parenthesis; utime and stime are the 12th and 13th.
-    let rest = &stat[stat.rfind(')').unwrap() + 2..];
-    let fields: Vec<&str> = rest.split(' ').collect();
-    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

@@ -6,26 +6,19 @@
 
 #[path = "support/gitlab_mock.rs"]
 mod gitlab_mock;
+#[path = "support/heavy_work.rs"]
+mod heavy_work;
 #[path = "support/mcp.rs"]
 mod mcp;
 
 use std::time::Duration;
 
 use gitlab_mock::*;
+use heavy_work::{HEAVY_PATTERN, cpu_ticks, gitlab_serving, heavy_text};
 use serde_json::json;
 use wiremock::MockServer;
-use wiremock::matchers::body_string_contains;
 
 const TOKEN: &str = "glpat-SERVER-ssssssssssssss";
-
-/// About 8 MB of lines with accented letters, searched with Unicode word boundaries: seconds
-/// of work in a debug build (as in tests/cpu_pool.rs).
-fn heavy_text() -> String {
-    let line = "déjà vu über naïve façade señor smörgåsbord çà et là\n";
-    line.repeat(8_000_000 / line.len())
-}
-
-const HEAVY_PATTERN: &str = r"(?:\b\w+\b\s*){4}$";
 
 /// 600 KB of brackets, quotes, operators and keywords in no order, as TypeScript: a parse of
 /// many seconds (20 s for 2 MiB in a release build), nearly all of it error recovery.
@@ -43,20 +36,12 @@ fn broken_typescript() -> String {
 }
 
 async fn gitlab() -> MockServer {
-    let server = MockServer::start().await;
-    for node in [
+    gitlab_serving(vec![
         text_node("big.txt", &heavy_text()),
         text_node("broken.ts", &broken_typescript()),
         text_node("small.txt", "a\nb\n"),
-    ] {
-        let path = node["path"].as_str().unwrap().to_string();
-        graphql()
-            .and(body_string_contains(path))
-            .respond_with(json_response(project_answer("grp/proj", 7, vec![node])))
-            .mount(&server)
-            .await;
-    }
-    server
+    ])
+    .await
 }
 
 /// The server over stdio against `gitlab`, with `--request-timeout-secs secs`.
@@ -76,14 +61,6 @@ async fn assert_idle(pid: u32, after: &str) {
     tokio::time::sleep(Duration::from_secs(1)).await;
     let burnt = cpu_ticks(pid) - before;
     assert!(burnt < 50, "{burnt} ticks of CPU a second after {after}");
-}
-
-/// The server's CPU time so far, in clock ticks (user + system, `/proc/<pid>/stat`).
-fn cpu_ticks(pid: u32) -> u64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("/proc/<pid>/stat");
-    let rest = &stat[stat.rfind(')').unwrap() + 2..];
-    let fields: Vec<&str> = rest.split(' ').collect();
-    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
 }
 
 #[tokio::test]
