@@ -45,8 +45,7 @@ pub enum OutlineError {
 
 /// The outline of `text` in `language`: one parse, one walk of the tree.
 pub fn outline(text: &str, language: Language) -> Result<Outline, OutlineError> {
-    let never_stopped = outline_until(text, language, || Ok::<(), Infallible>(()));
-    never_stopped.unwrap_or_else(|never| match never {})
+    walked_whole(text, language, Kinds::of(language))
 }
 
 /// [`outline`], asking `go_on` whether to go on while it parses (tree-sitter's progress
@@ -68,9 +67,12 @@ pub(crate) fn outline_of_every_node(
     text: &str,
     language: Language,
 ) -> Result<Outline, OutlineError> {
-    let never_stopped = walked(text, language, Kinds::everything(), || {
-        Ok::<(), Infallible>(())
-    });
+    walked_whole(text, language, Kinds::everything())
+}
+
+/// [`walked`] without a way to stop.
+fn walked_whole(text: &str, language: Language, kinds: &Kinds) -> Result<Outline, OutlineError> {
+    let never_stopped = walked(text, language, kinds, || Ok::<(), Infallible>(()));
     never_stopped.unwrap_or_else(|never| match never {})
 }
 

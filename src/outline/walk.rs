@@ -36,11 +36,11 @@ pub(super) fn definitions(
             open.pop();
         }
         let in_type = open.last().is_some_and(|o| o.holds_methods);
-        let classified = kinds.may_define(node);
-        if let Some(def) = classified
-            .then(|| rules::classify(language, node, src, in_type))
-            .flatten()
-        {
+        let def = match kinds.may_define(node) {
+            true => rules::classify(language, node, src, in_type),
+            false => None,
+        };
+        if let Some(def) = def {
             let (definition, scope) = define(&def, &open, src, language);
             open.push(Open {
                 end_byte: node.end_byte(),
