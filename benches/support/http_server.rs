@@ -10,7 +10,7 @@ use std::time::Duration;
 const BIN: &str = env!("CARGO_BIN_EXE_gitlab-file-mcp");
 
 // The proxy variables a started server must not inherit: the tests' list.
-#[path = "../../tests/support/env.rs"]
+#[path = "../../tests/it/support/env.rs"]
 mod env;
 
 /// Starts the server; returns it and its base URL (without `/mcp`). Lines it writes before

@@ -13,7 +13,7 @@ pub(crate) mod suggest;
 
 /// The throwaway repository the local source's and the classification's tests read.
 #[cfg(test)]
-#[path = "../../tests/support/git_fixture.rs"]
+#[path = "../../tests/it/support/git_fixture.rs"]
 mod git_fixture;
 
 pub(crate) use blob::{BlobKind, Fetched, SourceError, holds};

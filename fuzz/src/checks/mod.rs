@@ -1,7 +1,7 @@
 //! What each fuzz target checks, one module per target. Each module's `check(data)` decodes the
 //! raw fuzz input the same way every time (raw bytes, or `arbitrary` over them), runs the code
 //! under test and panics exactly when a property fails; it returns quietly on input it cannot
-//! use. The fuzz targets call these, and so does `tests/fuzz_corpus.rs` (on stable, through
+//! use. The fuzz targets call these, and so does `tests/it/models/fuzz_corpus.rs` (on stable, through
 //! `#[path]`), so a checked-in corpus file means the same thing in both.
 //!
 //! This file is included from two crates: paths name `gitlab_file_mcp`, never `crate`.

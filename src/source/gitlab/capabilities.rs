@@ -92,9 +92,9 @@ impl Default for Capabilities {
 }
 
 /// URL-split candidates asked in one request at most, chosen to stay inside GitLab's anonymous
-/// complexity limit (200) by its rules (`tests/query_cost.rs` counts it).
+/// complexity limit (200) by its rules (`tests/it/gitlab/query_cost.rs` counts it).
 pub(crate) const MAX_CANDIDATES_PER_REQUEST: usize = 8;
-/// Paths asked in one `blobs(paths:)` request at most (`tests/query_cost.rs` counts 20).
+/// Paths asked in one `blobs(paths:)` request at most (`tests/it/gitlab/query_cost.rs` counts 20).
 pub(crate) const MAX_PATHS_PER_REQUEST: usize = 20;
 
 /// Whether graphql-ruby refused a document because the instance has no `RefType` enum or no

@@ -5,7 +5,7 @@
 //!
 //! The document is built at run time because the number of aliases varies; its shape is fixed,
 //! its blob fields are the `BlobFields` fragment of `graphql/blob.graphql`, and
-//! `tests/graphql_schema.rs` validates generated documents against GitLab's full schema.
+//! `tests/it/gitlab/graphql_schema.rs` validates generated documents against GitLab's full schema.
 
 use serde_json::{Map, Value, json};
 
@@ -25,7 +25,7 @@ use crate::resolve::Candidate;
 use crate::resolve::choice::Evidence;
 
 /// Candidates asked for in one request at most, chosen to stay inside GitLab's query complexity
-/// limits (250 points authenticated, 200 anonymous; `tests/query_cost.rs` counts it). An
+/// limits (250 points authenticated, 200 anonymous; `tests/it/gitlab/query_cost.rs` counts it). An
 /// instance that counts dearer is asked fewer per request once it refuses ([`too_costly`]).
 pub(crate) const MAX_PER_REQUEST: usize = MAX_CANDIDATES_PER_REQUEST;
 
@@ -445,7 +445,7 @@ mod tests {
     #[test]
     fn each_candidate_asks_for_one_blob() {
         // Without `first: 1` each blobs field would cost twice as much (GitLab's connection
-        // rule); tests/query_cost.rs scores the documents as sent.
+        // rule); tests/it/gitlab/query_cost.rs scores the documents as sent.
         assert!(document(1, 0, NONE).contains("first: 1"));
     }
 

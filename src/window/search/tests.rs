@@ -1,6 +1,6 @@
 //! `search` end to end on small texts: grep's format, context, ranges, the
 //! caps and the pages they make. The model-based property test (against a
-//! naive line-by-line reference) is `tests/search_model.rs`, which shares the
+//! naive line-by-line reference) is `tests/it/models/search_model.rs`, which shares the
 //! fuzz target's reference.
 
 use super::*;

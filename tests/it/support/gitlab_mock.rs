@@ -1,0 +1,318 @@
+//! Test support: a wiremock GitLab answering `POST /api/graphql` with GitLab-shaped JSON
+//! (BigInt as strings, `project: null`, empty `nodes`, graphql-ruby errors), matched on the
+//! GraphQL variables and on words in the query document.
+#![allow(dead_code)]
+
+use serde_json::{Value, json};
+use wiremock::matchers::{method, path};
+use wiremock::{Match, Mock, MockServer, Request, ResponseTemplate};
+
+/// Matches a GraphQL request whose query document contains `needle`.
+pub struct QueryContains(pub &'static str);
+
+impl Match for QueryContains {
+    fn matches(&self, request: &Request) -> bool {
+        serde_json::from_slice::<Value>(&request.body)
+            .ok()
+            .and_then(|b| {
+                b.get("query")
+                    .and_then(Value::as_str)
+                    .map(|q| q.contains(self.0))
+            })
+            .unwrap_or(false)
+    }
+}
+
+/// Matches a GraphQL request whose query document does not contain `needle`.
+pub struct QueryLacks(pub &'static str);
+
+impl Match for QueryLacks {
+    fn matches(&self, request: &Request) -> bool {
+        !QueryContains(self.0).matches(request)
+    }
+}
+
+/// Matches requests whose variables include all of `vars` (a JSON object).
+pub struct Variables(pub Value);
+
+impl Match for Variables {
+    fn matches(&self, request: &Request) -> bool {
+        let Ok(body) = serde_json::from_slice::<Value>(&request.body) else {
+            return false;
+        };
+        let Some(want) = self.0.as_object() else {
+            return false;
+        };
+        want.iter()
+            .all(|(k, v)| body.pointer(&format!("/variables/{k}")) == Some(v))
+    }
+}
+
+/// A blob node as GitLab returns it for a text file.
+pub fn text_node(path: &str, content: &str) -> Value {
+    json!({
+        "oid": git_blob_id(content.as_bytes()),
+        "path": path,
+        "size": content.len().to_string(),
+        "rawSize": content.len().to_string(),
+        "rawTextBlob": content,
+        "storedExternally": false,
+        "externalStorage": null
+    })
+}
+
+/// The git blob id of `bytes`, as GitLab reports it in `oid` (the SHA-1 of
+/// `blob <len>\0<bytes>`): the same bytes, the same id.
+pub fn git_blob_id(bytes: &[u8]) -> String {
+    gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, bytes)
+        .expect("hash a blob")
+        .to_string()
+}
+
+/// The commit the refs of the mock resolve to, as `permalinkPath` names it.
+pub const COMMIT: &str = "9a1c8e2f0d8e7a6b5c4d3e2f1a0b9c8d7e6f5a4b";
+
+/// `node` with GitLab's `permalinkPath` (`BlobPresenter#permalink_path`:
+/// `<root>/<full path>/-/blob/<commit>/<path>`, `root` being the instance's relative URL root,
+/// `""` for none), unless the node already says (a `null` stands for an answer without one).
+pub fn with_permalink(mut node: Value, root: &str, full_path: &str, commit: &str) -> Value {
+    if node.get("permalinkPath").is_none() {
+        let path = node["path"].as_str().unwrap_or_default().to_string();
+        node["permalinkPath"] = json!(format!("{root}/{full_path}/-/blob/{commit}/{path}"));
+    }
+    node
+}
+
+/// The nodes of a project's answer, each with its permalink at [`COMMIT`], as GitLab answers.
+fn permalinked(full_path: &str, nodes: Vec<Value>) -> Vec<Value> {
+    nodes
+        .into_iter()
+        .map(|n| with_permalink(n, "", full_path, COMMIT))
+        .collect()
+}
+
+/// `{"data":{"project":{...blobs: nodes}}}` for a project by full path; each node gets its
+/// `permalinkPath` at [`COMMIT`] unless it has one (or an explicit `null`).
+pub fn project_answer(full_path: &str, id: u64, nodes: Vec<Value>) -> Value {
+    json!({"data": {"project": {
+        "id": format!("gid://gitlab/Project/{id}"),
+        "fullPath": full_path,
+        "repository": {"blobs": {"nodes": permalinked(full_path, nodes)}}
+    }}})
+}
+
+/// Like [`project_answer`], with Duo exclusion rules.
+pub fn project_answer_with_rules(
+    full_path: &str,
+    id: u64,
+    nodes: Vec<Value>,
+    rules: Value,
+) -> Value {
+    let mut v = project_answer(full_path, id, nodes);
+    v["data"]["project"]["duoContextExclusionSettings"] = json!({"exclusionRules": rules});
+    v
+}
+
+/// `{"data":{"projects":{"nodes":[...]}}}` for a project by numeric id.
+pub fn projects_answer(full_path: &str, id: u64, nodes: Vec<Value>) -> Value {
+    json!({"data": {"projects": {"nodes": [{
+        "id": format!("gid://gitlab/Project/{id}"),
+        "fullPath": full_path,
+        "repository": {"blobs": {"nodes": permalinked(full_path, nodes)}}
+    }]}}})
+}
+
+/// graphql-ruby's answer to a field the instance does not have.
+pub fn undefined_field(field: &str, type_name: &str) -> Value {
+    json!({"errors": [{
+        "message": format!("Field '{field}' doesn't exist on type '{type_name}'"),
+        "locations": [{"line": 1, "column": 60}],
+        "path": ["query", "project", field],
+        "extensions": {"code": "undefinedField", "typeName": type_name, "fieldName": field}
+    }]})
+}
+
+/// The miss-probe answer (`graphql/miss_probe.graphql`) with no listings: whether the ref exists
+/// (its root tree has a last commit; a missing ref's tree has none, and no entries, as GitLab's
+/// `Repository#tree` answers it) and whether the path is a directory (its tree has entries).
+pub fn ref_check_answer(ref_exists: bool, is_dir: bool) -> Value {
+    let last_commit = if ref_exists {
+        json!({"sha": COMMIT})
+    } else {
+        Value::Null
+    };
+    let entries = if is_dir {
+        json!([{"name": "x"}])
+    } else {
+        json!([])
+    };
+    let page = json!({"hasNextPage": false});
+    json!({"data": {"project": {"repository": {
+        "root": {"lastCommit": last_commit, "trees": {"nodes": []}, "blobs": {"nodes": []}},
+        "dir": {"trees": {"nodes": entries, "pageInfo": page}, "blobs": {"nodes": [], "pageInfo": page}}
+    }}}})
+}
+
+/// Answers the miss probe like GitLab's `tree(ref:, path:)` for a repository holding `files`
+/// (full paths) at the refs `refs`: a tree per asked directory with its subdirectories and files
+/// (a page of 100 of each), none for a missing path; a missing ref's trees have no last commit
+/// and no entries. Aliases the query leaves out (`@include(if: false)`) are not answered.
+pub struct TreeResponder {
+    pub refs: Vec<String>,
+    pub files: Vec<String>,
+}
+
+impl TreeResponder {
+    pub fn new(refs: &[&str], files: &[&str]) -> Self {
+        TreeResponder {
+            refs: refs.iter().map(|r| r.to_string()).collect(),
+            files: files.iter().map(|f| f.to_string()).collect(),
+        }
+    }
+
+    /// `dir`'s entries, as GitLab's `Tree` lists them (sorted, 100 per kind).
+    fn tree(&self, exists: bool, dir: &str) -> Value {
+        let mut trees = std::collections::BTreeSet::new();
+        let mut blobs = std::collections::BTreeSet::new();
+        let prefix = if dir.is_empty() {
+            String::new()
+        } else {
+            format!("{dir}/")
+        };
+        for file in self.files.iter().filter(|_| exists) {
+            let Some(rest) = file.strip_prefix(&prefix) else {
+                continue;
+            };
+            match rest.split_once('/') {
+                Some((sub, _)) => trees.insert(sub.to_string()),
+                None => blobs.insert(rest.to_string()),
+            };
+        }
+        let page = |names: std::collections::BTreeSet<String>| {
+            let more = names.len() > 100;
+            let nodes: Vec<Value> = names
+                .into_iter()
+                .take(100)
+                .map(|n| json!({"name": n}))
+                .collect();
+            json!({"nodes": nodes, "pageInfo": {"hasNextPage": more}})
+        };
+        json!({"trees": page(trees), "blobs": page(blobs)})
+    }
+}
+
+impl wiremock::Respond for TreeResponder {
+    fn respond(&self, request: &Request) -> ResponseTemplate {
+        let body: Value = serde_json::from_slice(&request.body).unwrap_or_default();
+        let vars = &body["variables"];
+        let text = |k: &str| vars[k].as_str().unwrap_or_default().to_string();
+        let exists = self.refs.contains(&text("ref"));
+        let mut root = self.tree(exists, "");
+        root["lastCommit"] = if exists {
+            json!({"sha": "9a1c8e2f0d8e7a6b5c4d3e2f1a0b9c8d7e6f5a4b"})
+        } else {
+            Value::Null
+        };
+        let mut repository = json!({"root": root, "dir": self.tree(exists, &text("path"))});
+        for i in 0..3 {
+            if vars[format!("withUp{i}")] == json!(true) {
+                repository[format!("up{i}")] = self.tree(exists, &text(&format!("up{i}")));
+            }
+        }
+        json_response(json!({"data": {"project": {"repository": repository}}}))
+    }
+}
+
+/// A mock for `POST /api/graphql`.
+pub fn graphql() -> wiremock::MockBuilder {
+    Mock::given(method("POST")).and(path("/api/graphql"))
+}
+
+/// 200 with a JSON body.
+pub fn json_response(body: Value) -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_json(body)
+}
+
+/// The bodies of every GraphQL request the mock received.
+pub async fn bodies(server: &MockServer) -> Vec<Value> {
+    server
+        .received_requests()
+        .await
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|r| serde_json::from_slice(&r.body).ok())
+        .collect()
+}
+
+/// A GitLab that resets the connection of every REST request (GET), and of every GraphQL
+/// request (POST) too unless `graphql_answer` is given, which then answers each POST. A raw
+/// TCP server, since wiremock always answers. Returns its URL and the count of resets.
+pub async fn resetting_gitlab(
+    graphql_answer: Option<Vec<u8>>,
+) -> (String, std::sync::Arc<std::sync::Mutex<usize>>) {
+    raw_gitlab(graphql_answer, OnGet::Reset).await
+}
+
+/// A GitLab that answers each GraphQL request (POST) with `graphql_answer`, and each REST
+/// request (GET) with its headers and the first bytes of a body it then never finishes (a
+/// stalled download). Returns its URL and the count of stalled bodies.
+pub async fn body_stalling_gitlab(
+    graphql_answer: Vec<u8>,
+) -> (String, std::sync::Arc<std::sync::Mutex<usize>>) {
+    raw_gitlab(Some(graphql_answer), OnGet::StallBody).await
+}
+
+/// What [`raw_gitlab`] does with a GET.
+#[derive(Clone, Copy)]
+enum OnGet {
+    Reset,
+    StallBody,
+}
+
+async fn raw_gitlab(
+    graphql_answer: Option<Vec<u8>>,
+    on_get: OnGet,
+) -> (String, std::sync::Arc<std::sync::Mutex<usize>>) {
+    use std::sync::{Arc, Mutex};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let faults = Arc::new(Mutex::new(0));
+    let count = Arc::clone(&faults);
+    tokio::spawn(async move {
+        loop {
+            let Ok((mut socket, _)) = listener.accept().await else {
+                return;
+            };
+            let answer = graphql_answer.clone();
+            let count = Arc::clone(&count);
+            tokio::spawn(async move {
+                let mut buf = vec![0u8; 65536];
+                let n = socket.read(&mut buf).await.unwrap_or(0);
+                let is_get = buf[..n].starts_with(b"GET ");
+                if is_get && matches!(on_get, OnGet::StallBody) {
+                    *count.lock().unwrap() += 1;
+                    let head = "HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 1000000\r\n\r\nthe first bytes\n";
+                    let _ = socket.write_all(head.as_bytes()).await;
+                    tokio::time::sleep(std::time::Duration::from_secs(3600)).await;
+                    return;
+                }
+                let Some(answer) = answer.filter(|_| !is_get) else {
+                    *count.lock().unwrap() += 1;
+                    // SO_LINGER 0 makes the close a reset (the deprecation is about blocking
+                    // on drop, which a linger of zero does not).
+                    #[allow(deprecated)]
+                    let _ = socket.set_linger(Some(std::time::Duration::ZERO));
+                    return; // dropped: RST
+                };
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                    answer.len()
+                );
+                let _ = socket.write_all(head.as_bytes()).await;
+                let _ = socket.write_all(&answer).await;
+            });
+        }
+    });
+    (format!("http://{addr}"), faults)
+}

@@ -1,0 +1,314 @@
+//! What real clients do with a large answer, checked on the largest answers each tool gives
+//! (issue 27), over MCP against a local repository:
+//! - Claude Code shows the model `JSON.stringify(structuredContent)`, and of a result past its
+//!   inline ceiling only the first 2,000 characters: those hold `path`, `ref` and the whole
+//!   `system_instruction` of a single answer, and every entry's path, status and hint (the
+//!   index) of a batch.
+//! - The Python SDK (and so fast-agent) refuses a server-sent event over 1 MiB: every JSON-RPC
+//!   message of an answer, whatever the arguments, is at most 1,000,000 bytes, counted on the
+//!   wire (stdio lines), `max_chars: 0` included, on the most expensive characters too.
+
+use crate::support::git_fixture;
+use crate::support::mcp;
+
+use mcp::{Server, ok, spawn};
+use serde_json::{Value, json};
+
+/// Claude Code's preview of a result it saved to a file: this many characters of its head.
+const PREVIEW_CHARS: usize = 2_000;
+
+/// The files of the largest answers: a 2 MB minified line, a 2.4 MB file of 1,000-byte lines,
+/// a file with 3,000 matching lines among 30,000, twenty 3,000-line files, a directory of 150.
+fn large_files() -> Vec<(String, Vec<u8>)> {
+    let mut files = vec![
+        (
+            "min.js".to_string(),
+            format!("var a=[{}];\n", "1234567,".repeat(250_000)).into_bytes(),
+        ),
+        (
+            "data.csv".to_string(),
+            format!("{}\n", "\"12345678\",".repeat(90))
+                .repeat(2_400)
+                .into_bytes(),
+        ),
+        (
+            "big.py".to_string(),
+            (0..30_000)
+                .map(|i| match i % 10 {
+                    0 => format!("def needle_{i}(): pass\n"),
+                    _ => format!("x = {i}  # filler\n"),
+                })
+                .collect::<String>()
+                .into_bytes(),
+        ),
+    ];
+    for i in 0..20 {
+        let text: String = (0..3_000)
+            .map(|j| format!("line {j} of file {i} with \"quotes\" and \\ backslashes\n"))
+            .collect();
+        files.push((format!("src/file_{i:02}.txt"), text.into_bytes()));
+    }
+    files.push((
+        "quotes.txt".to_string(),
+        format!("{}\n", "\"\\".repeat(400))
+            .repeat(3_000)
+            .into_bytes(),
+    ));
+    files.push((
+        "controls.txt".to_string(),
+        format!("{}\n", "\u{1}".repeat(800))
+            .repeat(3_000)
+            .into_bytes(),
+    ));
+    for i in 0..150 {
+        files.push((format!("many/entry_{i:03}.txt"), b"x\n".to_vec()));
+    }
+    files
+}
+
+async fn serve(repo: &tempfile::TempDir) -> Server {
+    let path = repo.path().to_str().unwrap();
+    spawn(&["serve", "--repo", path], &[]).await
+}
+
+/// The compact JSON of an answer's `structuredContent`, as `JSON.stringify` writes it.
+fn compact(result: &rmcp::model::CallToolResult) -> String {
+    serde_json::to_string(&ok(result)).unwrap()
+}
+
+/// The first [`PREVIEW_CHARS`] characters of `text`.
+fn preview(text: &str) -> &str {
+    let end = text
+        .char_indices()
+        .nth(PREVIEW_CHARS)
+        .map_or(text.len(), |(i, _)| i);
+    &text[..end]
+}
+
+/// The single tool's largest answers: a 1 MiB window, 2,000 long lines, 2,000 matches.
+fn largest_single_calls() -> Vec<Value> {
+    vec![
+        json!({"file_path": "min.js", "ref": "main", "max_chars": 0}),
+        json!({"file_path": "data.csv", "ref": "main", "max_chars": 0, "limit": 2000}),
+        json!({"file_path": "src/file_00.txt", "ref": "main", "limit": 2000}),
+        json!({"file_path": "big.py", "ref": "main", "pattern": "needle", "context_lines": 0, "max_chars": 0}),
+        json!({"file_path": "big.py", "ref": "main", "pattern": "needle", "context_lines": 50, "max_chars": 0}),
+        json!({"file_path": "big.py", "ref": "main", "pattern": "needle"}),
+    ]
+}
+
+#[tokio::test]
+async fn a_single_answer_s_preview_holds_path_ref_and_the_whole_hint() {
+    let repo = git_fixture::build_with(&large_files());
+    let server = serve(&repo).await;
+    for args in largest_single_calls() {
+        let result = server.call(args.clone()).await;
+        let answer = ok(&result);
+        let text = compact(&result);
+        let head = preview(&text);
+        let hint = answer["system_instruction"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{args}: the largest answers all have a hint"));
+        let path = format!("{{\"path\":{},\"ref\":\"main\"", answer["path"]);
+        assert!(head.starts_with(&path), "{args}: {head}");
+        let hint = format!("\"system_instruction\":{}", json!(hint));
+        assert!(
+            head.contains(&hint),
+            "{args}: the hint is at {:?} of {}: {head}",
+            text.find(&hint),
+            text.len()
+        );
+        assert!(text.len() > 20 * PREVIEW_CHARS, "{args}: a large answer");
+    }
+    server.stop().await;
+}
+
+/// The batch's largest answers: twenty large windows, twenty windows past the budget, and
+/// a mix of every kind of entry.
+fn largest_batch_calls() -> Vec<Value> {
+    let twenty = |limit: u64| -> Vec<Value> {
+        (0..20)
+            .map(|i| json!({"file_path": format!("src/file_{i:02}.txt"), "limit": limit}))
+            .collect()
+    };
+    let mut mixed = vec![
+        json!({"file_path": "min.js"}),
+        json!({"file_path": "big.py", "pattern": "needle", "context_lines": 0}),
+        json!({"file_path": "many"}),
+        json!({"file_path": "no/such/file.txt"}),
+        json!({"file_path": "data.csv", "limit": 2000}),
+    ];
+    mixed.extend(twenty(2000).into_iter().take(15));
+    vec![
+        json!({"ref": "main", "max_chars": 0, "files": twenty(2000)}),
+        json!({"ref": "main", "files": twenty(2000)}),
+        json!({"ref": "main", "files": twenty(500)}),
+        json!({"ref": "main", "max_chars": 0, "files": mixed}),
+    ]
+}
+
+#[tokio::test]
+async fn a_batch_s_preview_holds_every_entry_s_path_status_and_hint() {
+    let repo = git_fixture::build_with(&large_files());
+    let server = serve(&repo).await;
+    for args in largest_batch_calls() {
+        let result = server.call_many(args.clone()).await;
+        let answer = ok(&result);
+        let text = compact(&result);
+        let head = preview(&text);
+        let index = serde_json::to_string(&answer["index"]).unwrap();
+        assert!(
+            head.starts_with(&format!("{{\"index\":{index},\"files\":")),
+            "{args}: the index ends at {} of {}: {head}",
+            index.len(),
+            text.len()
+        );
+        let files = answer["files"].as_array().unwrap();
+        assert_eq!(answer["index"].as_array().unwrap().len(), files.len());
+        for (line, entry) in answer["index"].as_array().unwrap().iter().zip(files) {
+            assert_eq!(line["path"], entry["path"], "{line}");
+            let hint = entry["system_instruction"]
+                .as_str()
+                .or(entry["error"].as_str());
+            match (hint, line["hint"].as_str()) {
+                (None, None) => assert_eq!(line["status"], "complete", "{line}"),
+                (Some(whole), Some(shown)) => {
+                    let head = shown.strip_suffix('…').unwrap_or(shown);
+                    assert!(head.len() >= 20, "{line}");
+                    assert!(
+                        whole.starts_with(head) || named_call(whole).starts_with(head),
+                        "{line}: {whole}"
+                    );
+                }
+                other => panic!("{line}: {other:?}"),
+            }
+        }
+        assert!(text.len() > 20 * PREVIEW_CHARS, "{args}: a large answer");
+    }
+    server.stop().await;
+}
+
+/// The arguments of the call a hint names (`… with {…}`), compact.
+fn named_call(hint: &str) -> String {
+    let at = hint.find(" with {").expect("a hint naming a call") + " with ".len();
+    let mut stream = serde_json::Deserializer::from_str(&hint[at..]).into_iter::<Value>();
+    stream.next().unwrap().unwrap().to_string()
+}
+
+/// The server over stdio, spoken to line by line, so each message's bytes can be counted.
+struct Wire {
+    child: std::process::Child,
+    stdout: std::io::BufReader<std::process::ChildStdout>,
+    next_id: u64,
+}
+
+impl Wire {
+    fn start(repo: &tempfile::TempDir) -> Wire {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gitlab-file-mcp"))
+            .args(["serve", "--repo", repo.path().to_str().unwrap()])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut wire = Wire {
+            child,
+            stdout,
+            next_id: 0,
+        };
+        wire.request(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                                         "clientInfo": {"name": "wire", "version": "0"}}),
+        );
+        wire.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        wire
+    }
+
+    fn send(&mut self, message: &Value) {
+        use std::io::Write;
+        let stdin = self.child.stdin.as_mut().unwrap();
+        writeln!(stdin, "{message}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Sends a request; returns its answer's line, as sent, newline excluded.
+    fn request(&mut self, method: &str, params: Value) -> String {
+        use std::io::BufRead;
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        let mut line = String::new();
+        self.stdout.read_line(&mut line).unwrap();
+        line.trim_end_matches('\n').to_string()
+    }
+}
+
+impl Drop for Wire {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn every_answer_is_one_message_of_at_most_a_million_bytes() {
+    let repo = git_fixture::build_with(&large_files());
+    let mut wire = Wire::start(&repo);
+    let twenty: Vec<Value> = (0..20)
+        .map(|i| json!({"file_path": format!("src/file_{i:02}.txt"), "limit": 2000}))
+        .collect();
+    let heavy: Vec<Value> = ["quotes.txt", "controls.txt", "min.js", "data.csv"]
+        .iter()
+        .cycle()
+        .take(20)
+        .map(|f| json!({"file_path": f, "limit": 2000}))
+        .collect();
+    let mut calls: Vec<(&str, Value)> = largest_single_calls()
+        .into_iter()
+        .map(|a| ("get_repository_file", a))
+        .collect();
+    for file in ["quotes.txt", "controls.txt"] {
+        calls.push((
+            "get_repository_file",
+            json!({"file_path": file, "ref": "main", "max_chars": 0, "limit": 2000}),
+        ));
+        calls.push((
+            "get_repository_file",
+            json!({"file_path": file, "ref": "main", "pattern": ".", "max_chars": 0}),
+        ));
+    }
+    calls.push((
+        "get_repository_files",
+        json!({"ref": "main", "max_chars": 0, "files": twenty}),
+    ));
+    calls.push((
+        "get_repository_files",
+        json!({"ref": "main", "max_chars": 0, "files": heavy}),
+    ));
+    for (name, args) in calls {
+        let line = wire.request("tools/call", json!({"name": name, "arguments": args}));
+        assert!(line.len() <= 1_000_000, "{args}: {} bytes", line.len());
+        let message: Value = serde_json::from_str(&line).unwrap();
+        let answer = &message["result"]["structuredContent"];
+        assert!(
+            answer.is_object(),
+            "{args}: {}",
+            &line[..line.len().min(300)]
+        );
+        // A page of big.py's matches is 2,000 short lines: far under the bound.
+        if args["max_chars"] != 0 || args["file_path"] == "big.py" {
+            continue;
+        }
+        // As much as fits: each of these asks for more than one message holds, so the answer
+        // is not far under the bound, and says how to read on.
+        assert!(line.len() > 800_000, "{args}: only {} bytes", line.len());
+        let text = answer.to_string();
+        assert!(
+            text.contains("call again with")
+                || text.contains("call get_repository_file with")
+                || text.contains("fits in one message (1000000 bytes, the content being sent twice) and only its first"),
+            "{args}: no next call: {}", &text[..text.len().min(600)]
+        );
+    }
+}

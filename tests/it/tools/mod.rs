@@ -1,0 +1,12 @@
+//! What an agent sees of both tools over MCP: against wiremock GitLabs and a local repository.
+
+mod batch;
+mod client_limits;
+mod gitlab_tool;
+mod gitlab_urls;
+mod local_repo;
+mod outline;
+mod search;
+mod search_linear;
+mod small_holes;
+mod windows;
