@@ -1,6 +1,6 @@
 //! Generates typed GraphQL operations from `graphql/*.graphql` against our schema subset
 //! `graphql/schema.graphql`, with graphql_client's codegen, into one file,
-//! `$OUT_DIR/graphql_operations.rs`, included by `src/source/gitlab/graphql.rs`.
+//! `$OUT_DIR/graphql_operations.rs`, included by `src/source/gitlab/query/graphql.rs`.
 //!
 //! Besides graphql_client's modules (one per operation) it emits, for the code that builds
 //! documents at run time or has to leave an optional field out:
@@ -72,7 +72,7 @@ fn typed_module(op: &Path, schema: &Path) -> String {
     options
         .set_module_visibility(syn::parse_str("pub").unwrap_or_else(|e| panic!("visibility: {e}")));
     options.set_custom_scalars_module(
-        syn::parse_str("crate::source::gitlab::scalars").unwrap_or_else(|e| panic!("path: {e}")),
+        syn::parse_str("crate::source::gitlab::query::scalars").unwrap_or_else(|e| panic!("path: {e}")),
     );
     // Absent optional variables are left out, so a variable's default applies.
     options.set_skip_serializing_none(true);

@@ -17,47 +17,25 @@
 //! instance knows is learned once ([`capabilities`]). Apart from reads, [`token_check`] asks
 //! whether GitLab accepts a token, for the HTTP server before it opens a session.
 
-mod answer;
-mod blob_query;
-mod cache;
-mod capabilities;
-mod client;
 mod content;
-mod download;
-mod envelope;
-mod error;
-mod evidence_query;
-mod exclusion;
-mod finish;
-mod flights;
-mod graphql;
-mod json_text;
-mod keys;
-mod many;
-mod paths_query;
-mod permalink;
-mod probe;
-mod raw;
-mod scalars;
-mod shared;
-mod single;
-mod size_parts;
-mod storage;
-mod token_check;
-mod transport;
-mod verify;
+mod query;
+mod read;
+mod rules;
+mod wire;
 
 /// The pure parts the fuzz targets check (through `crate::fuzzing`, nothing else).
 pub(crate) mod pure {
-    pub(crate) use super::exclusion::{fnmatch, is_excluded, normalize_path};
-    pub(crate) use super::json_text::decode as decode_json_text;
+    pub(crate) use super::rules::exclusion::{fnmatch, is_excluded, normalize_path};
+    pub(crate) use super::wire::json_text::decode as decode_json_text;
 }
 
 use std::sync::Arc;
 
-pub(crate) use flights::{Flights, Role as FlightRole};
-use shared::Shared;
-pub(crate) use token_check::Standing as TokenStanding;
+pub(crate) use content::flights::{Flights, Role as FlightRole};
+use query::{blob_query, evidence_query, graphql, token_check};
+pub(crate) use query::token_check::Standing as TokenStanding;
+use read::shared::Shared;
+use read::{many, single};
 
 use crate::args::ToolArgs;
 use crate::config::{ConfigError, Credential, GitlabConfig};

@@ -10,9 +10,9 @@
 use graphql_client::GraphQLQuery;
 
 use super::client::Client;
-use super::envelope::GraphqlResponse;
-use super::error::{GitlabError, answer_data};
-use super::exclusion;
+use crate::source::gitlab::wire::envelope::GraphqlResponse;
+use crate::source::gitlab::wire::error::{GitlabError, answer_data};
+use crate::source::gitlab::rules::exclusion;
 use super::graphql::{MissProbe, miss_probe};
 use crate::config::Credential;
 use crate::ref_name::{RefType, qualify_ref};

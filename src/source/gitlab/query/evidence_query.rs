@@ -15,8 +15,8 @@ use super::capabilities::{
     too_costly,
 };
 use super::client::Client;
-use super::envelope::{GraphqlError, GraphqlResponse};
-use super::error::{GitlabError, ShapeProblem, answer_data, answer_data_ignoring};
+use crate::source::gitlab::wire::envelope::{GraphqlError, GraphqlResponse};
+use crate::source::gitlab::wire::error::{GitlabError, ShapeProblem, answer_data, answer_data_ignoring};
 use super::graphql::fragments::{BLOB_FIELDS, DUO_EXCLUSIONS_IF_SUPPORTED};
 use super::graphql::{BlobFields, global_id_number, without_permalink};
 use crate::config::Credential;

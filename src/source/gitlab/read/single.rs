@@ -5,10 +5,10 @@
 //! it). Each round is one validating request ([`answer`]) and its [`finish`].
 
 use super::answer::{self, Fields};
-use super::download::Landed;
+use crate::source::gitlab::content::download::Landed;
 use super::finish::{self, Finish};
-use super::flights::{Follow, Role};
-use super::keys::{LookupKey, Named};
+use crate::source::gitlab::content::flights::{Follow, Role};
+use crate::source::gitlab::content::keys::{LookupKey, Named};
 use super::shared::Shared;
 use crate::config::Credential;
 use crate::resolve::ProjectFile;

@@ -2,17 +2,17 @@
 //! batch: a miss is probed ([`probe`]: ref, directory or file not found), Duo exclusions
 //! refused, the content the answer named remembered for the lookup, a URL's project id checked,
 //! then (a first read that follows another only now, validated) the content read
-//! ([`ContentStore::read`](super::content::ContentStore::read)) and the blob built.
+//! ([`ContentStore::read`](crate::source::gitlab::content::store::ContentStore::read)) and the blob built.
 
-use super::blob_query::ProjectAnswer;
-use super::content::{Asked, FileAt};
-use super::download::Landed;
-use super::exclusion;
-use super::flights::Follow;
-use super::graphql::BlobFields;
-use super::keys::{ContentKey, LookupKey, Named};
-use super::permalink;
-use super::probe;
+use crate::source::gitlab::query::blob_query::ProjectAnswer;
+use crate::source::gitlab::content::store::{Asked, FileAt};
+use crate::source::gitlab::content::download::Landed;
+use crate::source::gitlab::rules::exclusion;
+use crate::source::gitlab::content::flights::Follow;
+use crate::source::gitlab::query::graphql::BlobFields;
+use crate::source::gitlab::content::keys::{ContentKey, LookupKey, Named};
+use crate::source::gitlab::rules::permalink;
+use crate::source::gitlab::query::probe;
 use super::shared::Shared;
 use crate::config::Credential;
 use crate::ref_name::{RefType, qualify_ref};
@@ -113,7 +113,7 @@ async fn why_missing(
 
 /// The blob of `node`, with its content as `asked` ([`ContentStore::read`]).
 ///
-/// [`ContentStore::read`]: super::content::ContentStore::read
+/// [`ContentStore::read`]: crate::source::gitlab::content::store::ContentStore::read
 async fn blob(
     shared: &Shared,
     reply: Reply,

@@ -5,7 +5,7 @@
 
 use std::fmt::{self, Display, Formatter};
 
-use super::graphql::BlobFields;
+use crate::source::gitlab::query::graphql::BlobFields;
 use crate::ref_name::RefType;
 use crate::resolve::{Lookup, ProjectFile, ProjectRef};
 

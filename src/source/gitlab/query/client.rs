@@ -7,9 +7,9 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::capabilities::Capabilities;
-use super::envelope::GraphqlResponse;
-use super::error::GitlabError;
-use super::transport::Transport;
+use crate::source::gitlab::wire::envelope::GraphqlResponse;
+use crate::source::gitlab::wire::error::GitlabError;
+use crate::source::gitlab::wire::transport::Transport;
 use crate::config::Credential;
 
 #[derive(Debug, Clone)]

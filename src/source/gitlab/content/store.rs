@@ -9,13 +9,13 @@ use std::sync::Arc;
 
 use super::cache::{BlobCache, Cached};
 use super::download::{Downloads, Get, text_kind, too_large};
-use super::error::{GitlabError, ShapeProblem};
-use super::graphql::BlobFields;
+use crate::source::gitlab::wire::error::{GitlabError, ShapeProblem};
+use crate::source::gitlab::query::graphql::BlobFields;
 use super::keys::ContentKey;
 use super::raw::{self, Sniff};
-use super::scalars::BlobText;
-use super::transport::{Transport, TransportError};
-use super::verify::{self, Expected, TextFit};
+use crate::source::gitlab::query::scalars::BlobText;
+use crate::source::gitlab::wire::transport::{Transport, TransportError};
+use crate::source::gitlab::wire::verify::{self, Expected, TextFit};
 use crate::config::Credential;
 use crate::metrics::Endpoint;
 use crate::source::blob::{BlobKind, SourceError};
@@ -378,7 +378,7 @@ fn no_project_id(path: &str) -> SourceError {
 
 #[cfg(test)]
 mod tests {
-    use super::super::scalars::{BigInt, BlobText};
+    use crate::source::gitlab::query::scalars::{BigInt, BlobText};
     use super::*;
     use crate::window::LineRequest;
 

@@ -16,12 +16,12 @@ use std::collections::HashMap;
 use futures_util::future::join_all;
 use futures_util::stream::{self, StreamExt};
 
-use super::blob_query::{PathsRequest, ProjectAnswer};
-use super::error::GitlabError;
+use crate::source::gitlab::query::blob_query::{PathsRequest, ProjectAnswer};
+use crate::source::gitlab::wire::error::GitlabError;
 use super::finish::{self, Finish, Reply};
-use super::graphql::BlobFields;
-use super::keys::LookupKey;
-use super::paths_query;
+use crate::source::gitlab::query::graphql::BlobFields;
+use crate::source::gitlab::content::keys::LookupKey;
+use crate::source::gitlab::query::paths_query;
 use super::shared::Shared;
 use super::single;
 use crate::config::Credential;

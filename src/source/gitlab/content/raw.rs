@@ -17,8 +17,8 @@
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
-use super::transport::{Follow, Transport, TransportError};
-use super::verify::{Digesting, Expected, Problem};
+use crate::source::gitlab::wire::transport::{Follow, Transport, TransportError};
+use crate::source::gitlab::wire::verify::{Digesting, Expected, Problem};
 use crate::config::Credential;
 use crate::source::classify::{BINARY_SNIFF_LEN, looks_binary};
 
@@ -71,7 +71,7 @@ pub(crate) fn lfs_file_path(project_id: u64, path: &str, git_ref: &str) -> Strin
 }
 
 /// Downloads `path_and_query` (one of the paths above) with at most `max_bytes` of body,
-/// hashing it as it streams against `expected` ([`verify`](super::verify)).
+/// hashing it as it streams against `expected` ([`verify`](crate::source::gitlab::wire::verify)).
 pub(crate) async fn download(
     transport: &Transport,
     path_and_query: &str,

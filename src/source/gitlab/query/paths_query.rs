@@ -10,7 +10,7 @@
 use super::blob_query::{self, PathsRequest, ProjectAnswer};
 use super::capabilities::too_costly;
 use super::client::Client;
-use super::error::GitlabError;
+use crate::source::gitlab::wire::error::GitlabError;
 use super::size_parts::{self, MAX_REQUEST_CONTENT};
 use crate::config::Credential;
 

@@ -5,7 +5,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 
-use super::envelope::GraphqlError;
+use crate::source::gitlab::wire::envelope::GraphqlError;
 
 /// Whether the instance has one optional field: not yet known, present, or absent.
 #[derive(Debug, Default)]

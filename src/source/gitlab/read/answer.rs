@@ -4,9 +4,9 @@
 //! splits several ways, where GitLab's precedence ([`choose`]) picks the answer. What GitLab
 //! answered is a [`Reply`], which [`super::finish`] turns into a blob or an error.
 
-use super::blob_query::{self, BlobRequest};
-use super::client::Client;
-use super::evidence_query;
+use crate::source::gitlab::query::blob_query::{self, BlobRequest};
+use crate::source::gitlab::query::client::Client;
+use crate::source::gitlab::query::evidence_query;
 use super::finish::Reply;
 use crate::config::Credential;
 use crate::ref_name::RefType;

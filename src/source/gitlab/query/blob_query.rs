@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 
 use super::capabilities::{EXCLUSIONS_FIELD, PERMALINK_FIELD, lacks_ref_type};
 use super::client::Client;
-use super::error::{GitlabError, ShapeProblem, answer_data, answer_data_ignoring};
+use crate::source::gitlab::wire::error::{GitlabError, ShapeProblem, answer_data, answer_data_ignoring};
 use super::graphql::variants::BLOB_WITHOUT_DUO_EXCLUSIONS_IF_SUPPORTED;
 use super::graphql::{
     Blob as BlobQuery, BlobFields, blob, global_id_number, project_global_id, without_permalink,

@@ -43,13 +43,13 @@ pub(crate) struct BlobText(Box<serde_json::value::RawValue>);
 
 impl BlobText {
     /// The decoded text.
-    pub(crate) fn decode(self) -> Result<String, super::json_text::JsonTextError> {
-        super::json_text::decode(self.0.get())
+    pub(crate) fn decode(self) -> Result<String, crate::source::gitlab::wire::json_text::JsonTextError> {
+        crate::source::gitlab::wire::json_text::decode(self.0.get())
     }
 
     /// The decoded length in bytes, without decoding.
     pub(crate) fn decoded_len(&self) -> usize {
-        super::json_text::decoded_len(self.0.get())
+        crate::source::gitlab::wire::json_text::decoded_len(self.0.get())
     }
 
     /// The length of the raw literal, quotes and escapes included: the work of decoding it.

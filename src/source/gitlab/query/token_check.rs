@@ -12,10 +12,10 @@
 use graphql_client::GraphQLQuery;
 
 use super::client::Client;
-use super::envelope::GraphqlResponse;
-use super::error::{GitlabError, answer_data};
+use crate::source::gitlab::wire::envelope::GraphqlResponse;
+use crate::source::gitlab::wire::error::{GitlabError, answer_data};
 use super::graphql::{CurrentUser, current_user};
-use super::transport::TransportError;
+use crate::source::gitlab::wire::transport::TransportError;
 use crate::config::Credential;
 
 /// What GitLab said of a token.

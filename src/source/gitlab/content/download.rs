@@ -6,12 +6,12 @@
 
 use std::sync::Arc;
 
-use super::error::GitlabError;
+use crate::source::gitlab::wire::error::GitlabError;
 use super::flights::{Flights, Role};
 use super::keys::ContentKey;
 use super::raw::{self, Download, Sniff};
-use super::transport::{Transport, TransportError};
-use super::verify::{Expected, LfsObjectMissing, Mismatch};
+use crate::source::gitlab::wire::transport::{Transport, TransportError};
+use crate::source::gitlab::wire::verify::{Expected, LfsObjectMissing, Mismatch};
 use crate::config::Credential;
 use crate::metrics::Endpoint;
 use crate::source::blob::{BlobKind, SourceError};
