@@ -72,7 +72,8 @@ fn typed_module(op: &Path, schema: &Path) -> String {
     options
         .set_module_visibility(syn::parse_str("pub").unwrap_or_else(|e| panic!("visibility: {e}")));
     options.set_custom_scalars_module(
-        syn::parse_str("crate::source::gitlab::query::scalars").unwrap_or_else(|e| panic!("path: {e}")),
+        syn::parse_str("crate::source::gitlab::query::scalars")
+            .unwrap_or_else(|e| panic!("path: {e}")),
     );
     // Absent optional variables are left out, so a variable's default applies.
     options.set_skip_serializing_none(true);

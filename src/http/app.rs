@@ -1,8 +1,9 @@
-//! The app: `/mcp` (rmcp's streamable-HTTP service behind the checks of [`super::gate`],
-//! [`super::session`], [`super::body`], [`super::capacity`] and [`super::session_open`], with
-//! its sessions counted by [`super::counted_sessions`]), `/healthz` (open, for probes) and, unless
-//! it is served apart or off, `/metrics` ([`super::scrape`]). With `--token-from-request`, any
-//! other path is a `404` saying there is no OAuth here ([`super::reply::no_oauth`]).
+//! The app: `/mcp` (rmcp's streamable-HTTP service behind the checks of [`super::guard::gate`],
+//! [`super::sessions::session`], [`super::guard::body`], [`super::guard::capacity`] and
+//! [`super::sessions::session_open`], with its sessions counted by
+//! [`super::sessions::counted_sessions`]), `/healthz` (open, for probes) and, unless it is served
+//! apart or off, `/metrics` ([`super::scrape`]). With `--token-from-request`, any other path is a
+//! `404` saying there is no OAuth here ([`super::wording::reply::no_oauth`]).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -15,11 +16,13 @@ use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use tower::ServiceBuilder;
 
-use super::admission::Admission;
 use super::flags::HttpArgs;
-use super::origin::OriginPolicy;
+use super::guard::admission::Admission;
+use super::guard::origin::OriginPolicy;
+use super::guard::{body, capacity, gate};
+use super::scrape;
+use super::sessions::{session, session_open};
 use super::wording;
-use super::{body, capacity, gate, scrape, session, session_open};
 use crate::config::Credential;
 use crate::reader::Reader;
 use crate::tool::{FileServer, TokenSource};
@@ -73,7 +76,9 @@ pub(crate) fn router(
     let mcp = StreamableHttpService::new(move || Ok(handler.clone()), parts.manager, config);
     // The cheapest refusal first; a request takes a slot only once its body is in.
     let checks = ServiceBuilder::new()
-        .layer(axum::middleware::from_fn(super::reply::session_ended))
+        .layer(axum::middleware::from_fn(
+            super::wording::reply::session_ended,
+        ))
         .layer(from_fn_with_state(Arc::clone(&admission), gate::admit))
         .layer(from_fn_with_state(
             Arc::clone(&admission),
@@ -98,7 +103,7 @@ pub(crate) fn router(
         router = router.merge(scrape::route(admission));
     }
     if args.token_from_request {
-        router = router.fallback(super::reply::no_oauth);
+        router = router.fallback(super::wording::reply::no_oauth);
     }
     router
 }

@@ -5,10 +5,10 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::origin;
-use super::session_slots::Caps;
-use super::start::StartError;
+use super::guard::origin;
+use super::sessions::session_slots::Caps;
 use super::wording;
+use super::wording::start::StartError;
 
 /// Where `--http` listens when given without an address.
 pub(crate) const DEFAULT_ADDR: &str = "127.0.0.1:8080";

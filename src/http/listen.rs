@@ -14,8 +14,8 @@ use hyper_util::service::TowerToHyperService;
 use tokio::net::{TcpListener, TcpStream};
 use tokio_util::sync::CancellationToken;
 
-use super::start::StartError;
 use super::wording;
+use super::wording::start::StartError;
 
 /// How long to wait after an accept error that is not about one connection (e.g. out of file
 /// descriptors), so the loop does not spin.

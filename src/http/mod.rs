@@ -44,26 +44,12 @@
 //! still running then are answered that the server is shutting down (a tool error, never a
 //! bare 500); then sessions and streams end and connections close.
 
-mod admission;
 mod app;
-mod body;
-mod capacity;
-mod counted_sessions;
-mod fingerprint;
 mod flags;
-mod gate;
-mod give_back;
-mod host;
+mod guard;
 mod listen;
-mod origin;
-mod reply;
 mod scrape;
-mod session;
-mod session_open;
-mod session_slots;
-mod start;
-mod token;
-mod token_verdicts;
+mod sessions;
 mod wording;
 
 use std::net::SocketAddr;
@@ -74,8 +60,8 @@ use tokio_util::sync::CancellationToken;
 
 use self::app::Controls;
 pub(crate) use self::flags::{DEFAULT_ADDR, HttpArgs};
-pub(crate) use self::start::StartError;
 pub(crate) use self::wording::call_timed_out;
+pub(crate) use self::wording::start::StartError;
 use crate::config::Credential;
 use crate::reader::Reader;
 

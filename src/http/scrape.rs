@@ -2,7 +2,7 @@
 //! (version 0.0.4), with no token.
 //!
 //! On the `--http` listener it passes the same checks as `/mcp` before it
-//! ([`super::gate::admit`]: Origin, then Host). With `--metrics-addr` it is served on a listener
+//! ([`super::guard::gate::admit`]: Origin, then Host). With `--metrics-addr` it is served on a listener
 //! of its own instead (and not on the `--http` one, so the public port need not expose it):
 //! that listener checks `Origin` only, because a scraper addresses a pod by an IP that no
 //! `--allowed-host` can name in advance. What it shows carries no caller input: every label
@@ -19,12 +19,14 @@ use http::{StatusCode, header};
 use prometheus_client::encoding::prometheus_text::CONTENT_TYPE;
 use tokio_util::sync::CancellationToken;
 
-use super::admission::Admission;
 use super::flags::HttpArgs;
-use super::origin::OriginPolicy;
-use super::start::StartError;
+use super::guard::admission::Admission;
+use super::guard::gate;
+use super::guard::origin::OriginPolicy;
+use super::listen;
 use super::wording;
-use super::{gate, listen, reply};
+use super::wording::reply;
+use super::wording::start::StartError;
 use crate::metrics::{self, Guard};
 
 const PATH: &str = "/metrics";

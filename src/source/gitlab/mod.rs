@@ -32,8 +32,8 @@ pub(crate) mod pure {
 use std::sync::Arc;
 
 pub(crate) use content::flights::{Flights, Role as FlightRole};
-use query::{blob_query, evidence_query, graphql, token_check};
 pub(crate) use query::token_check::Standing as TokenStanding;
+use query::{blob_query, evidence_query, graphql, token_check};
 use read::shared::Shared;
 use read::{many, single};
 

@@ -6,16 +6,16 @@
 
 use std::sync::Arc;
 
-use crate::source::gitlab::wire::error::GitlabError;
 use super::flights::{Flights, Role};
 use super::keys::ContentKey;
 use super::raw::{self, Download, Sniff};
-use crate::source::gitlab::wire::transport::{Transport, TransportError};
-use crate::source::gitlab::wire::verify::{Expected, LfsObjectMissing, Mismatch};
 use crate::config::Credential;
 use crate::metrics::Endpoint;
 use crate::source::blob::{BlobKind, SourceError};
 use crate::source::classify::looks_binary;
+use crate::source::gitlab::wire::error::GitlabError;
+use crate::source::gitlab::wire::transport::{Transport, TransportError};
+use crate::source::gitlab::wire::verify::{Expected, LfsObjectMissing, Mismatch};
 
 /// One REST download: where, named how in errors, and what its bytes must be.
 #[derive(Debug)]

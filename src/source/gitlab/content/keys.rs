@@ -5,9 +5,9 @@
 
 use std::fmt::{self, Display, Formatter};
 
-use crate::source::gitlab::query::graphql::BlobFields;
 use crate::ref_name::RefType;
 use crate::resolve::{Lookup, ProjectFile, ProjectRef};
+use crate::source::gitlab::query::graphql::BlobFields;
 
 /// A lookup as the caller named it: the project as named and the ref and path, or a URL's
 /// project and its "ref/path" as written (with the ref type it asked for).

@@ -9,17 +9,17 @@ use std::sync::Arc;
 
 use super::cache::{BlobCache, Cached};
 use super::download::{Downloads, Get, text_kind, too_large};
-use crate::source::gitlab::wire::error::{GitlabError, ShapeProblem};
-use crate::source::gitlab::query::graphql::BlobFields;
 use super::keys::ContentKey;
 use super::raw::{self, Sniff};
-use crate::source::gitlab::query::scalars::BlobText;
-use crate::source::gitlab::wire::transport::{Transport, TransportError};
-use crate::source::gitlab::wire::verify::{self, Expected, TextFit};
 use crate::config::Credential;
 use crate::metrics::Endpoint;
 use crate::source::blob::{BlobKind, SourceError};
 use crate::source::classify::looks_binary;
+use crate::source::gitlab::query::graphql::BlobFields;
+use crate::source::gitlab::query::scalars::BlobText;
+use crate::source::gitlab::wire::error::{GitlabError, ShapeProblem};
+use crate::source::gitlab::wire::transport::{Transport, TransportError};
+use crate::source::gitlab::wire::verify::{self, Expected, TextFit};
 use crate::source::holds;
 use crate::window::Extent;
 
@@ -378,8 +378,8 @@ fn no_project_id(path: &str) -> SourceError {
 
 #[cfg(test)]
 mod tests {
-    use crate::source::gitlab::query::scalars::{BigInt, BlobText};
     use super::*;
+    use crate::source::gitlab::query::scalars::{BigInt, BlobText};
     use crate::window::LineRequest;
 
     fn store(cache_bytes: u64) -> ContentStore {

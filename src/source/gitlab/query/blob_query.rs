@@ -9,7 +9,6 @@ use std::sync::LazyLock;
 
 use super::capabilities::{EXCLUSIONS_FIELD, PERMALINK_FIELD, lacks_ref_type};
 use super::client::Client;
-use crate::source::gitlab::wire::error::{GitlabError, ShapeProblem, answer_data, answer_data_ignoring};
 use super::graphql::variants::BLOB_WITHOUT_DUO_EXCLUSIONS_IF_SUPPORTED;
 use super::graphql::{
     Blob as BlobQuery, BlobFields, blob, global_id_number, project_global_id, without_permalink,
@@ -18,6 +17,9 @@ use super::graphql::{
 use crate::config::Credential;
 use crate::ref_name::{RefType, qualify_ref};
 use crate::resolve::ProjectRef;
+use crate::source::gitlab::wire::error::{
+    GitlabError, ShapeProblem, answer_data, answer_data_ignoring,
+};
 
 /// One file to ask for.
 #[derive(Debug, Clone, Copy)]

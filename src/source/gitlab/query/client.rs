@@ -7,10 +7,10 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::capabilities::Capabilities;
+use crate::config::Credential;
 use crate::source::gitlab::wire::envelope::GraphqlResponse;
 use crate::source::gitlab::wire::error::GitlabError;
 use crate::source::gitlab::wire::transport::Transport;
-use crate::config::Credential;
 
 #[derive(Debug, Clone)]
 pub(crate) struct Client {

@@ -15,14 +15,16 @@ use super::capabilities::{
     too_costly,
 };
 use super::client::Client;
-use crate::source::gitlab::wire::envelope::{GraphqlError, GraphqlResponse};
-use crate::source::gitlab::wire::error::{GitlabError, ShapeProblem, answer_data, answer_data_ignoring};
 use super::graphql::fragments::{BLOB_FIELDS, DUO_EXCLUSIONS_IF_SUPPORTED};
 use super::graphql::{BlobFields, global_id_number, without_permalink};
 use crate::config::Credential;
 use crate::ref_name::{RefType, qualify_ref};
 use crate::resolve::Candidate;
 use crate::resolve::choice::Evidence;
+use crate::source::gitlab::wire::envelope::{GraphqlError, GraphqlResponse};
+use crate::source::gitlab::wire::error::{
+    GitlabError, ShapeProblem, answer_data, answer_data_ignoring,
+};
 
 /// Candidates asked for in one request at most, chosen to stay inside GitLab's query complexity
 /// limits (250 points authenticated, 200 anonymous; `tests/it/gitlab/query_cost.rs` counts it). An

@@ -10,9 +10,9 @@
 use super::blob_query::{self, PathsRequest, ProjectAnswer};
 use super::capabilities::too_costly;
 use super::client::Client;
-use crate::source::gitlab::wire::error::GitlabError;
 use super::size_parts::{self, MAX_REQUEST_CONTENT};
 use crate::config::Credential;
+use crate::source::gitlab::wire::error::GitlabError;
 
 /// GitLab's words when a request's full sizes pass its cap.
 pub(crate) const SIZE_LIMIT_MESSAGE: &str = "Max blobs size limit exceeded";

@@ -10,13 +10,13 @@
 use graphql_client::GraphQLQuery;
 
 use super::client::Client;
-use crate::source::gitlab::wire::envelope::GraphqlResponse;
-use crate::source::gitlab::wire::error::{GitlabError, answer_data};
-use crate::source::gitlab::rules::exclusion;
 use super::graphql::{MissProbe, miss_probe};
 use crate::config::Credential;
 use crate::ref_name::{RefType, qualify_ref};
 use crate::source::blob::{SourceError, file_not_found};
+use crate::source::gitlab::rules::exclusion;
+use crate::source::gitlab::wire::envelope::GraphqlResponse;
+use crate::source::gitlab::wire::error::{GitlabError, answer_data};
 use crate::source::listing::DirEntries;
 use crate::source::suggest::{self, Entry, EntryKind, Listing, Suggestion};
 

@@ -43,7 +43,9 @@ pub(crate) struct BlobText(Box<serde_json::value::RawValue>);
 
 impl BlobText {
     /// The decoded text.
-    pub(crate) fn decode(self) -> Result<String, crate::source::gitlab::wire::json_text::JsonTextError> {
+    pub(crate) fn decode(
+        self,
+    ) -> Result<String, crate::source::gitlab::wire::json_text::JsonTextError> {
         crate::source::gitlab::wire::json_text::decode(self.0.get())
     }
 

@@ -12,11 +12,11 @@
 use graphql_client::GraphQLQuery;
 
 use super::client::Client;
+use super::graphql::{CurrentUser, current_user};
+use crate::config::Credential;
 use crate::source::gitlab::wire::envelope::GraphqlResponse;
 use crate::source::gitlab::wire::error::{GitlabError, answer_data};
-use super::graphql::{CurrentUser, current_user};
 use crate::source::gitlab::wire::transport::TransportError;
-use crate::config::Credential;
 
 /// What GitLab said of a token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

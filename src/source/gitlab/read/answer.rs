@@ -4,15 +4,15 @@
 //! splits several ways, where GitLab's precedence ([`choose`]) picks the answer. What GitLab
 //! answered is a [`Reply`], which [`super::finish`] turns into a blob or an error.
 
-use crate::source::gitlab::query::blob_query::{self, BlobRequest};
-use crate::source::gitlab::query::client::Client;
-use crate::source::gitlab::query::evidence_query;
 use super::finish::Reply;
 use crate::config::Credential;
 use crate::ref_name::RefType;
 use crate::resolve::choice::choose;
 use crate::resolve::{Lookup, ProjectFile, ProjectRef};
 use crate::source::blob::SourceError;
+use crate::source::gitlab::query::blob_query::{self, BlobRequest};
+use crate::source::gitlab::query::client::Client;
+use crate::source::gitlab::query::evidence_query;
 use crate::window::Extent;
 
 /// What a round asks of the file besides its metadata.

@@ -4,19 +4,19 @@
 //! then (a first read that follows another only now, validated) the content read
 //! ([`ContentStore::read`](crate::source::gitlab::content::store::ContentStore::read)) and the blob built.
 
-use crate::source::gitlab::query::blob_query::ProjectAnswer;
-use crate::source::gitlab::content::store::{Asked, FileAt};
-use crate::source::gitlab::content::download::Landed;
-use crate::source::gitlab::rules::exclusion;
-use crate::source::gitlab::content::flights::Follow;
-use crate::source::gitlab::query::graphql::BlobFields;
-use crate::source::gitlab::content::keys::{ContentKey, LookupKey, Named};
-use crate::source::gitlab::rules::permalink;
-use crate::source::gitlab::query::probe;
 use super::shared::Shared;
 use crate::config::Credential;
 use crate::ref_name::{RefType, qualify_ref};
 use crate::source::blob::{Blob, Fetched, SourceError};
+use crate::source::gitlab::content::download::Landed;
+use crate::source::gitlab::content::flights::Follow;
+use crate::source::gitlab::content::keys::{ContentKey, LookupKey, Named};
+use crate::source::gitlab::content::store::{Asked, FileAt};
+use crate::source::gitlab::query::blob_query::ProjectAnswer;
+use crate::source::gitlab::query::graphql::BlobFields;
+use crate::source::gitlab::query::probe;
+use crate::source::gitlab::rules::exclusion;
+use crate::source::gitlab::rules::permalink;
 use crate::window::Extent;
 
 /// GitLab's reply for one lookup: the project, and the blob where the lookup was looked for

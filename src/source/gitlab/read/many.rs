@@ -16,12 +16,7 @@ use std::collections::HashMap;
 use futures_util::future::join_all;
 use futures_util::stream::{self, StreamExt};
 
-use crate::source::gitlab::query::blob_query::{PathsRequest, ProjectAnswer};
-use crate::source::gitlab::wire::error::GitlabError;
 use super::finish::{self, Finish, Reply};
-use crate::source::gitlab::query::graphql::BlobFields;
-use crate::source::gitlab::content::keys::LookupKey;
-use crate::source::gitlab::query::paths_query;
 use super::shared::Shared;
 use super::single;
 use crate::config::Credential;
@@ -29,6 +24,11 @@ use crate::ref_name::RefType;
 use crate::resolve::{Lookup, ProjectFile, ProjectRef};
 use crate::source::Wanted;
 use crate::source::blob::{Fetched, SourceError};
+use crate::source::gitlab::content::keys::LookupKey;
+use crate::source::gitlab::query::blob_query::{PathsRequest, ProjectAnswer};
+use crate::source::gitlab::query::graphql::BlobFields;
+use crate::source::gitlab::query::paths_query;
+use crate::source::gitlab::wire::error::GitlabError;
 use crate::window::Extent;
 
 /// Groups asked at the same time.

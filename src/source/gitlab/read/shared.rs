@@ -2,15 +2,15 @@
 //! with its own credential): the GraphQL client, the instance's site (origin and root), the content store, the
 //! memory of which content each lookup named last, and the first reads in flight.
 
+use crate::config::{ConfigError, GitlabConfig};
 use crate::source::gitlab::content::cache::LastBlobs;
-use crate::source::gitlab::query::client::Client;
-use crate::source::gitlab::content::store::ContentStore;
 use crate::source::gitlab::content::download::Landed;
 use crate::source::gitlab::content::flights::Flights;
 use crate::source::gitlab::content::keys::{LookupKey, Named};
+use crate::source::gitlab::content::store::ContentStore;
+use crate::source::gitlab::query::client::Client;
 use crate::source::gitlab::rules::permalink;
 use crate::source::gitlab::wire::transport::Transport;
-use crate::config::{ConfigError, GitlabConfig};
 
 #[derive(Debug)]
 pub(crate) struct Shared {

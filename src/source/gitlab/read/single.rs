@@ -5,15 +5,15 @@
 //! it). Each round is one validating request ([`answer`]) and its [`finish`].
 
 use super::answer::{self, Fields};
-use crate::source::gitlab::content::download::Landed;
 use super::finish::{self, Finish};
-use crate::source::gitlab::content::flights::{Follow, Role};
-use crate::source::gitlab::content::keys::{LookupKey, Named};
 use super::shared::Shared;
 use crate::config::Credential;
 use crate::resolve::ProjectFile;
 use crate::source::Wanted;
 use crate::source::blob::{Fetched, SourceError};
+use crate::source::gitlab::content::download::Landed;
+use crate::source::gitlab::content::flights::{Follow, Role};
+use crate::source::gitlab::content::keys::{LookupKey, Named};
 
 /// How a read starts.
 enum Start {

@@ -28,12 +28,12 @@ use http::{HeaderMap, Method, StatusCode};
 
 use super::counted_sessions::CountedSessions;
 use super::fingerprint::Fingerprints;
-use super::flags::HttpArgs;
 use super::session::Owners;
 use super::session_slots::{Full, Slots};
 use super::token_verdicts::Verdicts;
-use super::{reply, wording};
 use crate::config::Credential;
+use crate::http::flags::HttpArgs;
+use crate::http::wording::{self, reply};
 use crate::metrics::{self, Guard};
 use crate::reader::AnySource;
 use crate::source::SourceError;

@@ -10,9 +10,9 @@ use http::{StatusCode, header};
 
 use super::admission::Admission;
 use super::host::{HostProblem, host_allowed, request_host};
-use super::reply;
 use super::token::{hide_tokens, request_token};
-use super::wording;
+use crate::http::wording;
+use crate::http::wording::reply;
 use crate::metrics::{self, Guard};
 
 /// Check 1: an allowed `Origin` (403) before anything else, then one well-formed `Host` (400)

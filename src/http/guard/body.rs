@@ -13,8 +13,8 @@ use http::{HeaderMap, Method, StatusCode, header};
 use http_body_util::BodyExt;
 
 use super::admission::Admission;
-use super::reply;
-use super::wording;
+use crate::http::wording;
+use crate::http::wording::reply;
 use crate::jsonrpc;
 use crate::metrics::{self, Guard};
 

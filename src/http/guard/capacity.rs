@@ -13,8 +13,8 @@ use http::{Method, StatusCode};
 use tokio::sync::OwnedSemaphorePermit;
 
 use super::admission::Admission;
-use super::reply;
-use super::wording;
+use crate::http::wording;
+use crate::http::wording::reply;
 use crate::metrics::{self, Guard};
 
 /// Check 4: a free slot or 503 with `Retry-After`. The slot travels with the response body so

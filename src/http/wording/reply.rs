@@ -1,4 +1,4 @@
-//! The HTTP layer's own answers: a status with a one-line text from [`super::wording`], or a
+//! The HTTP layer's own answers: a status with a one-line text from [`crate::http::wording`], or a
 //! JSON-RPC error body, plus the headers each refusal needs.
 
 use axum::extract::Request;
@@ -7,7 +7,7 @@ use axum::response::{IntoResponse, Response};
 use http::{HeaderValue, Method, StatusCode, header};
 use rmcp::model::ErrorCode;
 
-use super::wording;
+use crate::http::wording;
 use crate::jsonrpc::{Rejection, error_body};
 
 /// The `WWW-Authenticate` challenge of a 401.

@@ -20,9 +20,9 @@ use axum::response::Response;
 use http::{HeaderMap, Method, StatusCode};
 
 use super::fingerprint::Fingerprints;
-use super::reply;
-use super::wording;
 use crate::config::Credential;
+use crate::http::wording;
+use crate::http::wording::reply;
 use crate::lru::SharedLru;
 use crate::metrics::{self, Guard};
 
@@ -92,7 +92,7 @@ fn session_of(headers: &HeaderMap) -> Option<String> {
         .map(str::to_string)
 }
 
-/// Check 3: see the module doc. Runs after [`super::gate::authenticate`], which put the
+/// Check 3: see the module doc. Runs after [`crate::http::guard::gate::authenticate`], which put the
 /// caller's [`Credential`] into the request.
 pub(crate) async fn bind(
     State(owners): State<Arc<Owners>>,

@@ -3,7 +3,7 @@
 
 use std::io;
 
-use super::wording;
+use crate::http::wording;
 
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum StartError {

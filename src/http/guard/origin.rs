@@ -83,7 +83,7 @@ fn same_origin(origin: &Origin, host: &RequestHost) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::http::host::request_host;
+    use crate::http::guard::host::request_host;
 
     fn headers(host: &str, origins: &[&str]) -> HeaderMap {
         let mut headers = HeaderMap::new();
