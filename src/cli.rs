@@ -10,11 +10,11 @@ use clap::{Args, Parser, Subcommand};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use crate::args::ArgName;
 use crate::config::{ConfigError, GitlabArgs, GitlabConfig};
 use crate::http::HttpArgs;
 use crate::limits::DEFAULT_MAX_CHARS;
 use crate::reader::{AnySource, ReadDefaults, Reader};
+use crate::resolve::args::ArgName;
 use crate::source::gitlab::GitlabSource;
 use crate::source::local::{LocalError, LocalRepo, LocalSource};
 use crate::tool::{FileServer, TokenSource};
@@ -256,7 +256,7 @@ async fn read(args: ReadArgs, config: GitlabConfig, max_chars: Option<u64>) -> E
         .call(
             Some(&arguments),
             config.credential.as_ref(),
-            Some(crate::history::Caller::Process),
+            Some(crate::reader::history::Caller::Process),
         )
         .await;
     let text: String = result

@@ -4,15 +4,15 @@
 //! token is held as a [`Secret`], whose `Debug` never shows it, so it cannot reach a log line;
 //! a refused `GITLAB_URL` is quoted with its user info and query redacted.
 
-use crate::cause::Shared;
-use crate::quote::shorten;
+use crate::base::cause::Shared;
+use crate::base::quote::shorten;
 use std::fmt::{self, Display, Formatter};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::Args;
 
-use crate::redact;
+use crate::base::redact;
 
 /// The default instance when neither `GITLAB_URL` nor `GITLAB_API_URL` is set.
 pub(crate) const DEFAULT_GITLAB_URL: &str = "https://gitlab.com";

@@ -29,7 +29,7 @@ enum Cause {
 /// Parses tool arguments and resolves them for a GitLab at `base` and for a local repository;
 /// returns the two outcomes' messages (`Ok` as `None`).
 pub fn resolve_arguments(arguments: &Map<String, Value>, base: &url::Url) -> [Option<String>; 2] {
-    match crate::args::parse(Some(arguments)) {
+    match crate::resolve::args::parse(Some(arguments)) {
         Err(e) => {
             let message = Some(e.to_string());
             [message.clone(), message]

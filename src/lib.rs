@@ -18,27 +18,15 @@ pub mod limits;
 pub mod outline;
 pub mod window;
 
-mod args;
-mod batch;
-mod cause;
+mod base;
 mod config;
-mod cpu;
-mod cutoff;
-mod history;
 mod http;
-mod jsonrpc;
-mod lru;
 mod metrics;
-mod outcome;
-mod quote;
 mod reader;
-mod redact;
-mod ref_name;
 mod resolve;
 mod response;
 mod source;
 mod stdio;
-mod timing;
 mod tool;
 mod view;
 

@@ -4,7 +4,7 @@
 //! rmcp's stdio transport drops a line that is not JSON without a word; JSON-RPC 2.0 wants a
 //! `-32700` reply with `"id": null`. So a reader task reads each line (bounded by
 //! [`MAX_LINE_BYTES`]) and either hands the message to rmcp or answers it itself
-//! ([`crate::jsonrpc::parse_message`]); the server keeps serving either way. Every line
+//! ([`crate::tool::jsonrpc::parse_message`]); the server keeps serving either way. Every line
 //! written to stdout, rmcp's and ours, goes through one writer task, one whole line at a
 //! time, so replies never interleave.
 
@@ -18,8 +18,8 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWrite
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
-use crate::jsonrpc::{self, Rejection};
 use crate::tool::FileServer;
+use crate::tool::jsonrpc::{self, Rejection};
 
 /// Longest line read (one JSON-RPC message), as rmcp's own stdio transport allows; a longer
 /// one is dropped unread and answered -32600.

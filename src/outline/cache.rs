@@ -7,7 +7,7 @@ use std::sync::Arc;
 use super::definition::Outline;
 use super::language::Language;
 use super::parse::{OutlineError, outline_until};
-use crate::lru::SharedLru;
+use crate::base::lru::SharedLru;
 use crate::metrics;
 
 /// Bytes of outlines kept (a 600 KB source file's outline weighs about 0.5 MB).

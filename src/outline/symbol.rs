@@ -6,7 +6,7 @@
 use std::fmt::{self, Display, Formatter};
 
 use super::definition::{Definition, Kind, Outline};
-use crate::quote::shown;
+use crate::base::quote::shown;
 
 /// Candidates listed in an ambiguity error.
 pub(crate) const MAX_CANDIDATES: usize = 20;

@@ -6,8 +6,8 @@
 use super::error::ResolveError;
 use super::given::{check_ref, clean_file_path, given_ref};
 use super::split_error::SplitError;
-use crate::args::ToolArgs;
-use crate::ref_name::check_ref_name;
+use crate::resolve::args::ToolArgs;
+use crate::resolve::ref_name::check_ref_name;
 
 /// One way to cut a "ref/path" string.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,9 +5,9 @@ use std::fmt::{self, Display, Formatter};
 
 use super::file_url::UrlError;
 use super::split_error::SplitError;
-use crate::args::ArgName;
-use crate::quote::shown;
-use crate::ref_name::PASS_INSTEAD;
+use crate::base::quote::shown;
+use crate::resolve::args::ArgName;
+use crate::resolve::ref_name::PASS_INSTEAD;
 
 /// A bad combination of arguments.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -10,8 +10,8 @@
 //! The rules follow GitLab's MCP URL parser (`Mcp::Tools::Concerns::UrlParser`). Where this module differs from them on
 //! purpose, the function's documentation says so.
 
-use crate::quote::shown;
-use crate::ref_name::RefType;
+use crate::base::quote::shown;
+use crate::resolve::ref_name::RefType;
 use ::url::Url;
 use percent_encoding::percent_decode_str;
 use std::fmt::{self, Display, Formatter};

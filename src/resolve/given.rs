@@ -2,7 +2,7 @@
 //! a file path cleaned as GitLab cleans it ([`clean_file_path`]).
 
 use super::error::{PathError, ResolveError};
-use crate::args::ToolArgs;
+use crate::resolve::args::ToolArgs;
 
 pub(super) fn given_url(args: &ToolArgs) -> Option<&str> {
     trimmed(args.url.as_deref())

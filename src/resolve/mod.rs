@@ -10,15 +10,17 @@
 //! enumerates its ref/path cuts and narrows them by `file_path`, `ref` and valid ref names, a
 //! source gathers evidence about each (a repository question), and [`choice`] picks one.
 
+pub(crate) mod args;
 pub(crate) mod candidates;
 pub(crate) mod choice;
 mod error;
 pub(crate) mod file_url;
 mod given;
+pub(crate) mod ref_name;
 pub(crate) mod split_error;
 
-use crate::args::{ArgName, ToolArgs};
-use crate::ref_name::RefType;
+use crate::resolve::args::{ArgName, ToolArgs};
+use crate::resolve::ref_name::RefType;
 use crate::window::{DEFAULT_LIMIT, LineRequest};
 pub(crate) use candidates::Candidate;
 use candidates::Candidates;

@@ -2,7 +2,7 @@
 
 use std::fmt::{self, Display, Formatter};
 
-use crate::quote::shown;
+use crate::base::quote::shown;
 
 /// Why a "ref/path" string has no usable split.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

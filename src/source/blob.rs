@@ -2,13 +2,13 @@
 //! nothing ([`SourceError`]). Both sources return these, so windowing and wording do not care
 //! where a file came from.
 
-use crate::quote::shown;
+use crate::base::quote::shown;
 use std::fmt::{self, Display, Formatter};
 use std::sync::Arc;
 
 use super::listing::DirEntries;
 use super::suggest::{EntryKind, Suggestion};
-use crate::cause::Shared;
+use crate::base::cause::Shared;
 
 /// A file as a source found it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,7 +8,7 @@
 use std::fmt;
 
 use super::suggest::{Entry, EntryKind};
-use crate::quote::shown;
+use crate::base::quote::shown;
 
 /// The most entries an error names.
 pub(crate) const MAX_NAMED: usize = 100;

@@ -18,8 +18,8 @@ mod git_fixture;
 
 pub(crate) use blob::{BlobKind, Fetched, SourceError, holds};
 
-use crate::args::ToolArgs;
 use crate::config::Credential;
+use crate::resolve::args::ToolArgs;
 use crate::resolve::{ResolveError, Target};
 use crate::window::Extent;
 

@@ -9,9 +9,9 @@ use serde_json::{Map, Value, json};
 use super::definition::{
     Face, arguments_schema, default_budget, output_schema, property, published, with_content_rule,
 };
-use crate::args::ArgName;
-use crate::batch::{CALL_WIDE, FILES, MAX_FILES};
 use crate::reader::ReadDefaults;
+use crate::reader::batch::{CALL_WIDE, FILES, MAX_FILES};
+use crate::resolve::args::ArgName;
 use crate::response::batch::{INDEX, INDEX_CHARS, Status};
 
 /// The batch tool's name.

@@ -8,10 +8,10 @@ use std::sync::Arc;
 use rmcp::model::{MetaObject, Tool, ToolAnnotations};
 use serde_json::{Map, Value, json};
 
-use crate::args::ArgName;
 use crate::limits::{MAX_RESULT_CHARS, MAX_RESULT_ENVELOPE};
 use crate::outline::SUPPORTED;
 use crate::reader::ReadDefaults;
+use crate::resolve::args::ArgName;
 use crate::window::search::{DEFAULT_CONTEXT_LINES, MAX_CONTEXT_LINES, MAX_PATTERN_BYTES};
 use crate::window::{CONTROL_CHARGE, DEFAULT_LIMIT, MAX_LIMIT, MAX_WINDOW_BYTES};
 
@@ -164,7 +164,7 @@ fn context_lines_property() -> Value {
 fn if_none_match_property() -> Value {
     json!({
         "type": "string",
-        "maxLength": crate::args::MAX_BLOB_ID_BYTES,
+        "maxLength": crate::resolve::args::MAX_BLOB_ID_BYTES,
         "description": "metadata.blob_id of an earlier answer for this file, to re-read cheaply: if the file at the ref is still that blob, the answer has no content and metadata.unchanged is true (the content you hold is current); otherwise it is the normal answer."
     })
 }
@@ -181,7 +181,7 @@ fn outline_property() -> Value {
 fn symbol_property() -> Value {
     json!({
         "type": "string",
-        "maxLength": crate::args::MAX_SYMBOL_BYTES,
+        "maxLength": crate::resolve::args::MAX_SYMBOL_BYTES,
         "description": "Read the exact lines of one definition (decorators, attributes and doc comments above it included), as a window: a qualified name as outline prints it (e.g. 'Response.raise_for_status') or its last part. Adjacent definitions of one name (overloads) are one window; several elsewhere, or none, are an error listing the candidates or the closest names."
     })
 }

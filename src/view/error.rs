@@ -2,12 +2,12 @@
 
 use std::fmt::{self, Display, Formatter};
 
-use crate::cpu::{CpuError, Stopped};
+use crate::base::cpu::{CpuError, Stopped};
+use crate::base::quote::shown;
 use crate::outline::{
     MAX_OUTLINE_BYTES, OutlineError, PARSE_SECONDS_BASE, PARSE_SECONDS_PER_MIB, SUPPORTED,
     SymbolError,
 };
-use crate::quote::shown;
 use crate::window::WindowError;
 use crate::window::search::PatternError;
 

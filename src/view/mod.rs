@@ -5,7 +5,7 @@
 //! both go through [`render`]; a new view is a new variant and its renderer here.
 //!
 //! Rendering is synchronous CPU work on owned or cheaply cloned inputs (the blob's text is an
-//! `Arc`): [`render_off_workers`] runs it on the CPU pool ([`crate::cpu`]) for a large blob,
+//! `Arc`): [`render_off_workers`] runs it on the CPU pool ([`crate::base::cpu`]) for a large blob,
 //! where a search stops between blocks of lines once the call's caller gives up.
 
 mod error;
@@ -17,7 +17,7 @@ pub(crate) use error::ViewError;
 pub(crate) use read::Read;
 pub(crate) use rendered::Rendered;
 
-use crate::cpu::{self, Stop};
+use crate::base::cpu::{self, Stop};
 use std::sync::Arc;
 
 use crate::outline::Outlines;

@@ -7,7 +7,7 @@ use std::time::Instant;
 use super::error::ViewError;
 use super::read::Read;
 use super::rendered::Rendered;
-use crate::cpu::{Stop, Stopped};
+use crate::base::cpu::{Stop, Stopped};
 use crate::outline::{self, Language, MAX_OUTLINE_BYTES, Outline, Outlines, Picked};
 use crate::resolve::{OutlineArgs, SymbolArgs, Target};
 use crate::response;

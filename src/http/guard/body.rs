@@ -1,7 +1,7 @@
 //! Check 3: a POST's body is received whole, under a deadline and the size limit, before the
 //! request may take a concurrency slot, so a client that stalls mid-body holds a connection
 //! but no capacity. A JSON body that is not a JSON-RPC message is answered here with the
-//! JSON-RPC error rmcp would not give (400, see [`crate::jsonrpc`]).
+//! JSON-RPC error rmcp would not give (400, see [`crate::tool::jsonrpc`]).
 
 use std::sync::Arc;
 
@@ -15,8 +15,8 @@ use http_body_util::BodyExt;
 use super::admission::Admission;
 use crate::http::wording;
 use crate::http::wording::reply;
-use crate::jsonrpc;
 use crate::metrics::{self, Guard};
+use crate::tool::jsonrpc;
 
 /// Why a body could not be received.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]

@@ -20,10 +20,10 @@ use axum::response::Response;
 use http::{HeaderMap, Method, StatusCode};
 
 use super::fingerprint::Fingerprints;
+use crate::base::lru::SharedLru;
 use crate::config::Credential;
 use crate::http::wording;
 use crate::http::wording::reply;
-use crate::lru::SharedLru;
 use crate::metrics::{self, Guard};
 
 /// The most sessions whose owner is remembered.

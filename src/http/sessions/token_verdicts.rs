@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::lru::SharedLru;
+use crate::base::lru::SharedLru;
 use crate::source::gitlab::TokenStanding;
 
 /// How long an accepted token is believed without asking GitLab again.

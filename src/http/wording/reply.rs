@@ -8,7 +8,7 @@ use http::{HeaderValue, Method, StatusCode, header};
 use rmcp::model::ErrorCode;
 
 use crate::http::wording;
-use crate::jsonrpc::{Rejection, error_body};
+use crate::tool::jsonrpc::{Rejection, error_body};
 
 /// The `WWW-Authenticate` challenge of a 401.
 pub(crate) const CHALLENGE: &str = "Bearer realm=\"gitlab-file-mcp\"";

@@ -37,8 +37,8 @@ use query::{blob_query, evidence_query, graphql, token_check};
 use read::shared::Shared;
 use read::{many, single};
 
-use crate::args::ToolArgs;
 use crate::config::{ConfigError, Credential, GitlabConfig};
+use crate::resolve::args::ToolArgs;
 use crate::resolve::{self, ProjectFile, ResolveError, Target};
 use crate::source::blob::{Fetched, SourceError};
 use crate::source::{Source, Wanted};

@@ -1,13 +1,13 @@
 //! Why the local repository source fails: the repository itself ([`LocalError`]) or a ref it
 //! refuses ([`LocalRefError`]).
 
-use crate::cause::{Shared, chain};
-use crate::ref_name::PASS_INSTEAD;
+use crate::base::cause::{Shared, chain};
+use crate::resolve::ref_name::PASS_INSTEAD;
 use crate::source::SourceError;
 use std::fmt::{self, Display, Formatter};
 use std::path::PathBuf;
 
-use crate::ref_name::RefNameError;
+use crate::resolve::ref_name::RefNameError;
 
 /// Why the local repository could not be opened or read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -13,9 +13,9 @@ pub(crate) use repo::LocalRepo;
 use repo::OnMiss;
 
 use super::blob::{Blob, Fetched, SourceError};
-use crate::args::ToolArgs;
-use crate::cause::Shared;
+use crate::base::cause::Shared;
 use crate::config::Credential;
+use crate::resolve::args::ToolArgs;
 use crate::resolve::choice::{Evidence, choose};
 use crate::resolve::{self, Lookup, ResolveError, Target};
 use crate::source::Source;

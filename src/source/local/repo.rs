@@ -14,8 +14,8 @@ use gix::object::Kind;
 use gix::object::tree::EntryKind;
 
 use super::error::{LocalError, LocalRefError};
-use crate::cause::Shared;
-use crate::ref_name::{check_ref_name, check_rev, qualify_ref};
+use crate::base::cause::Shared;
+use crate::resolve::ref_name::{check_ref_name, check_rev, qualify_ref};
 use crate::source::blob::{Blob, SourceError, file_not_found};
 use crate::source::classify::classify;
 use crate::source::listing::DirEntries;
@@ -164,7 +164,7 @@ impl LocalRepo {
     pub(super) fn read_as(
         &self,
         git_ref: &str,
-        ref_type: Option<crate::ref_name::RefType>,
+        ref_type: Option<crate::resolve::ref_name::RefType>,
         path: &str,
         on_miss: OnMiss,
     ) -> Result<Blob, SourceError> {

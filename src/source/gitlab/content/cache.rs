@@ -11,7 +11,7 @@
 use std::sync::Arc;
 
 use super::keys::{ContentKey, LookupKey};
-use crate::lru::SharedLru;
+use crate::base::lru::SharedLru;
 
 /// A cached entry.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 
 use std::fmt::{self, Display, Formatter};
 
-use crate::ref_name::RefType;
+use crate::resolve::ref_name::RefType;
 use crate::resolve::{Lookup, ProjectFile, ProjectRef};
 use crate::source::gitlab::query::graphql::BlobFields;
 

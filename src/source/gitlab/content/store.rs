@@ -326,14 +326,14 @@ impl ContentStore {
     }
 }
 
-/// `raw` decoded: off the async workers when it is large ([`crate::cpu::run`]), since up to
+/// `raw` decoded: off the async workers when it is large ([`crate::base::cpu::run`]), since up to
 /// 10 MiB of text, escaped up to six bytes a character, takes milliseconds (seconds in a debug
 /// build) to decode.
 async fn decode_text(raw: BlobText) -> Result<String, GitlabError> {
-    crate::cpu::run(raw.literal_len(), move |_| raw.decode())
+    crate::base::cpu::run(raw.literal_len(), move |_| raw.decode())
         .await
         .map_err(|e| TransportError::Undecoded {
-            cause: crate::cause::Shared::new(e),
+            cause: crate::base::cause::Shared::new(e),
         })?
         .map_err(GitlabError::Content)
 }

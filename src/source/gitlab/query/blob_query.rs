@@ -15,8 +15,8 @@ use super::graphql::{
     without_ref_type,
 };
 use crate::config::Credential;
-use crate::ref_name::{RefType, qualify_ref};
 use crate::resolve::ProjectRef;
+use crate::resolve::ref_name::{RefType, qualify_ref};
 use crate::source::gitlab::wire::error::{
     GitlabError, ShapeProblem, answer_data, answer_data_ignoring,
 };

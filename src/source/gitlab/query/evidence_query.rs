@@ -18,9 +18,9 @@ use super::client::Client;
 use super::graphql::fragments::{BLOB_FIELDS, DUO_EXCLUSIONS_IF_SUPPORTED};
 use super::graphql::{BlobFields, global_id_number, without_permalink};
 use crate::config::Credential;
-use crate::ref_name::{RefType, qualify_ref};
 use crate::resolve::Candidate;
 use crate::resolve::choice::Evidence;
+use crate::resolve::ref_name::{RefType, qualify_ref};
 use crate::source::gitlab::wire::envelope::{GraphqlError, GraphqlResponse};
 use crate::source::gitlab::wire::error::{
     GitlabError, ShapeProblem, answer_data, answer_data_ignoring,
@@ -387,7 +387,7 @@ fn take_node(repo: Option<&mut Value>, i: usize) -> Result<Option<BlobFields>, G
         .and_then(|nodes| nodes.iter_mut().find(|n| !n.is_null()))
         .map(|n| serde_json::from_value::<BlobFields>(n.take()))
         .transpose()
-        .map_err(|e| ShapeProblem::Blob(crate::cause::Shared::new(e)).into())
+        .map_err(|e| ShapeProblem::Blob(crate::base::cause::Shared::new(e)).into())
 }
 
 /// Whether candidate `i`'s ref is a branch or tag; `None` when the answer has no lookups.

@@ -2,7 +2,7 @@
 //! fragment texts and the documents without optional fields it also emits), and GitLab's
 //! global ids.
 
-use crate::ref_name::RefType;
+use crate::resolve::ref_name::RefType;
 
 /// The generated code: one module per operation, plus `fragments` and `variants`.
 #[allow(

@@ -12,7 +12,7 @@ use graphql_client::GraphQLQuery;
 use super::client::Client;
 use super::graphql::{MissProbe, miss_probe};
 use crate::config::Credential;
-use crate::ref_name::{RefType, qualify_ref};
+use crate::resolve::ref_name::{RefType, qualify_ref};
 use crate::source::blob::{SourceError, file_not_found};
 use crate::source::gitlab::rules::exclusion;
 use crate::source::gitlab::wire::envelope::GraphqlResponse;

@@ -1,7 +1,7 @@
 //! Custom GraphQL scalars used by the generated operations, and the GraphQL form of
 //! [`RefType`].
 
-use crate::ref_name::RefType;
+use crate::resolve::ref_name::RefType;
 
 /// GitLab's `BigInt`: sent as a JSON string (`"15234"`); a number is accepted too.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

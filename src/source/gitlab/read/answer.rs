@@ -6,8 +6,8 @@
 
 use super::finish::Reply;
 use crate::config::Credential;
-use crate::ref_name::RefType;
 use crate::resolve::choice::choose;
+use crate::resolve::ref_name::RefType;
 use crate::resolve::{Lookup, ProjectFile, ProjectRef};
 use crate::source::blob::SourceError;
 use crate::source::gitlab::query::blob_query::{self, BlobRequest};

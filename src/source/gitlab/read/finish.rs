@@ -6,7 +6,7 @@
 
 use super::shared::Shared;
 use crate::config::Credential;
-use crate::ref_name::{RefType, qualify_ref};
+use crate::resolve::ref_name::{RefType, qualify_ref};
 use crate::source::blob::{Blob, Fetched, SourceError};
 use crate::source::gitlab::content::download::Landed;
 use crate::source::gitlab::content::flights::Follow;

@@ -20,7 +20,7 @@ use super::finish::{self, Finish, Reply};
 use super::shared::Shared;
 use super::single;
 use crate::config::Credential;
-use crate::ref_name::RefType;
+use crate::resolve::ref_name::RefType;
 use crate::resolve::{Lookup, ProjectFile, ProjectRef};
 use crate::source::Wanted;
 use crate::source::blob::{Fetched, SourceError};

@@ -5,7 +5,7 @@ use super::envelope::GraphqlResponse;
 use super::json_text::JsonTextError;
 use super::transport::TransportError;
 use super::verify::LfsObjectMissing;
-use crate::cause::Shared;
+use crate::base::cause::Shared;
 use crate::source::SourceError;
 use crate::source::blob::invalid_ref;
 use std::fmt::{self, Display, Formatter};

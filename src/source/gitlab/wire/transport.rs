@@ -8,9 +8,9 @@
 //! credential. Answers may come gzip-compressed (reqwest sends `Accept-Encoding: gzip` and
 //! decodes), so every length, limit and hash downstream sees decoded bytes; a body limit is a
 //! limit on decoded bytes, so a small compressed body that expands past it is refused. Reading
-//! a body is paced ([`crate::cpu::Pace`]: decoding is microseconds per 4 KiB frame, but frames
+//! a body is paced ([`crate::base::cpu::Pace`]: decoding is microseconds per 4 KiB frame, but frames
 //! of a small compressed answer are all there at once), and a GraphQL answer of 64 KiB or more
-//! is parsed off the async workers ([`crate::cpu::run`]).
+//! is parsed off the async workers ([`crate::base::cpu::run`]).
 //! Nothing here formats the token, except into the one header.
 
 use std::fmt::{self, Display, Formatter};
@@ -22,7 +22,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::envelope::GraphqlResponse;
-use crate::cause::{Shared, chain};
+use crate::base::cause::{Shared, chain};
 use crate::config::{ConfigError, Credential, GitlabConfig, TokenOrigin};
 use crate::metrics::{self, Endpoint};
 
@@ -96,8 +96,10 @@ pub(crate) enum TransportError {
         cause: Shared<serde_json::Error>,
     },
     /// The answer was not decoded: the work of decoding it, run off the async workers
-    /// ([`crate::cpu`]), gave no result (it panicked, or the pool was closed).
-    Undecoded { cause: Shared<crate::cpu::CpuError> },
+    /// ([`crate::base::cpu`]), gave no result (it panicked, or the pool was closed).
+    Undecoded {
+        cause: Shared<crate::base::cpu::CpuError>,
+    },
     /// No answer from the instance: it could not be reached, did not answer in time, or
     /// kept closing the connection.
     NoAnswer { instance: String, why: NoAnswer },
@@ -185,7 +187,7 @@ impl Display for TransportError {
     }
 }
 
-fn undecoded(f: &mut Formatter<'_>, cause: &Shared<crate::cpu::CpuError>) -> fmt::Result {
+fn undecoded(f: &mut Formatter<'_>, cause: &Shared<crate::base::cpu::CpuError>) -> fmt::Result {
     write!(
         f,
         "GitLab's answer was not decoded ({cause}); this is a bug in this server. Call again."
@@ -500,7 +502,7 @@ impl Transport {
                 response,
                 instance,
                 endpoint,
-                pace: crate::cpu::Pace::default(),
+                pace: crate::base::cpu::Pace::default(),
             });
         }
         // 401/403 mean what they mean for GraphQL; anything else is about the file asked for.
@@ -531,7 +533,7 @@ impl Transport {
                     why,
                 }
             })?;
-        let shown = crate::quote::shown(&super::storage::shown(&target));
+        let shown = crate::base::quote::shown(&super::storage::shown(&target));
         tracing::info!(storage = %shown, "GitLab sent an LFS object to object storage; following once, without credentials");
         let response = self
             .send(|| self.client.get(target.clone()), endpoint, None)
@@ -556,7 +558,7 @@ impl Transport {
             response,
             instance: self.instance.clone(),
             endpoint,
-            pace: crate::cpu::Pace::default(),
+            pace: crate::base::cpu::Pace::default(),
         })
     }
 
@@ -578,7 +580,7 @@ impl Transport {
             }
             let sent = std::time::Instant::now();
             let outcome = request.send().await;
-            crate::timing::record_upstream(sent.elapsed());
+            crate::base::timing::record_upstream(sent.elapsed());
             metrics::gitlab_request(endpoint, outcome.as_ref().ok().map(|r| r.status().as_u16()));
             let decision = match &outcome {
                 Ok(response) => retry_decision(response.status(), response.headers(), attempt),
@@ -590,7 +592,7 @@ impl Transport {
                 Retry::After(wait) => {
                     tracing::warn!(?wait, attempt, "GitLab asked us to retry (status or reset)");
                     tokio::time::sleep(wait).await;
-                    crate::timing::record_upstream(wait);
+                    crate::base::timing::record_upstream(wait);
                     metrics::gitlab_retry(endpoint);
                     attempt += 1;
                 }
@@ -612,7 +614,7 @@ impl Transport {
         let content_type = content_type.to_string();
         let received = std::time::Instant::now();
         let bytes = read_body(response).await;
-        crate::timing::record_upstream(received.elapsed());
+        crate::base::timing::record_upstream(received.elapsed());
         metrics::gitlab_received(Endpoint::Graphql, bytes.as_ref().map_or(0, Vec::len));
         let bytes = bytes.map_err(|e| match e {
             BodyError::Http(e) => self.send_error(e),
@@ -625,7 +627,7 @@ impl Transport {
         // (about 100 ms for 8 MB in a debug build): off the async workers, like every
         // CPU-bound step.
         let endpoint = self.endpoint.clone();
-        crate::cpu::run(bytes.len(), move |_| {
+        crate::base::cpu::run(bytes.len(), move |_| {
             decode(status, &bytes, content_type, endpoint)
         })
         .await
@@ -649,9 +651,9 @@ impl Transport {
             status: response.status().as_u16(),
             storage: location.is_some_and(|l| super::storage::looks_like_storage(&self.base, l)),
             // Quoted like any other input: secrets in it redacted, and cut.
-            location: crate::quote::shown(&crate::redact::url(
+            location: crate::base::quote::shown(&crate::base::redact::url(
                 location.unwrap_or("?"),
-                crate::redact::Query::KeysOnly,
+                crate::base::redact::Query::KeysOnly,
             )),
         }
     }
@@ -840,7 +842,7 @@ pub(crate) struct RawBody {
     endpoint: Endpoint,
     /// Yields between chunks that are already there (gzip frames), so decoding and hashing a
     /// large download never holds the worker long.
-    pace: crate::cpu::Pace,
+    pace: crate::base::cpu::Pace,
 }
 
 impl RawBody {
@@ -849,12 +851,12 @@ impl RawBody {
         self.response.content_length()
     }
 
-    /// The next chunk of the body; `None` at its end. Every [`crate::cpu::PACE_BYTES`] it
+    /// The next chunk of the body; `None` at its end. Every [`crate::base::cpu::PACE_BYTES`] it
     /// first yields to the other tasks (the caller hashed what came before).
     pub(crate) async fn chunk(&mut self) -> Result<Option<bytes::Bytes>, TransportError> {
         let received = std::time::Instant::now();
         let chunk = self.response.chunk().await;
-        crate::timing::record_upstream(received.elapsed());
+        crate::base::timing::record_upstream(received.elapsed());
         let length = chunk
             .as_ref()
             .ok()
@@ -890,7 +892,7 @@ enum BodyError {
 
 /// Reads a body chunk by chunk into one buffer sized from `Content-Length` when GitLab sends
 /// it, so a 10 MiB answer is held once rather than as chunks plus a joined copy; paced
-/// ([`crate::cpu::Pace`]), so a compressed answer is not decoded whole in one poll.
+/// ([`crate::base::cpu::Pace`]), so a compressed answer is not decoded whole in one poll.
 async fn read_body(mut response: reqwest::Response) -> Result<Vec<u8>, BodyError> {
     let expected = response.content_length().unwrap_or(0);
     if expected > MAX_BODY_BYTES as u64 {
@@ -898,7 +900,7 @@ async fn read_body(mut response: reqwest::Response) -> Result<Vec<u8>, BodyError
     }
     // Bounded by MAX_BODY_BYTES just above, so it fits in usize.
     let mut body = Vec::with_capacity(expected as usize);
-    let mut pace = crate::cpu::Pace::default();
+    let mut pace = crate::base::cpu::Pace::default();
     while let Some(chunk) = response.chunk().await.map_err(BodyError::Http)? {
         if body.len() + chunk.len() > MAX_BODY_BYTES {
             return Err(BodyError::TooLarge);
@@ -1051,9 +1053,11 @@ mod tests {
 
     #[tokio::test]
     async fn an_undecoded_answer_is_worded_once_with_its_cause() {
-        let panicked = crate::cpu::run(crate::cpu::INLINE_BYTES, |_| -> () { panic!("a bug") })
-            .await
-            .unwrap_err();
+        let panicked = crate::base::cpu::run(crate::base::cpu::INLINE_BYTES, |_| -> () {
+            panic!("a bug")
+        })
+        .await
+        .unwrap_err();
         let e = TransportError::Undecoded {
             cause: Shared::new(panicked),
         };

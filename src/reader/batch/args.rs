@@ -9,7 +9,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::args::{self, ArgError, ArgName, Sent, ToolArgs};
+use crate::resolve::args::{self, ArgError, ArgName, Sent, ToolArgs};
 
 /// The most entries one call reads.
 pub(crate) const MAX_FILES: usize = 20;
@@ -47,10 +47,10 @@ pub(crate) struct Entry {
 
 impl Entry {
     /// The string the entry gave for `name`, as an error quotes it: at most 100 characters,
-    /// control characters escaped ([`crate::quote::shown`]), as the single tool quotes it.
+    /// control characters escaped ([`crate::base::quote::shown`]), as the single tool quotes it.
     pub(crate) fn quoted(&self, name: ArgName) -> Option<String> {
         match self.arguments.get(name.as_str()) {
-            Some(Value::String(s)) => Some(crate::quote::shown(s)),
+            Some(Value::String(s)) => Some(crate::base::quote::shown(s)),
             _ => None,
         }
     }
@@ -108,7 +108,7 @@ pub(crate) fn parse(arguments: Option<&Map<String, Value>>) -> Result<BatchCall,
         .find(|k| k.as_str() != FILES && !wide_names.contains(&k.as_str()))
     {
         return Err(BatchError::Unknown {
-            name: crate::quote::shown(name),
+            name: crate::base::quote::shown(name),
         });
     }
     let wide: Map<String, Value> = map

@@ -3,7 +3,7 @@
 //! published definitions are in [`definition`] and [`batch`]. No GitLab or git knowledge lives
 //! here.
 
-use crate::quote::shown;
+use crate::base::quote::shown;
 use std::fmt::{self, Display, Formatter};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
@@ -19,18 +19,21 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 mod batch;
+mod cutoff;
 mod definition;
+pub(crate) mod jsonrpc;
 pub(crate) mod name;
+mod outcome;
 
 use definition::tool;
 use name::ToolName;
 
-use crate::batch::BatchError;
 use crate::config::Credential;
-use crate::cutoff::Cutoffs;
-use crate::history::Caller;
 use crate::metrics::{self, ErrorKind};
 use crate::reader::Reader;
+use crate::reader::batch::BatchError;
+use crate::reader::history::Caller;
+use crate::tool::cutoff::Cutoffs;
 
 /// Whose token a call uses.
 #[derive(Debug, Clone)]
@@ -135,7 +138,7 @@ impl FileServer {
             ToolName::GetRepositoryFile,
             arguments,
             read,
-            crate::outcome::error_kind,
+            crate::tool::outcome::error_kind,
         )
         .await
     }
@@ -147,7 +150,7 @@ impl FileServer {
         credential: Option<&Credential>,
         caller: Option<Caller>,
     ) -> CallToolResult {
-        let read = Box::pin(crate::batch::read_many(
+        let read = Box::pin(crate::reader::batch::read_many(
             &self.reader,
             arguments,
             (credential, caller),
@@ -170,10 +173,10 @@ async fn logged<E: std::fmt::Display>(
     let tool = label.as_str();
     tracing::debug!(
         target: "gitlab_file_mcp::calls",
-        arguments = %crate::redact::arguments(arguments),
+        arguments = %crate::base::redact::arguments(arguments),
         "{tool} arguments"
     );
-    let (read, timing) = crate::timing::measure(read).await;
+    let (read, timing) = crate::base::timing::measure(read).await;
     metrics::tool_call(
         label,
         read.as_ref().err().map(kind),
@@ -310,14 +313,14 @@ impl ServerHandler for FileServer {
         request: CustomRequest,
         _context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, McpError> {
-        Err(crate::jsonrpc::answer_untyped(&request))
+        Err(crate::tool::jsonrpc::answer_untyped(&request))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::args::ArgError;
+    use crate::resolve::args::ArgError;
     use crate::resolve::{PathError, ResolveError};
     use crate::source::SourceError;
 

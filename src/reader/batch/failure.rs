@@ -4,7 +4,7 @@
 //! where the batch's answer is built.
 
 use super::args::EntryError;
-use crate::cpu::CpuError;
+use crate::base::cpu::CpuError;
 use crate::reader::ReadError;
 
 /// Why one entry has no answer; the other entries are read.

@@ -52,8 +52,8 @@ fn source_kind(e: &SourceError) -> ErrorKind {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::args::ArgError;
-    use crate::cause::Shared;
+    use crate::base::cause::Shared;
+    use crate::resolve::args::ArgError;
 
     fn source(e: SourceError) -> ErrorKind {
         error_kind(&ReadError::Source(e))

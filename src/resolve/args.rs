@@ -8,7 +8,7 @@
 //! line-range rules clamp them ([`LineRequest::from_line_args`]). Ranges and lengths are
 //! checked here, before anything is sent anywhere; cross-argument rules live in `resolve`.
 
-use crate::quote::shown;
+use crate::base::quote::shown;
 use serde_json::{Map, Value};
 use std::fmt::{self, Display, Formatter};
 

@@ -8,13 +8,13 @@
 //!   params do not fit falls through to a "custom request", which rmcp answers `-32601` (method
 //!   not found) with the bare method name. This answers `-32602` with the reason instead.
 
-use crate::quote::shown;
+use crate::base::quote::shown;
 use rmcp::ErrorData as McpError;
 use rmcp::model::{CallToolRequestParams, ClientJsonRpcMessage, CustomRequest, ErrorCode};
 use serde_json::{Value, json};
 use std::fmt::{self, Display, Formatter};
 
-use crate::args::JsonKind;
+use crate::resolve::args::JsonKind;
 
 /// Methods this server answers whose params rmcp types; a malformed one is -32602.
 const TYPED_METHODS: [&str; 3] = ["tools/call", "tools/list", "ping"];

@@ -10,8 +10,8 @@
 use std::hash::BuildHasher;
 use std::sync::OnceLock;
 
+use crate::base::lru::SharedLru;
 use crate::config::Credential;
-use crate::lru::SharedLru;
 
 /// How many (caller, file) pairs are remembered.
 pub(crate) const REMEMBERED: u64 = 16_384;

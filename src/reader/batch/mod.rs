@@ -14,11 +14,11 @@ pub(crate) use args::{BatchError, CALL_WIDE, FILES, MAX_FILES};
 
 use serde_json::{Map, Value, json};
 
-use crate::args::ArgName;
+use crate::base::cpu::{self, Stop};
 use crate::config::Credential;
-use crate::cpu::{self, Stop};
-use crate::history::Caller;
+use crate::reader::history::Caller;
 use crate::reader::{AnySource, ReadError, Reader};
+use crate::resolve::args::ArgName;
 use crate::resolve::{Lookup, ProjectFile, Target};
 use crate::response;
 use crate::source::{BlobKind, Fetched, Source, Wanted, holds};

@@ -2,16 +2,19 @@
 //! the call's view → a fetched blob → the view rendered → the output object. Every step lives in its own module; this one
 //! only wires them, and is the one place a call's failure is collected as a [`ReadError`].
 
+pub(crate) mod batch;
+pub(crate) mod history;
+
 use std::fmt::{self, Display, Formatter};
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use crate::args::{self, ArgError};
 use crate::config::Credential;
-use crate::history::{Caller, FileKey, History};
 use crate::outline::Outlines;
+use crate::reader::history::{Caller, FileKey, History};
 use crate::resolve::ResolveError;
+use crate::resolve::args::{self, ArgError};
 use crate::source::gitlab::GitlabSource;
 use crate::source::local::LocalSource;
 use crate::source::{Fetched, Source, SourceError};
