@@ -14,7 +14,8 @@ use crate::metrics::Endpoint;
 use crate::source::blob::{BlobKind, SourceError};
 use crate::source::classify::looks_binary;
 use crate::source::gitlab::wire::error::GitlabError;
-use crate::source::gitlab::wire::transport::{Transport, TransportError};
+use crate::source::gitlab::wire::transport::Transport;
+use crate::source::gitlab::wire::transport_error::TransportError;
 use crate::source::gitlab::wire::verify::{Expected, LfsObjectMissing, Mismatch};
 
 /// One REST download: where, named how in errors, and what its bytes must be.

@@ -19,7 +19,8 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
 use crate::config::Credential;
 use crate::source::classify::{BINARY_SNIFF_LEN, looks_binary};
-use crate::source::gitlab::wire::transport::{Follow, Transport, TransportError};
+use crate::source::gitlab::wire::transport::{Follow, Transport};
+use crate::source::gitlab::wire::transport_error::TransportError;
 use crate::source::gitlab::wire::verify::{Digesting, Expected, Problem};
 
 /// What is left unencoded in a path segment or query value: RFC 3986's unreserved characters.

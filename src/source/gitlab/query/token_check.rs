@@ -16,7 +16,7 @@ use super::graphql::{CurrentUser, current_user};
 use crate::config::Credential;
 use crate::source::gitlab::wire::envelope::GraphqlResponse;
 use crate::source::gitlab::wire::error::{GitlabError, answer_data};
-use crate::source::gitlab::wire::transport::TransportError;
+use crate::source::gitlab::wire::transport_error::TransportError;
 
 /// What GitLab said of a token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

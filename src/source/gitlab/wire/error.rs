@@ -3,7 +3,7 @@
 
 use super::envelope::GraphqlResponse;
 use super::json_text::JsonTextError;
-use super::transport::TransportError;
+use super::transport_error::TransportError;
 use super::verify::LfsObjectMissing;
 use crate::base::cause::Shared;
 use crate::source::SourceError;
