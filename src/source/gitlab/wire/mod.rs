@@ -9,7 +9,6 @@
 pub(super) mod envelope;
 pub(super) mod error;
 pub(super) mod json_text;
-pub(super) mod retry;
 pub(super) mod storage;
 pub(super) mod transport;
 pub(super) mod transport_error;
