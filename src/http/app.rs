@@ -65,7 +65,7 @@ pub(crate) fn router(
         slots: Arc::clone(&controls.slots),
         request_timeout: args.request_timeout(),
     });
-    let parts = session_open::Parts::new(args, reader.backend().clone());
+    let parts = session_open::Parts::new(args.sessions(), reader.backend().clone());
     let handler = file_server(args, reader, configured, controls);
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(!args.stateless)

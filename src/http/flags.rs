@@ -6,6 +6,7 @@ use std::time::Duration;
 use clap::Args;
 
 use super::guard::origin;
+use super::sessions::session_open::SessionSettings;
 use super::sessions::session_slots::Caps;
 use super::wording;
 use super::wording::start::StartError;
@@ -188,15 +189,16 @@ impl HttpArgs {
         seconds(self.drain_timeout_secs)
     }
 
-    pub(crate) fn session_idle(&self) -> Duration {
-        seconds(self.session_idle_secs)
-    }
-
-    /// The session caps.
-    pub(crate) fn session_caps(&self) -> Caps {
-        Caps {
-            per_token: self.max_sessions_per_token,
-            total: self.max_sessions,
+    /// What the flags say of sessions.
+    pub(crate) fn sessions(&self) -> SessionSettings {
+        SessionSettings {
+            sessions_on: !self.stateless,
+            token_from_request: self.token_from_request,
+            caps: Caps {
+                per_token: self.max_sessions_per_token,
+                total: self.max_sessions,
+            },
+            idle: seconds(self.session_idle_secs),
         }
     }
 

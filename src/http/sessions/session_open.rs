@@ -18,7 +18,7 @@
 //! like any other request.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::extract::{Request, State};
@@ -29,10 +29,9 @@ use http::{HeaderMap, Method, StatusCode};
 use super::counted_sessions::CountedSessions;
 use super::fingerprint::Fingerprints;
 use super::session::Owners;
-use super::session_slots::{Full, Slots};
+use super::session_slots::{Caps, Full, Slots};
 use super::token_verdicts::Verdicts;
 use crate::config::Credential;
-use crate::http::flags::HttpArgs;
 use crate::http::wording::{self, reply};
 use crate::metrics::{self, Guard};
 use crate::reader::AnySource;
@@ -45,6 +44,19 @@ const SESSION_ID: &str = "mcp-session-id";
 /// out, which takes longer than a request in flight.
 const RETRY_AFTER_SECS: u64 = 30;
 
+/// What the flags say of sessions (`HttpArgs::sessions`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SessionSettings {
+    /// Session mode (not `--stateless`).
+    pub sessions_on: bool,
+    /// `--token-from-request`.
+    pub token_from_request: bool,
+    /// `--max-sessions-per-token`, `--max-sessions`.
+    pub caps: Caps,
+    /// `--session-idle-secs`.
+    pub idle: Duration,
+}
+
 /// What the app needs of sessions: who owns each (check 3), rmcp's session manager that
 /// counts them out, and what their opening is checked against (check 7).
 #[derive(Debug)]
@@ -55,24 +67,24 @@ pub(crate) struct Parts {
 }
 
 impl Parts {
-    /// The parts for a server with `args`, reading from `source`.
-    pub(crate) fn new(args: &HttpArgs, source: AnySource) -> Self {
-        let sessions_on = !args.stateless;
+    /// The parts for a server with `settings`, reading from `source`.
+    pub(crate) fn new(settings: SessionSettings, source: AnySource) -> Self {
+        let sessions_on = settings.sessions_on;
         let prints = Fingerprints::default();
         let owners = Arc::new(Owners::new(
             sessions_on,
-            args.token_from_request,
+            settings.token_from_request,
             prints.clone(),
         ));
-        let slots = Slots::new(args.session_caps());
+        let slots = Slots::new(settings.caps);
         let manager = Arc::new(CountedSessions::new(
-            args.session_idle(),
+            settings.idle,
             Arc::clone(&slots),
             Arc::clone(&owners),
         ));
         let opening = Arc::new(Opening {
             sessions_on,
-            token_from_request: args.token_from_request,
+            token_from_request: settings.token_from_request,
             source,
             prints,
             verdicts: Verdicts::default(),
