@@ -7,10 +7,10 @@ use std::fmt::{self, Write};
 use prometheus_client::encoding::{EncodeLabelSet, EncodeLabelValue, LabelValueEncoder};
 use strum::{IntoStaticStr, VariantArray};
 
-/// The tool called: its name ([`ToolName`]).
-pub(crate) use crate::tool::name::ToolName as Tool;
+use crate::base::tool_name::ToolName;
 
-impl EncodeLabelValue for Tool {
+/// The tool called: its name.
+impl EncodeLabelValue for ToolName {
     fn encode(&self, encoder: &mut LabelValueEncoder) -> fmt::Result {
         encode_label(self.as_str(), encoder)
     }
@@ -248,7 +248,7 @@ impl EncodeLabelValue for Guard {
 /// The labels of a tool call's counter.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
 pub(crate) struct CallLabels {
-    pub tool: Tool,
+    pub tool: ToolName,
     pub outcome: Outcome,
     pub kind: Option<ErrorKind>,
 }
@@ -256,7 +256,7 @@ pub(crate) struct CallLabels {
 /// The labels of a call-duration observation.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
 pub(crate) struct DurationLabels {
-    pub tool: Tool,
+    pub tool: ToolName,
     pub part: Part,
 }
 
@@ -334,7 +334,7 @@ mod tests {
 
     #[test]
     fn label_values_are_prometheus_safe() {
-        let texts = Tool::ALL
+        let texts = ToolName::ALL
             .iter()
             .map(|v| v.as_str())
             .chain(Outcome::ALL.iter().map(|v| v.as_str()))

@@ -16,7 +16,9 @@ mod registry;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-pub(crate) use labels::{Endpoint, ErrorKind, Guard, Tool};
+pub(crate) use labels::{Endpoint, ErrorKind, Guard};
+
+use crate::base::tool_name::ToolName;
 pub(crate) use registry::Metrics;
 
 static INSTALLED: OnceLock<Metrics> = OnceLock::new();
@@ -37,7 +39,12 @@ pub(crate) fn render() -> Option<String> {
 
 /// A tool call answered (`error`: its tool error's kind), its total time and the part of it
 /// spent waiting on GitLab.
-pub(crate) fn tool_call(tool: Tool, error: Option<ErrorKind>, total: Duration, gitlab: Duration) {
+pub(crate) fn tool_call(
+    tool: ToolName,
+    error: Option<ErrorKind>,
+    total: Duration,
+    gitlab: Duration,
+) {
     if let Some(m) = installed() {
         m.calls.answered(tool, error, total, gitlab);
     }
@@ -45,7 +52,7 @@ pub(crate) fn tool_call(tool: Tool, error: Option<ErrorKind>, total: Duration, g
 
 /// A tool call answered with a tool error of `kind` without running to its end: cut off
 /// (`Timeout`, `Shutdown`) or refused before it ran (`NoToken`). Counted, with no duration.
-pub(crate) fn tool_call_not_run(tool: Tool, kind: ErrorKind) {
+pub(crate) fn tool_call_not_run(tool: ToolName, kind: ErrorKind) {
     if let Some(m) = installed() {
         m.calls.not_run(tool, kind);
     }

@@ -18,8 +18,9 @@ use prometheus_client::registry::{Registry, Unit};
 
 use super::labels::{
     CallLabels, DurationLabels, Endpoint, EndpointLabels, ErrorKind, Guard, GuardLabels,
-    LabelValue, Outcome, Part, RequestLabels, StatusClass, Tool,
+    LabelValue, Outcome, Part, RequestLabels, StatusClass,
 };
+use crate::base::tool_name::ToolName;
 
 /// Every metric name starts `gitlab_file_mcp_`.
 pub(crate) const PREFIX: &str = "gitlab_file_mcp";
@@ -122,9 +123,9 @@ fn duration_histogram() -> Histogram {
 /// Tool calls: outcomes, durations, calls running.
 #[derive(Debug)]
 pub(crate) struct CallMetrics {
-    /// Index: [`Tool`] × (`None` (ok) first, then each [`ErrorKind`]).
+    /// Index: [`ToolName`] × (`None` (ok) first, then each [`ErrorKind`]).
     answered: Vec<Counter>,
-    /// Index: [`Tool`] × [`Part`].
+    /// Index: [`ToolName`] × [`Part`].
     durations: Vec<Histogram>,
     pub(crate) in_flight: Gauge,
 }
@@ -134,7 +135,7 @@ const OUTCOMES: usize = 1 + ErrorKind::ALL.len();
 
 impl CallMetrics {
     fn register(r: &mut Registry) -> Self {
-        let outcomes = Tool::ALL.iter().flat_map(|&tool| {
+        let outcomes = ToolName::ALL.iter().flat_map(|&tool| {
             std::iter::once(None)
                 .chain(ErrorKind::ALL.iter().copied().map(Some))
                 .map(move |kind| CallLabels {
@@ -151,7 +152,7 @@ impl CallMetrics {
             counters(),
             outcomes,
         );
-        let parts = Tool::ALL.iter().flat_map(|&tool| {
+        let parts = ToolName::ALL.iter().flat_map(|&tool| {
             Part::ALL
                 .iter()
                 .map(move |&part| DurationLabels { tool, part })
@@ -176,7 +177,7 @@ impl CallMetrics {
     /// `gitlab` was spent waiting on GitLab.
     pub(crate) fn answered(
         &self,
-        tool: Tool,
+        tool: ToolName,
         error: Option<ErrorKind>,
         total: Duration,
         gitlab: Duration,
@@ -195,7 +196,7 @@ impl CallMetrics {
     }
 
     /// A call of `tool` answered without running to its end: counted, with no duration.
-    pub(crate) fn not_run(&self, tool: Tool, kind: ErrorKind) {
+    pub(crate) fn not_run(&self, tool: ToolName, kind: ErrorKind) {
         self.answered[tool as usize * OUTCOMES + kind as usize + 1].inc();
     }
 }

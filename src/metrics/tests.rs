@@ -4,8 +4,9 @@ use std::time::Duration;
 use prometheus_parse::{Scrape, Value};
 
 use super::Running;
-use super::labels::{Endpoint, ErrorKind, Guard, LabelValue, Tool};
+use super::labels::{Endpoint, ErrorKind, Guard, LabelValue};
 use super::registry::{DURATION_BUCKETS, Metrics};
+use crate::base::tool_name::ToolName;
 
 fn scrape(m: &Metrics) -> Scrape {
     let text = m.render();
@@ -52,7 +53,7 @@ fn every_series_exists_from_the_start_at_zero() {
     let m = Metrics::new();
     let s = scrape(&m);
     let calls = "gitlab_file_mcp_tool_calls_total";
-    for tool in Tool::ALL {
+    for tool in ToolName::ALL {
         let tool = ("tool", tool.as_str());
         assert_eq!(value(&s, calls, &[tool, ("outcome", "ok")]), 0.0);
         for kind in ErrorKind::ALL {
@@ -77,18 +78,19 @@ fn recordings_show_by_value_under_their_labels() {
     let m = Metrics::new();
     let ms = Duration::from_millis;
     m.calls
-        .answered(Tool::GetRepositoryFile, None, ms(30), ms(20));
+        .answered(ToolName::GetRepositoryFile, None, ms(30), ms(20));
     m.calls
-        .answered(Tool::GetRepositoryFile, None, ms(2), ms(0));
+        .answered(ToolName::GetRepositoryFile, None, ms(2), ms(0));
     m.calls.answered(
-        Tool::GetRepositoryFile,
+        ToolName::GetRepositoryFile,
         Some(ErrorKind::NotFound),
         ms(50),
         ms(45),
     );
     m.calls
-        .not_run(Tool::GetRepositoryFiles, ErrorKind::Timeout);
-    m.calls.not_run(Tool::GetRepositoryFile, ErrorKind::Timeout);
+        .not_run(ToolName::GetRepositoryFiles, ErrorKind::Timeout);
+    m.calls
+        .not_run(ToolName::GetRepositoryFile, ErrorKind::Timeout);
     m.gitlab.request(Endpoint::Graphql, Some(200));
     m.gitlab.request(Endpoint::Graphql, Some(502));
     m.gitlab.request(Endpoint::Lfs, None);
@@ -175,7 +177,7 @@ fn recordings_show_by_value_under_their_labels() {
 fn durations_fall_in_the_buckets_they_should() {
     let m = Metrics::new();
     m.calls.answered(
-        Tool::GetRepositoryFile,
+        ToolName::GetRepositoryFile,
         None,
         Duration::from_micros(80),
         Duration::ZERO,

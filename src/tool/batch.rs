@@ -15,7 +15,8 @@ use crate::resolve::args::ArgName;
 use crate::response::batch::{INDEX, INDEX_CHARS, Status};
 
 /// The batch tool's name.
-pub(crate) const BATCH_TOOL_NAME: &str = super::name::ToolName::GetRepositoryFiles.as_str();
+pub(crate) const BATCH_TOOL_NAME: &str =
+    crate::base::tool_name::ToolName::GetRepositoryFiles.as_str();
 
 fn description(defaults: ReadDefaults) -> String {
     let budget = default_budget(defaults);

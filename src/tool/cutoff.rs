@@ -9,7 +9,8 @@ use std::time::Duration;
 use rmcp::model::{CallToolResult, ContentBlock};
 use tokio_util::sync::CancellationToken;
 
-use crate::metrics::{ErrorKind, Tool};
+use crate::base::tool_name::ToolName;
+use crate::metrics::ErrorKind;
 
 /// The cutoffs of every call a [`crate::tool::FileServer`] runs; none by default.
 #[derive(Debug, Clone, Default)]
@@ -76,7 +77,7 @@ impl Cutoffs {
     /// its GitLab request).
     pub(crate) async fn bound(
         &self,
-        tool: Tool,
+        tool: ToolName,
         call: impl Future<Output = CallToolResult>,
     ) -> CallToolResult {
         match self.run(call).await {
@@ -136,7 +137,7 @@ mod tests {
     #[tokio::test]
     async fn without_cutoffs_the_call_runs_to_its_end() {
         let result = Cutoffs::default()
-            .bound(Tool::GetRepositoryFile, async { ok() })
+            .bound(ToolName::GetRepositoryFile, async { ok() })
             .await;
         assert_eq!(text(&result), "done");
     }
@@ -145,7 +146,7 @@ mod tests {
     async fn a_call_past_its_time_limit_is_a_tool_error() {
         let cutoffs = Cutoffs::default().with_time_limit(Duration::from_millis(10), "too slow");
         let result = cutoffs
-            .bound(Tool::GetRepositoryFile, std::future::pending())
+            .bound(ToolName::GetRepositoryFile, std::future::pending())
             .await;
         assert_eq!(result.is_error, Some(true));
         assert_eq!(text(&result), "too slow");
@@ -157,13 +158,17 @@ mod tests {
         let cutoffs = Cutoffs::default().with_shutdown(token.clone(), "shutting down");
         token.cancel();
         let result = cutoffs
-            .bound(Tool::GetRepositoryFile, std::future::pending())
+            .bound(ToolName::GetRepositoryFile, std::future::pending())
             .await;
         assert_eq!(result.is_error, Some(true));
         assert_eq!(text(&result), "shutting down");
         // A call already done keeps its answer.
         assert_eq!(
-            text(&cutoffs.bound(Tool::GetRepositoryFile, async { ok() }).await),
+            text(
+                &cutoffs
+                    .bound(ToolName::GetRepositoryFile, async { ok() })
+                    .await
+            ),
             "done"
         );
     }

@@ -16,7 +16,7 @@ use crate::window::search::{DEFAULT_CONTEXT_LINES, MAX_CONTEXT_LINES, MAX_PATTER
 use crate::window::{CONTROL_CHARGE, DEFAULT_LIMIT, MAX_LIMIT, MAX_WINDOW_BYTES};
 
 /// The tool's name, as GitLab's own tool calls it.
-pub(crate) const TOOL_NAME: &str = super::name::ToolName::GetRepositoryFile.as_str();
+pub(crate) const TOOL_NAME: &str = crate::base::tool_name::ToolName::GetRepositoryFile.as_str();
 
 /// The `_meta` key that tells Claude Code how large a result of this tool may be inline.
 const MAX_RESULT_SIZE_KEY: &str = "anthropic/maxResultSizeChars";

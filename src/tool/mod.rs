@@ -22,11 +22,10 @@ mod batch;
 mod cutoff;
 mod definition;
 pub(crate) mod jsonrpc;
-pub(crate) mod name;
 mod outcome;
 
+use crate::base::tool_name::ToolName;
 use definition::tool;
-use name::ToolName;
 
 use crate::config::Credential;
 use crate::metrics::{self, ErrorKind};
@@ -295,11 +294,11 @@ impl ServerHandler for FileServer {
         let caller = self.caller(&context, credential.as_ref());
         let (arguments, credential) = (request.arguments.as_ref(), credential.as_ref());
         let result = match tool {
-            metrics::Tool::GetRepositoryFiles => {
+            ToolName::GetRepositoryFiles => {
                 let call = self.call_many(arguments, credential, caller);
                 self.cutoffs.bound(tool, call).await
             }
-            metrics::Tool::GetRepositoryFile => {
+            ToolName::GetRepositoryFile => {
                 let call = self.call(arguments, credential, caller);
                 self.cutoffs.bound(tool, call).await
             }
