@@ -125,7 +125,7 @@ impl Reader {
             .fetch(
                 &target.lookup,
                 view.extent(),
-                target.if_none_match.as_deref(),
+                target.held.as_deref(),
                 credential,
             )
             .await

@@ -107,8 +107,9 @@ pub(crate) struct Target<L> {
     pub outline: Option<OutlineArgs>,
     /// With a `symbol`: the call reads that definition's lines.
     pub symbol: Option<SymbolArgs>,
-    /// The blob id the caller holds, if sent: when the file is still that blob, no content.
-    pub if_none_match: Option<String>,
+    /// The blob id the caller holds (`if_none_match`), if sent: when the file is still that
+    /// blob, no content. Past the arguments, the idea of a re-read is called `held`.
+    pub held: Option<String>,
 }
 
 /// An outline's arguments, as sent (hints repeat them).
@@ -214,7 +215,7 @@ fn target<L>(args: &ToolArgs, anchor: &Option<file_url::LineAnchor>, lookup: L) 
             name: name.to_string(),
             lines: given_lines(args, anchor).map(|(req, _)| req),
         }),
-        if_none_match: trimmed(args.if_none_match.as_deref()).map(str::to_string),
+        held: trimmed(args.if_none_match.as_deref()).map(str::to_string),
     }
 }
 

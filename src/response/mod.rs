@@ -15,4 +15,4 @@ mod window;
 pub(crate) use outline::{OutlineShown, outline_output, symbol_output};
 pub(crate) use output::ReadFacts;
 pub(crate) use search::search_output;
-pub(crate) use window::{file_output, unchanged_output};
+pub(crate) use window::{file_output, held_output};

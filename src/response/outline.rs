@@ -129,7 +129,7 @@ fn outcome_note(facts: &ReadFacts<'_>, shown: &OutlineShown<'_>) -> Option<Strin
         ));
     }
     let next = page.next_start?;
-    let call = NextPage {
+    let call = NextOutlinePage {
         start_line: next,
         end_line: ends_by_caller(shown.args.lines).then_some(last),
         max_chars: facts.max_chars_arg,
@@ -154,13 +154,13 @@ fn cap_words(cap: PageCap, budget: u64) -> String {
 }
 
 /// The next page's arguments.
-struct NextPage {
+struct NextOutlinePage {
     start_line: u64,
     end_line: Option<u64>,
     max_chars: Option<u64>,
 }
 
-impl Display for NextPage {
+impl Display for NextOutlinePage {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         write!(
             f,

@@ -20,10 +20,7 @@ pub(crate) fn file_output<'a>(facts: ReadFacts<'a>, fitted: &'a Fitted<'_>) -> F
 
 /// Builds the output for a file that is still the blob the caller holds: no content, the
 /// window's metadata when its content was at hand (`fitted`), and one sentence.
-pub(crate) fn unchanged_output<'a>(
-    facts: ReadFacts<'a>,
-    fitted: Option<&Fitted<'_>>,
-) -> FileOutput<'a> {
+pub(crate) fn held_output<'a>(facts: ReadFacts<'a>, fitted: Option<&Fitted<'_>>) -> FileOutput<'a> {
     let commit = facts
         .commit_sha
         .map(|sha| format!(" (commit {})", short_id(sha)))
@@ -471,7 +468,7 @@ mod tests {
             ..facts(HintStyle::OffsetLimit)
         };
         let w = fit_window(text, off(0, 2), Fit::RAW).unwrap();
-        let out = serde_json::to_value(unchanged_output(f, Some(&w))).unwrap();
+        let out = serde_json::to_value(held_output(f, Some(&w))).unwrap();
         assert_eq!(out.get("content"), None);
         assert_eq!(out["metadata"]["unchanged"], true);
         assert_eq!(
@@ -489,7 +486,7 @@ mod tests {
             "The file at ref 'main' (commit 9a1c8e2f0d8e) is unchanged since blob 1a2b3c4d5e6f; the content you hold is current."
         );
         // Without the content at hand: no window, no anchor.
-        let out = serde_json::to_value(unchanged_output(f, None)).unwrap();
+        let out = serde_json::to_value(held_output(f, None)).unwrap();
         assert_eq!(
             out["metadata"],
             serde_json::json!({"size_bytes": 0, "blob_id": "1a2b3c4d5e6f7a8b9c0d1a2b3c4d5e6f7a8b9c0d",

@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use super::suggest::{Entry, EntryKind};
+use super::suggest::{EntryKind, ListingEntry};
 use crate::base::quote::shown;
 
 /// The most entries an error names.
@@ -27,7 +27,11 @@ pub(crate) struct DirEntries {
 impl DirEntries {
     /// The entries of a listing, of which `allowed` keeps those that may be named; `paged`
     /// says the listing may not be the whole directory.
-    pub(crate) fn of(entries: &[Entry], paged: bool, allowed: impl Fn(&Entry) -> bool) -> Self {
+    pub(crate) fn of(
+        entries: &[ListingEntry],
+        paged: bool,
+        allowed: impl Fn(&ListingEntry) -> bool,
+    ) -> Self {
         let kept = |kind: EntryKind| {
             entries
                 .iter()
@@ -77,14 +81,14 @@ impl fmt::Display for DirEntries {
 mod tests {
     use super::*;
 
-    fn entry(name: &str, kind: EntryKind) -> Entry {
-        Entry {
+    fn entry(name: &str, kind: EntryKind) -> ListingEntry {
+        ListingEntry {
             name: name.into(),
             kind,
         }
     }
 
-    fn listing(files: usize, dirs: usize) -> Vec<Entry> {
+    fn listing(files: usize, dirs: usize) -> Vec<ListingEntry> {
         let files = (0..files).map(|i| entry(&format!("f{i}.rs"), EntryKind::File));
         let dirs = (0..dirs).map(|i| entry(&format!("d{i}"), EntryKind::Directory));
         files.chain(dirs).collect()

@@ -29,7 +29,7 @@ pub(crate) enum EntryKind {
 
 /// One entry of a listed directory.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Entry {
+pub(crate) struct ListingEntry {
     pub name: String,
     pub kind: EntryKind,
 }
@@ -39,7 +39,7 @@ pub(crate) struct Entry {
 pub(crate) struct Listing {
     /// The directory's path, `""` for the root.
     pub dir: String,
-    pub entries: Vec<Entry>,
+    pub entries: Vec<ListingEntry>,
 }
 
 /// One existing path to suggest.
@@ -208,7 +208,7 @@ struct Score {
 }
 
 impl Score {
-    fn new(level: usize, c: Closeness, entry: &Entry) -> Self {
+    fn new(level: usize, c: Closeness, entry: &ListingEntry) -> Self {
         Score {
             level,
             not_case_equal: !c.case_insensitive_equal,
@@ -224,21 +224,21 @@ impl Score {
 mod tests {
     use super::*;
 
-    fn file(name: &str) -> Entry {
-        Entry {
+    fn file(name: &str) -> ListingEntry {
+        ListingEntry {
             name: name.into(),
             kind: EntryKind::File,
         }
     }
 
-    fn dir(name: &str) -> Entry {
-        Entry {
+    fn dir(name: &str) -> ListingEntry {
+        ListingEntry {
             name: name.into(),
             kind: EntryKind::Directory,
         }
     }
 
-    fn listing(dir: &str, entries: Vec<Entry>) -> Listing {
+    fn listing(dir: &str, entries: Vec<ListingEntry>) -> Listing {
         Listing {
             dir: dir.into(),
             entries,

@@ -33,19 +33,19 @@ struct Shutdown {
 
 /// Why a call was cut off.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub(crate) enum Cut {
+pub(crate) enum CutReason {
     #[error("the call ran past its time limit")]
     TimeLimit,
     #[error("the server is shutting down")]
     Shutdown,
 }
 
-impl Cut {
+impl CutReason {
     /// The kind of tool error the call it ends counts as.
     fn error_kind(self) -> ErrorKind {
         match self {
-            Cut::TimeLimit => ErrorKind::Timeout,
-            Cut::Shutdown => ErrorKind::Shutdown,
+            CutReason::TimeLimit => ErrorKind::Timeout,
+            CutReason::Shutdown => ErrorKind::Shutdown,
         }
     }
 }
@@ -90,12 +90,15 @@ impl Cutoffs {
         }
     }
 
-    async fn run(&self, call: impl Future<Output = CallToolResult>) -> Result<CallToolResult, Cut> {
+    async fn run(
+        &self,
+        call: impl Future<Output = CallToolResult>,
+    ) -> Result<CallToolResult, CutReason> {
         let timed = async {
             match &self.time_limit {
                 Some(t) => tokio::time::timeout(t.limit, call)
                     .await
-                    .map_err(|_| Cut::TimeLimit),
+                    .map_err(|_| CutReason::TimeLimit),
                 None => Ok(call.await),
             }
         };
@@ -109,14 +112,14 @@ impl Cutoffs {
             // A call that is done when the shutdown fires keeps its answer.
             biased;
             outcome = timed => outcome,
-            () = shutdown => Err(Cut::Shutdown),
+            () = shutdown => Err(CutReason::Shutdown),
         }
     }
 
-    fn message(&self, cut: Cut) -> &str {
+    fn message(&self, cut: CutReason) -> &str {
         let message = match cut {
-            Cut::TimeLimit => self.time_limit.as_ref().map(|t| &t.message),
-            Cut::Shutdown => self.shutdown.as_ref().map(|s| &s.message),
+            CutReason::TimeLimit => self.time_limit.as_ref().map(|t| &t.message),
+            CutReason::Shutdown => self.shutdown.as_ref().map(|s| &s.message),
         };
         message.map_or("", |m| m)
     }

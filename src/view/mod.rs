@@ -107,7 +107,7 @@ pub(crate) fn render<L>(
     stop: &Stop,
 ) -> Result<Rendered, ViewError> {
     if read.held(target) {
-        return render_unchanged(view, target, read, stop);
+        return render_held(view, target, read, stop);
     }
     match view {
         View::Window(lines) => render_window(*lines, target, read),
@@ -187,7 +187,7 @@ fn render_search<L>(
 /// The answer for a blob the caller holds: no content, and the window's metadata when the
 /// text was at hand and the call asked for a window (an invalid window is refused as in any
 /// answer); a search's answer names no window.
-fn render_unchanged<L>(
+fn render_held<L>(
     view: &View,
     target: &Target<L>,
     read: &Read,
@@ -211,5 +211,5 @@ fn render_unchanged<L>(
     };
     let cut_by_read_limit = fitted.is_some() && text.is_some_and(|(_, cut)| cut);
     let facts = read.facts(target, cut_by_read_limit);
-    Rendered::of(response::unchanged_output(facts, fitted.as_ref()), 0)
+    Rendered::of(response::held_output(facts, fitted.as_ref()), 0)
 }

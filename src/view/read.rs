@@ -81,9 +81,6 @@ impl Read {
 
     /// Whether the caller holds the blob read (`if_none_match` names its id).
     pub(super) fn held<L>(&self, target: &Target<L>) -> bool {
-        holds(
-            target.if_none_match.as_deref(),
-            self.fetched.blob.id.as_deref(),
-        )
+        holds(target.held.as_deref(), self.fetched.blob.id.as_deref())
     }
 }

@@ -181,19 +181,23 @@ impl Opening {
         }
         match self.checks.join(print) {
             FlightRole::Lead(lead) => {
-                let outcome = self.ask(print, credential).await;
+                let outcome = self.ask_standing(print, credential).await;
                 lead.land(outcome.clone());
                 outcome
             }
             FlightRole::Follow(follow) => match follow.outcome().await {
                 Some(outcome) => outcome,
-                None => self.ask(print, credential).await,
+                None => self.ask_standing(print, credential).await,
             },
         }
     }
 
     /// Asks GitLab what it says of `credential`'s token (fingerprint `print`), and remembers it.
-    async fn ask(&self, print: u64, credential: &Credential) -> Result<TokenStanding, SourceError> {
+    async fn ask_standing(
+        &self,
+        print: u64,
+        credential: &Credential,
+    ) -> Result<TokenStanding, SourceError> {
         let standing = match &self.source {
             AnySource::Gitlab(gitlab) => gitlab.check_token(credential).await?,
             // A local repository has no tokens to check.

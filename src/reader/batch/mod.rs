@@ -87,7 +87,7 @@ where
         .map(|(t, view)| Wanted {
             lookup: &t.lookup,
             extent: view.extent(),
-            held: t.if_none_match.as_deref(),
+            held: t.held.as_deref(),
         })
         .collect();
     let (fetched, changed) = fetch_all(reader, source, &wanted, (credential, caller)).await;
@@ -238,7 +238,7 @@ impl Step<'_> {
     ) -> Value {
         let blob = &fetched.blob;
         let has_content = matches!(blob.kind, BlobKind::Text { .. })
-            && !holds(target.if_none_match.as_deref(), blob.id.as_deref());
+            && !holds(target.held.as_deref(), blob.id.as_deref());
         let max_chars = match self.budget.next() {
             Some(left) => left,
             None if has_content => {

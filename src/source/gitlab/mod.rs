@@ -31,10 +31,10 @@ pub(crate) mod pure {
 
 use std::sync::Arc;
 
-pub(crate) use content::flights::{Flights, Role as FlightRole};
-pub(crate) use query::token_check::Standing as TokenStanding;
+pub(crate) use content::flights::{FlightRole, Flights};
+pub(crate) use query::token_check::TokenStanding;
 use query::{blob_query, evidence_query, graphql, token_check};
-use read::shared::Shared;
+use read::shared::GitlabState;
 use read::{many, single};
 
 use crate::config::{ConfigError, Credential, GitlabConfig};
@@ -49,7 +49,7 @@ use crate::window::Extent;
 #[derive(Debug, Clone)]
 pub(crate) struct GitlabSource {
     base: ::url::Url,
-    shared: Arc<Shared>,
+    shared: Arc<GitlabState>,
 }
 
 impl Source for GitlabSource {
@@ -89,7 +89,7 @@ impl GitlabSource {
     pub(crate) fn new(config: &GitlabConfig) -> Result<Self, ConfigError> {
         Ok(Self {
             base: config.base_url.clone(),
-            shared: Arc::new(Shared::new(config)?),
+            shared: Arc::new(GitlabState::new(config)?),
         })
     }
 

@@ -19,7 +19,7 @@ use crate::resolve::ref_name::{check_ref_name, check_rev, qualify_ref};
 use crate::source::blob::{Blob, SourceError, file_not_found};
 use crate::source::classify::classify;
 use crate::source::listing::DirEntries;
-use crate::source::suggest::{self, Entry, Listing};
+use crate::source::suggest::{self, Listing, ListingEntry};
 
 /// Tag objects followed before giving up (a tag of a tag of … a commit).
 const MAX_TAG_DEPTH: usize = 32;
@@ -350,7 +350,7 @@ fn list(repo: &gix::Repository, id: ObjectId, dir: &str) -> gix::Result<Listing>
             EntryKind::Commit => continue,
         };
         if let Ok(name) = std::str::from_utf8(entry.filename()) {
-            entries.push(Entry {
+            entries.push(ListingEntry {
                 name: name.to_string(),
                 kind,
             });

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use super::flights::{Flights, Role};
+use super::flights::{FlightRole, Flights};
 use super::keys::ContentKey;
 use super::raw::{self, Download, Sniff};
 use crate::config::Credential;
@@ -101,12 +101,12 @@ impl Downloads {
         download: impl Future<Output = Result<BlobKind, SourceError>>,
     ) -> Result<BlobKind, SourceError> {
         match self.flights.join(key.clone()) {
-            Role::Lead(lead) => {
+            FlightRole::Lead(lead) => {
                 let outcome = download.await;
                 lead.land(Landed::new(what.to_string(), outcome.clone()));
                 outcome
             }
-            Role::Follow(follow) => match follow.outcome().await {
+            FlightRole::Follow(follow) => match follow.outcome().await {
                 Some(landed) if landed.applies_to(&what.to_string()) => landed.outcome,
                 _ => download.await,
             },

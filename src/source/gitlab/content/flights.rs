@@ -26,7 +26,7 @@ impl<K, T> Default for Flights<K, T> {
 
 /// A call's part in a flight.
 #[derive(Debug)]
-pub(crate) enum Role<'a, K: Hash + Eq + Clone, T: Clone> {
+pub(crate) enum FlightRole<'a, K: Hash + Eq + Clone, T: Clone> {
     /// No flight was running: this call does the work, and lands its outcome.
     Lead(Lead<'a, K, T>),
     /// A flight was running: this call may wait for its outcome.
@@ -49,16 +49,16 @@ pub(crate) struct Follow<T> {
 
 impl<K: Hash + Eq + Clone, T: Clone> Flights<K, T> {
     /// Leads a flight for `key`, or follows the one running.
-    pub(crate) fn join(&self, key: K) -> Role<'_, K, T> {
+    pub(crate) fn join(&self, key: K) -> FlightRole<'_, K, T> {
         let mut running = self.running.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(receiver) = running.get(&key) {
-            return Role::Follow(Follow {
+            return FlightRole::Follow(Follow {
                 receiver: receiver.clone(),
             });
         }
         let (sender, receiver) = watch::channel(None);
         running.insert(key.clone(), receiver);
-        Role::Lead(Lead {
+        FlightRole::Lead(Lead {
             flights: self,
             key,
             sender,
@@ -126,12 +126,12 @@ mod tests {
     #[tokio::test]
     async fn one_leader_many_followers_one_outcome_and_no_leftovers() {
         let flights: Flights<&'static str, Result<u32, String>> = Flights::default();
-        let Role::Lead(lead) = flights.join("blob") else {
+        let FlightRole::Lead(lead) = flights.join("blob") else {
             panic!("the first call leads")
         };
         let mut followers = Vec::new();
         for _ in 0..8 {
-            let Role::Follow(follow) = flights.join("blob") else {
+            let FlightRole::Follow(follow) = flights.join("blob") else {
                 panic!("a flight is running")
             };
             followers.push(tokio::spawn(follow.outcome()));
@@ -144,16 +144,16 @@ mod tests {
         }
         assert_eq!(flights.len(), 0);
         // The next call leads a fresh flight.
-        assert!(matches!(flights.join("blob"), Role::Lead(_)));
+        assert!(matches!(flights.join("blob"), FlightRole::Lead(_)));
     }
 
     #[tokio::test]
     async fn a_dropped_leader_ends_the_flight_without_an_outcome() {
         let flights: Flights<u8, u8> = Flights::default();
-        let Role::Lead(lead) = flights.join(1) else {
+        let FlightRole::Lead(lead) = flights.join(1) else {
             panic!("leads")
         };
-        let Role::Follow(follow) = flights.join(1) else {
+        let FlightRole::Follow(follow) = flights.join(1) else {
             panic!("follows")
         };
         assert!(flights.is_running(&1) && !flights.is_running(&2));
@@ -166,6 +166,6 @@ mod tests {
     async fn other_keys_do_not_wait() {
         let flights: Flights<u8, ()> = Flights::default();
         let _a = flights.join(1);
-        assert!(matches!(flights.join(2), Role::Lead(_)));
+        assert!(matches!(flights.join(2), FlightRole::Lead(_)));
     }
 }

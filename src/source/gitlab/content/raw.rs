@@ -12,14 +12,14 @@
 //!
 //! Same token header, same host (the URL is built from the configured instance), no redirects
 //! and the same retries as GraphQL: all of it is [`Transport::get_raw`]. The one redirect
-//! followed is the LFS download's to object storage ([`Follow::Storage`]), whose bytes are
+//! followed is the LFS download's to object storage ([`FollowRedirect::Storage`]), whose bytes are
 //! held to the pointer's sha256 like any LFS body.
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
 use crate::config::Credential;
 use crate::source::classify::{BINARY_SNIFF_LEN, looks_binary};
-use crate::source::gitlab::wire::transport::{Follow, Transport};
+use crate::source::gitlab::wire::transport::{FollowRedirect, Transport};
 use crate::source::gitlab::wire::transport_error::TransportError;
 use crate::source::gitlab::wire::verify::{Digesting, Expected, Problem};
 
@@ -92,8 +92,8 @@ pub(crate) async fn download(
         Err(problem) => return Ok(Download::Mismatch(problem)),
     };
     let follow = match lfs_sha256 {
-        Some(_) => Follow::Storage,
-        None => Follow::Nothing,
+        Some(_) => FollowRedirect::Storage,
+        None => FollowRedirect::Nothing,
     };
     let mut body = transport
         .get_raw(path_and_query, what, follow, credential)

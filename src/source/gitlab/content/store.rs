@@ -39,7 +39,7 @@ pub(crate) struct FileAt<'a> {
 pub(crate) struct Asked {
     pub extent: Extent,
     pub content: bool,
-    pub unchanged: bool,
+    pub held: bool,
 }
 
 impl Asked {
@@ -48,14 +48,14 @@ impl Asked {
         Self {
             extent,
             content,
-            unchanged: holds(held, Some(&node.oid)),
+            held: holds(held, Some(&node.oid)),
         }
     }
 }
 
 /// A blob's content as read: its kind (with its text when it is text) and the size to report.
 #[derive(Debug)]
-pub(crate) struct Read {
+pub(crate) struct ContentRead {
     pub kind: BlobKind,
     pub size_bytes: u64,
 }
@@ -114,9 +114,9 @@ impl ContentStore {
         at: FileAt<'_>,
         asked: Asked,
         credential: Option<&Credential>,
-    ) -> Result<Option<Read>, SourceError> {
+    ) -> Result<Option<ContentRead>, SourceError> {
         let reported = size_bytes(&node);
-        let kind = if asked.unchanged {
+        let kind = if asked.held {
             self.at_hand(&ContentKey::of(&node), asked.extent)
                 .unwrap_or(BlobKind::NotRead)
         } else {
@@ -128,7 +128,7 @@ impl ContentStore {
             }
         };
         let size_bytes = proven_size(&kind, reported);
-        Ok(Some(Read { kind, size_bytes }))
+        Ok(Some(ContentRead { kind, size_bytes }))
     }
 
     /// The content of `node`, enough for `extent`. A file larger than the maximum file size is

@@ -88,7 +88,7 @@ pub(crate) fn documents() -> Vec<(String, String)> {
 /// Asks for one file. `Ok(None)`: the project is missing or unreadable. The exclusion rules and
 /// the permalink are asked for until the instance is seen to lack the field; then, from this
 /// call on, never.
-pub(crate) async fn ask(
+pub(crate) async fn ask_file(
     client: &Client,
     request: BlobRequest<'_>,
     with_content: bool,
@@ -105,7 +105,7 @@ pub(crate) async fn ask(
     ask_paths(client, request, with_content, credential).await
 }
 
-/// Like [`ask`], for several paths of one project at one ref: the same document, the same
+/// Like [`ask_file`], for several paths of one project at one ref: the same document, the same
 /// validation, one request.
 pub(crate) async fn ask_paths(
     client: &Client,

@@ -83,9 +83,9 @@ pub(crate) struct Extras {
 /// is missing or unreadable. When an answer shows the instance lacks an optional field, the
 /// field is remembered as absent and the batches are asked again without it; when it finds a
 /// request too costly, the instance is asked half as many candidates per request from then on.
-pub(crate) async fn ask(
+pub(crate) async fn ask_candidates(
     client: &Client,
-    asked: Asked<'_>,
+    asked: CandidatesAsked<'_>,
     credential: Option<&Credential>,
 ) -> Result<Option<CandidatesAnswer>, GitlabError> {
     // Each round that learns of an absent field stops asking for it, and each that finds a
@@ -103,7 +103,7 @@ pub(crate) async fn ask(
 
 /// The question, as every batch asks it.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Asked<'a> {
+pub(crate) struct CandidatesAsked<'a> {
     pub project_path: &'a str,
     pub candidates: &'a [Candidate],
     pub ref_type: Option<RefType>,
@@ -122,7 +122,7 @@ enum Batches {
 
 async fn ask_batches(
     client: &Client,
-    asked: Asked<'_>,
+    asked: CandidatesAsked<'_>,
     credential: Option<&Credential>,
 ) -> Result<Batches, GitlabError> {
     let caps = client.caps();

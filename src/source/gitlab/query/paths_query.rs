@@ -17,7 +17,7 @@ use crate::source::gitlab::wire::error::GitlabError;
 /// GitLab's words when a request's full sizes pass its cap.
 pub(crate) const SIZE_LIMIT_MESSAGE: &str = "Max blobs size limit exceeded";
 
-type Answer = Result<Option<ProjectAnswer>, GitlabError>;
+pub(crate) type PathsAnswer = Result<Option<ProjectAnswer>, GitlabError>;
 
 /// What to do when GitLab refuses a part for its size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,12 +30,12 @@ enum OnSize {
 
 /// Asks for `request`'s paths (with or without content), as many requests as this instance
 /// needs. `Ok(None)`: the project is missing or unreadable.
-pub(crate) async fn ask(
+pub(crate) async fn ask_paths(
     client: &Client,
     request: PathsRequest<'_>,
     with_content: bool,
     credential: Option<&Credential>,
-) -> Answer {
+) -> PathsAnswer {
     ask_split(client, request, with_content, OnSize::Pack, credential).await
 }
 
@@ -45,7 +45,7 @@ async fn ask_split(
     with_content: bool,
     on_size: OnSize,
     credential: Option<&Credential>,
-) -> Answer {
+) -> PathsAnswer {
     let per_request = client.caps().paths.get();
     if request.paths.len() > per_request {
         let parts = request.paths.chunks(per_request).collect::<Vec<_>>();
@@ -97,7 +97,7 @@ async fn ask_packed(
     client: &Client,
     request: PathsRequest<'_>,
     credential: Option<&Credential>,
-) -> Answer {
+) -> PathsAnswer {
     let Some(mut sized) = ask_split(client, request, false, OnSize::Halve, credential).await?
     else {
         return Ok(None);
@@ -139,7 +139,7 @@ async fn ask_each(
     with_content: bool,
     on_size: OnSize,
     credential: Option<&Credential>,
-) -> Answer {
+) -> PathsAnswer {
     let mut whole: Option<ProjectAnswer> = None;
     for paths in parts {
         let part = PathsRequest { paths, ..request };

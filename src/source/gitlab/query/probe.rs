@@ -18,7 +18,7 @@ use crate::source::gitlab::rules::exclusion;
 use crate::source::gitlab::wire::envelope::GraphqlResponse;
 use crate::source::gitlab::wire::error::{GitlabError, answer_data};
 use crate::source::listing::DirEntries;
-use crate::source::suggest::{self, Entry, EntryKind, Listing, Suggestion};
+use crate::source::suggest::{self, EntryKind, Listing, ListingEntry, Suggestion};
 
 /// Entries listed per directory and kind: `trees(first:)`, `blobs(first:)` in the document
 /// (GitLab's largest page); a test keeps the two equal.
@@ -38,7 +38,7 @@ struct Probe {
     ref_exists: bool,
     is_dir: bool,
     /// The path's own entries (a page of each kind), and whether either page has more.
-    dir_entries: (Vec<Entry>, bool),
+    dir_entries: (Vec<ListingEntry>, bool),
     /// The existing directories of [`suggest::ancestors_to_list`], nearest first.
     listings: Vec<Listing>,
 }
@@ -112,7 +112,7 @@ fn allowed(rules: Option<&[String]>, suggestion: &Suggestion, asked: &str) -> bo
 /// says (`secrets/` under `secrets/*` or `secrets/**`: a file named only by a wildcard,
 /// [`WILDCARD_ONLY`], directly inside it is excluded). A rule naming some files in it
 /// (`secrets/*.pem`) leaves the directory named.
-fn entry_allowed(rules: Option<&[String]>, dir: &str, entry: &Entry) -> bool {
+fn entry_allowed(rules: Option<&[String]>, dir: &str, entry: &ListingEntry) -> bool {
     let Some(rules) = rules else {
         return true;
     };
@@ -213,9 +213,9 @@ fn read(data: miss_probe::ResponseData, path: &str) -> Probe {
 }
 
 /// The path's own page of entries, and whether either page has more.
-fn own_entries(dir: miss_probe::MissProbeProjectRepositoryDir) -> (Vec<Entry>, bool) {
+fn own_entries(dir: miss_probe::MissProbeProjectRepositoryDir) -> (Vec<ListingEntry>, bool) {
     let paged = dir.trees.page_info.has_next_page || dir.blobs.page_info.has_next_page;
-    let entry = |name, kind| Entry { name, kind };
+    let entry = |name, kind| ListingEntry { name, kind };
     let trees = dir.trees.nodes.into_iter().flatten().flatten();
     let blobs = dir.blobs.nodes.into_iter().flatten().flatten();
     let entries = trees
@@ -227,10 +227,10 @@ fn own_entries(dir: miss_probe::MissProbeProjectRepositoryDir) -> (Vec<Entry>, b
 
 /// A directory's listing, or `None` when it has no entries (it does not exist).
 fn listing(dir: &str, answer: miss_probe::DirEntries) -> Option<Listing> {
-    let entry = |name, kind| Entry { name, kind };
+    let entry = |name, kind| ListingEntry { name, kind };
     let trees = answer.trees.nodes.into_iter().flatten().flatten();
     let blobs = answer.blobs.nodes.into_iter().flatten().flatten();
-    let entries: Vec<Entry> = trees
+    let entries: Vec<ListingEntry> = trees
         .map(|t| entry(t.name, EntryKind::Directory))
         .chain(blobs.map(|b| entry(b.name, EntryKind::File)))
         .collect();

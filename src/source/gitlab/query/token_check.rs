@@ -3,7 +3,7 @@
 //! (`graphql/current_user.graphql`), the cheapest question that needs a valid token.
 //!
 //! GitLab answers a token it rejects with HTTP 401 (`{"errors":[{"message":"Invalid token"}]}`)
-//! or, for a token without the API scope, 403: both are [`Standing::Refused`], as a call with
+//! or, for a token without the API scope, 403: both are [`TokenStanding::Refused`], as a call with
 //! that token would be refused. An answer without a user (`currentUser: null`, what GitLab says
 //! to a request it takes as anonymous) is refused too. Anything else that is no answer (GitLab
 //! unreachable, 5xx after the retries, an answer of another shape) is an error: nothing is
@@ -20,7 +20,7 @@ use crate::source::gitlab::wire::transport_error::TransportError;
 
 /// What GitLab said of a token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Standing {
+pub(crate) enum TokenStanding {
     /// GitLab knows the token's user.
     Accepted,
     /// GitLab rejected the token (401, 403) or knows no user for it.
@@ -31,7 +31,7 @@ pub(crate) enum Standing {
 pub(crate) async fn check(
     client: &Client,
     credential: &Credential,
-) -> Result<Standing, GitlabError> {
+) -> Result<TokenStanding, GitlabError> {
     let body = CurrentUser::build_query(current_user::Variables {});
     let answer: Result<GraphqlResponse<current_user::ResponseData>, GitlabError> =
         client.post(&body, Some(credential)).await;
@@ -41,13 +41,13 @@ pub(crate) async fn check(
 /// The standing an answer (or its failure) gives a token. Pure.
 fn standing(
     answer: Result<GraphqlResponse<current_user::ResponseData>, GitlabError>,
-) -> Result<Standing, GitlabError> {
+) -> Result<TokenStanding, GitlabError> {
     match answer {
         Ok(response) => Ok(match answer_data(response)?.current_user {
-            Some(_) => Standing::Accepted,
-            None => Standing::Refused,
+            Some(_) => TokenStanding::Accepted,
+            None => TokenStanding::Refused,
         }),
-        Err(GitlabError::Transport(TransportError::Rejected { .. })) => Ok(Standing::Refused),
+        Err(GitlabError::Transport(TransportError::Rejected { .. })) => Ok(TokenStanding::Refused),
         Err(other) => Err(other),
     }
 }
@@ -67,9 +67,9 @@ mod tests {
     fn a_user_is_accepted_no_user_is_refused() {
         let user =
             answer(serde_json::json!({"data": {"currentUser": {"id": "gid://gitlab/User/7"}}}));
-        assert_eq!(standing(user), Ok(Standing::Accepted));
+        assert_eq!(standing(user), Ok(TokenStanding::Accepted));
         let anonymous = answer(serde_json::json!({"data": {"currentUser": null}}));
-        assert_eq!(standing(anonymous), Ok(Standing::Refused));
+        assert_eq!(standing(anonymous), Ok(TokenStanding::Refused));
     }
 
     #[test]
@@ -81,7 +81,11 @@ mod tests {
                 detail: Some("Invalid token".into()),
                 origin: Some(TokenOrigin::Request),
             });
-            assert_eq!(standing(Err(rejected)), Ok(Standing::Refused), "{status}");
+            assert_eq!(
+                standing(Err(rejected)),
+                Ok(TokenStanding::Refused),
+                "{status}"
+            );
         }
         let down = GitlabError::Transport(TransportError::RetriesExhausted {
             status: 502,

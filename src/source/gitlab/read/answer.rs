@@ -52,7 +52,7 @@ impl Fields {
 }
 
 /// Asks GitLab about `lookup`, with the `fields` asked.
-pub(crate) async fn ask(
+pub(crate) async fn ask_lookup(
     client: &Client,
     lookup: &ProjectFile,
     fields: Fields,
@@ -90,7 +90,7 @@ pub(crate) async fn ask(
                 },
             ..
         } => {
-            let asked = evidence_query::Asked {
+            let asked = evidence_query::CandidatesAsked {
                 project_path,
                 candidates,
                 ref_type: *ref_type,
@@ -108,7 +108,7 @@ async fn exact(
     with_content: bool,
     credential: Option<&Credential>,
 ) -> Result<Reply, SourceError> {
-    let answer = blob_query::ask(client, request, with_content, credential)
+    let answer = blob_query::ask_file(client, request, with_content, credential)
         .await
         .map_err(|e| SourceError::from(e).naming_ref(request.git_ref))?;
     let Some(mut project) = answer else {
@@ -132,13 +132,13 @@ async fn exact(
 /// candidate whose miss is the one to explain.
 async fn split(
     client: &Client,
-    asked: evidence_query::Asked<'_>,
+    asked: evidence_query::CandidatesAsked<'_>,
     credential: Option<&Credential>,
 ) -> Result<Reply, SourceError> {
     let Some(evidence_query::CandidatesAnswer {
         project,
         mut answers,
-    }) = evidence_query::ask(client, asked, credential).await?
+    }) = evidence_query::ask_candidates(client, asked, credential).await?
     else {
         return Err(SourceError::ProjectNotFound {
             project: asked.project_path.to_string(),

@@ -4,7 +4,7 @@
 //! then (a first read that follows another only now, validated) the content read
 //! ([`ContentStore::read`](crate::source::gitlab::content::store::ContentStore::read)) and the blob built.
 
-use super::shared::Shared;
+use super::shared::GitlabState;
 use crate::config::Credential;
 use crate::resolve::ref_name::{RefType, qualify_ref};
 use crate::source::blob::{Blob, Fetched, SourceError};
@@ -60,7 +60,7 @@ pub(crate) struct Finished {
 /// once this caller's own reply has validated the lookup, and its failure taken as this call's
 /// when it is about the same content.
 pub(crate) async fn finish(
-    shared: &Shared,
+    shared: &GitlabState,
     reply: Reply,
     ask: Finish<'_>,
     flight: Option<Follow<Landed<Named>>>,
@@ -71,7 +71,7 @@ pub(crate) async fn finish(
 }
 
 async fn steps(
-    shared: &Shared,
+    shared: &GitlabState,
     mut reply: Reply,
     ask: Finish<'_>,
     flight: Option<Follow<Landed<Named>>>,
@@ -97,7 +97,7 @@ async fn steps(
 
 /// The error for a blob GitLab did not find where the reply looked.
 async fn why_missing(
-    shared: &Shared,
+    shared: &GitlabState,
     reply: &Reply,
     credential: Option<&Credential>,
 ) -> SourceError {
@@ -115,7 +115,7 @@ async fn why_missing(
 ///
 /// [`ContentStore::read`]: crate::source::gitlab::content::store::ContentStore::read
 async fn blob(
-    shared: &Shared,
+    shared: &GitlabState,
     reply: Reply,
     node: BlobFields,
     asked: Asked,

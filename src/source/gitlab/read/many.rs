@@ -17,7 +17,7 @@ use futures_util::future::join_all;
 use futures_util::stream::{self, StreamExt};
 
 use super::finish::{self, Finish, Reply};
-use super::shared::Shared;
+use super::shared::GitlabState;
 use super::single;
 use crate::config::Credential;
 use crate::resolve::ref_name::RefType;
@@ -25,10 +25,9 @@ use crate::resolve::{Lookup, ProjectFile, ProjectRef};
 use crate::source::Wanted;
 use crate::source::blob::{Fetched, SourceError};
 use crate::source::gitlab::content::keys::LookupKey;
-use crate::source::gitlab::query::blob_query::{PathsRequest, ProjectAnswer};
+use crate::source::gitlab::query::blob_query::PathsRequest;
 use crate::source::gitlab::query::graphql::BlobFields;
-use crate::source::gitlab::query::paths_query;
-use crate::source::gitlab::wire::error::GitlabError;
+use crate::source::gitlab::query::paths_query::{self, PathsAnswer};
 use crate::window::Extent;
 
 /// Groups asked at the same time.
@@ -49,7 +48,7 @@ struct Member<'a> {
 }
 
 /// Lookups of one project at one ref.
-struct Group<'a> {
+struct RefGroup<'a> {
     project: ProjectRef,
     git_ref: &'a str,
     ref_type: Option<RefType>,
@@ -58,16 +57,14 @@ struct Group<'a> {
 
 /// What one concurrent step reads.
 enum Work<'a> {
-    Group(Group<'a>),
+    Group(RefGroup<'a>),
     /// A lookup read as the single tool reads it (a URL that splits several ways).
     Single(usize, Wanted<'a, ProjectFile>),
 }
 
-type Answer = Result<Option<ProjectAnswer>, GitlabError>;
-
 /// Reads every lookup's file, enough of it for its extent: one answer per lookup, in order.
 pub(crate) async fn fetch_many(
-    shared: &Shared,
+    shared: &GitlabState,
     wanted: &[Wanted<'_, ProjectFile>],
     credential: Option<&Credential>,
 ) -> Vec<Result<Fetched, SourceError>> {
@@ -90,7 +87,7 @@ pub(crate) async fn fetch_many(
 }
 
 async fn run(
-    shared: &Shared,
+    shared: &GitlabState,
     work: Work<'_>,
     credential: Option<&Credential>,
 ) -> Vec<(usize, Result<Fetched, SourceError>)> {
@@ -107,8 +104,8 @@ async fn run(
 /// One group: the lookups whose blob is cached, or that the caller holds, asked without
 /// content, the others with it, both at once; then each finished.
 async fn fetch_group(
-    shared: &Shared,
-    group: &Group<'_>,
+    shared: &GitlabState,
+    group: &RefGroup<'_>,
     credential: Option<&Credential>,
 ) -> Vec<(usize, Result<Fetched, SourceError>)> {
     let (cached, fresh): (Vec<&Member<'_>>, Vec<&Member<'_>>) = group
@@ -126,12 +123,12 @@ async fn fetch_group(
 
 /// One request for `members`' paths (none for no members).
 async fn ask_set(
-    shared: &Shared,
-    group: &Group<'_>,
+    shared: &GitlabState,
+    group: &RefGroup<'_>,
     members: &[&Member<'_>],
     with_content: bool,
     credential: Option<&Credential>,
-) -> Answer {
+) -> PathsAnswer {
     let paths = unique_paths(members.iter().map(|m| m.path));
     // One request for the set: the language is asked when one member parses its file.
     let language = members.iter().any(|m| m.extent == Extent::Parsed);
@@ -139,13 +136,13 @@ async fn ask_set(
 }
 
 async fn ask_paths(
-    shared: &Shared,
-    group: &Group<'_>,
+    shared: &GitlabState,
+    group: &RefGroup<'_>,
     paths: &[&str],
     with_content: bool,
     language: bool,
     credential: Option<&Credential>,
-) -> Answer {
+) -> PathsAnswer {
     if paths.is_empty() {
         return Ok(None);
     }
@@ -156,15 +153,15 @@ async fn ask_paths(
         ref_type: group.ref_type,
         language,
     };
-    paths_query::ask(&shared.client, request, with_content, credential).await
+    paths_query::ask_paths(&shared.client, request, with_content, credential).await
 }
 
 /// Each member of a set finished from the set's answer.
 async fn finish_set(
-    shared: &Shared,
-    group: &Group<'_>,
+    shared: &GitlabState,
+    group: &RefGroup<'_>,
     members: &[&Member<'_>],
-    answer: Answer,
+    answer: PathsAnswer,
     with_content: bool,
     credential: Option<&Credential>,
 ) -> Vec<(usize, Result<Fetched, SourceError>)> {
@@ -210,7 +207,7 @@ async fn finish_set(
 
 /// One lookup from its group's answer, finished as a single read finishes one.
 async fn finish_member(
-    shared: &Shared,
+    shared: &GitlabState,
     member: &Member<'_>,
     reply: Reply,
     with_content: bool,
@@ -296,7 +293,7 @@ fn plan<'a>(wanted: &[Wanted<'a, ProjectFile>]) -> Vec<Work<'a>> {
             continue;
         }
         groups.insert(group_key, work.len());
-        work.push(Work::Group(Group {
+        work.push(Work::Group(RefGroup {
             project,
             git_ref,
             ref_type,

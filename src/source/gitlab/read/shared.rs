@@ -13,7 +13,7 @@ use crate::source::gitlab::rules::permalink;
 use crate::source::gitlab::wire::transport::Transport;
 
 #[derive(Debug)]
-pub(crate) struct Shared {
+pub(crate) struct GitlabState {
     pub client: Client,
     /// The base's origin and root, which GitLab's permalink paths are relative to
     /// ([`permalink`]).
@@ -25,7 +25,7 @@ pub(crate) struct Shared {
     pub first_reads: Flights<LookupKey, Landed<Named>>,
 }
 
-impl Shared {
+impl GitlabState {
     pub(crate) fn new(config: &GitlabConfig) -> Result<Self, ConfigError> {
         let transport = Transport::new(config)?;
         let store = ContentStore::new(transport.clone(), config.cache_bytes, config.max_file_bytes);

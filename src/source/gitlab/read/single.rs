@@ -6,13 +6,13 @@
 
 use super::answer::{self, Fields};
 use super::finish::{self, Finish};
-use super::shared::Shared;
+use super::shared::GitlabState;
 use crate::config::Credential;
 use crate::resolve::ProjectFile;
 use crate::source::Wanted;
 use crate::source::blob::{Fetched, SourceError};
 use crate::source::gitlab::content::download::Landed;
-use crate::source::gitlab::content::flights::{Follow, Role};
+use crate::source::gitlab::content::flights::{FlightRole, Follow};
 use crate::source::gitlab::content::keys::{LookupKey, Named};
 
 /// How a read starts.
@@ -30,7 +30,7 @@ enum Start {
 /// cache, never downloaded ([`BlobKind::NotRead`](crate::source::BlobKind::NotRead) when the
 /// cache cannot give it).
 pub(crate) async fn fetch(
-    shared: &Shared,
+    shared: &GitlabState,
     wanted: Wanted<'_, ProjectFile>,
     credential: Option<&Credential>,
 ) -> Result<Fetched, SourceError> {
@@ -41,7 +41,7 @@ pub(crate) async fn fetch(
         return Box::pin(read(shared, wanted, credential, Start::Cached, &mut None)).await;
     }
     match shared.first_reads.join(key) {
-        Role::Lead(lead) => {
+        FlightRole::Lead(lead) => {
             let mut named = None;
             let outcome =
                 Box::pin(read(shared, wanted, credential, Start::First, &mut named)).await;
@@ -52,7 +52,7 @@ pub(crate) async fn fetch(
             }
             outcome
         }
-        Role::Follow(flight) => {
+        FlightRole::Follow(flight) => {
             let start = Start::AfterFlight(flight);
             Box::pin(read(shared, wanted, credential, start, &mut None)).await
         }
@@ -61,7 +61,7 @@ pub(crate) async fn fetch(
 
 /// The rounds of one read. `named` is left naming the content and path the last answer named.
 async fn read(
-    shared: &Shared,
+    shared: &GitlabState,
     wanted: Wanted<'_, ProjectFile>,
     credential: Option<&Credential>,
     start: Start,
@@ -75,7 +75,7 @@ async fn read(
     };
     loop {
         let fields = Fields::of(with_content, wanted.extent);
-        let reply = answer::ask(&shared.client, wanted.lookup, fields, credential).await?;
+        let reply = answer::ask_lookup(&shared.client, wanted.lookup, fields, credential).await?;
         let ask = Finish {
             key: &key,
             expect_project_id: expect_project_id(wanted.lookup),

@@ -4,7 +4,7 @@
 //!
 //! Redirects are not followed, so the `Authorization` header only ever goes to the configured
 //! instance; the one exception is an LFS download's redirect to object storage
-//! ([`Follow::Storage`], rules in [`storage`](super::storage)), followed once and without any
+//! ([`FollowRedirect::Storage`], rules in [`storage`](super::storage)), followed once and without any
 //! credential. Answers may come gzip-compressed (reqwest sends `Accept-Encoding: gzip` and
 //! decodes), so every length, limit and hash downstream sees decoded bytes; a body limit is a
 //! limit on decoded bytes, so a small compressed body that expands past it is refused. Reading
@@ -48,7 +48,7 @@ pub(crate) struct Transport {
 
 /// Whether a REST raw answer's redirect may be followed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Follow {
+pub(crate) enum FollowRedirect {
     /// Never (every route but the LFS download).
     Nothing,
     /// One redirect to object storage, without any credential (the LFS download).
@@ -105,7 +105,7 @@ impl Transport {
         &self,
         path_and_query: &str,
         what: &str,
-        follow: Follow,
+        follow: FollowRedirect,
         credential: Option<&Credential>,
     ) -> Result<RawBody, TransportError> {
         let url = format!("{}/api/v4/{path_and_query}", self.instance);
@@ -113,7 +113,7 @@ impl Transport {
         let response = self
             .send(|| self.client.get(&url), endpoint, credential)
             .await?;
-        if follow == Follow::Storage && response.status().is_redirection() {
+        if follow == FollowRedirect::Storage && response.status().is_redirection() {
             return self.download_from_storage(&response, endpoint, what).await;
         }
         self.refuse_redirect(&response)?;
