@@ -1,14 +1,23 @@
-//! The house's rules over `src/`, so CI fails when one is broken: no module importing one that
-//! imports it back (parent and child included), no `macro_rules!` outside tests, no function
-//! outside tests over 60 lines, no `Result<_, String>` outside clap value parsers, no
-//! NUL-joined string key.
+//! The house's rules over `src/`, so CI fails when one is broken:
+//! - imports run down the floors ([`FLOORS`]): in a folder that names its floors, a module
+//!   imports only modules on its own floor or below, and every module of the folder is on one;
+//! - no module cycle at any depth: modules importing each other, parent and child included,
+//!   and folders importing each other through any of their modules (`tool` → `metrics` →
+//!   `metrics::labels` → `tool::name` is `tool <-> metrics`);
+//! - no type name defined in two modules, and no crate type re-exported or imported under a
+//!   second name;
+//! - no folder under `src/` with more than [`MAX_FOLDER_FILES`] files, no file with more than
+//!   [`MAX_CODE_LINES`] lines of code outside tests and comments;
+//! - no `macro_rules!` outside tests, no function outside tests over 60 lines, no
+//!   `Result<_, String>` outside clap value parsers, no NUL-joined string key.
 //!
 //! The sources are read as text, not parsed: strings and comments are blanked first, then
 //! `#[cfg(test)]` items and test-only files are left out. A module's imports are every path it
-//! writes (`use`, `crate::`/`super::`/`self::` paths, a child named directly); the module a path
-//! names is its longest prefix that is a module, so a re-export counts for the module that
-//! writes it (`pub use child::X` in a parent whose child uses `super::Y` is a cycle). An inline
-//! module (`mod m { .. }`) counts as its file's module.
+//! writes (`use`, `pub use` and `pub(crate) use` re-exports included, `crate::`/`super::`/
+//! `self::` paths, a child named directly); the module a path names is its longest prefix that
+//! is a module, so a re-export counts for the module that writes it (`pub use child::X` in a
+//! parent whose child uses `super::Y` is a cycle). An inline module (`mod m { .. }`) counts as
+//! its file's module.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -18,6 +27,112 @@ use regex::Regex;
 
 /// The longest function allowed outside tests, in lines (signature and closing brace included).
 const MAX_FN_LINES: usize = 60;
+
+/// The most files a folder under `src/` may hold (its own `mod.rs` and test files included;
+/// subfolders are not files).
+const MAX_FOLDER_FILES: usize = 12;
+
+/// The most lines of code a file may have outside tests and comments (blank lines not counted).
+const MAX_CODE_LINES: usize = 500;
+
+/// The floors of the folders that have them, top to bottom: a module may import modules on its
+/// own floor or below it, never above (siblings on one floor may import each other, without a
+/// cycle). Every module of such a folder must stand on one of its floors; a name with no module
+/// (yet) is allowed. A folder's own `mod.rs` is not on a floor: its children use what it
+/// declares (a contract such as `source`'s `trait Source`), and it imports what it hands on,
+/// with no cycle either way.
+const FLOORS: Floors = &[
+    (
+        "crate",
+        &[
+            // The binary's wiring and the fuzzers' door.
+            &["cli", "fuzzing"],
+            // The transports (and issue 36's sign-in, `auth`, beside `http`).
+            &["http", "auth", "stdio"],
+            // The MCP face: the handler, the tools' definitions, JSON-RPC's edges.
+            &["tool"],
+            // A call's steps, one file or many.
+            &["reader"],
+            // What a call asks to see of a blob, rendered.
+            &["view"],
+            // The output and its hints; where the bytes come from.
+            &["response", "source"],
+            // Arguments → a target.
+            &["resolve"],
+            // Pure work on a blob's text.
+            &["outline"],
+            &["window"],
+            // Settings, published numbers, metrics.
+            &["config", "limits", "metrics"],
+            // What every floor stands on.
+            &["base"],
+        ],
+    ),
+    (
+        "crate::http",
+        &[
+            &["app", "flags", "listen", "scrape"],
+            &["sessions"],
+            &["guard"],
+            &["wording"],
+        ],
+    ),
+    (
+        "crate::reader",
+        &[&["batch", "single"], &["steps"], &["history"], &["error"]],
+    ),
+    (
+        "crate::source",
+        &[
+            &["gitlab", "local"],
+            &["blob", "classify", "listing", "suggest"],
+        ],
+    ),
+    (
+        "crate::source::gitlab",
+        &[&["read"], &["content"], &["query"], &["rules"], &["wire"]],
+    ),
+];
+
+/// Floors: a folder's module path (`crate::http`) and its floors, top to bottom.
+type Floors = &'static [(&'static str, &'static [&'static [&'static str]])];
+
+/// What the house is meant to be beyond the rules every tree keeps: its folders' floors, and
+/// the duplicate type names still waiting on a branch.
+struct Plan {
+    floors: Floors,
+    known_duplicates: &'static [(&'static str, &'static str)],
+}
+
+/// This house's plan.
+const HOUSE: Plan = Plan {
+    floors: FLOORS,
+    known_duplicates: KNOWN_DUPLICATES,
+};
+
+/// No floors and no known duplicates: the plan of the small trees the reader's own tests read.
+const NO_PLAN: Plan = Plan {
+    floors: &[],
+    known_duplicates: &[],
+};
+
+/// Type names still defined in two modules, each waiting on the branch that renames it (name,
+/// who). The lead empties this list as those branches land; a name listed here that is no
+/// longer defined twice is a finding too, so the list cannot outlive its reason.
+const KNOWN_DUPLICATES: &[(&str, &str)] = &[
+    (
+        "Found",
+        "window/search/mod.rs's, renamed by the cursor branch (issue 34)",
+    ),
+    (
+        "Limits",
+        "window/budget.rs's and window/search/page.rs's, renamed by the cursor branch (issue 34)",
+    ),
+    (
+        "PageCap",
+        "window/search/shortened.rs's and outline/page.rs's, both in folders other branches own",
+    ),
+];
 
 /// `fn name`: a function's name.
 static FN_NAME: LazyLock<Regex> =
@@ -39,6 +154,10 @@ static INLINE_MOD: LazyLock<Regex> =
 static USE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\buse\s+([^;]+);").expect("a valid regex"));
 
+/// A restricted visibility (`pub(in crate::outline)`): a path that is no import.
+static VISIBILITY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"pub\(in\s+[^)]*\)").expect("a valid regex"));
+
 /// A path from `crate`, `super` or `self`.
 static ROOTED: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\b((?:crate|super|self)(?:::\w+)+)").expect("a valid regex"));
@@ -54,6 +173,18 @@ static ALIAS: LazyLock<Regex> =
 /// `#[cfg(test)] mod name;`, with or without `#[path]`.
 static TEST_MOD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"#\[cfg\(test\)\]\s*(?:#\[path\s*=\s*"([^"]+)"\]\s*)?mod\s+(\w+)\s*;"#)
+        .expect("a valid regex")
+});
+
+/// A type's definition at the start of a line: `struct`, `enum`, `union`, `trait` or `type`.
+static TYPE_DEF: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:struct|enum|union|trait|type)\s+([A-Z]\w*)")
+        .expect("a valid regex")
+});
+
+/// A `use` that names a path of the crate under another name (`use crate::a::B as C;`).
+static USE_AS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\buse\s+(?:crate|super|self)::[^;]*\b([A-Z]\w*)\s+as\s+(\w+)")
         .expect("a valid regex")
 });
 
@@ -84,7 +215,7 @@ fn src_keeps_the_house_rules() {
     let mut sources = Vec::new();
     read_tree(&src, &src, &mut sources);
     assert!(sources.len() > 50, "src/ holds the crate's modules");
-    let found = findings(&sources);
+    let found = findings(&sources, &HOUSE);
     assert!(
         found.is_empty(),
         "{} house rule(s) broken:\n{}",
@@ -112,8 +243,8 @@ fn read_tree(root: &Path, dir: &Path, out: &mut Vec<Source>) {
     }
 }
 
-/// Every broken rule in `sources`, one sentence each.
-fn findings(sources: &[Source]) -> Vec<String> {
+/// Every broken rule in `sources` (and every departure from `plan`), one sentence each.
+fn findings(sources: &[Source], plan: &Plan) -> Vec<String> {
     let test_files = test_files(sources);
     let code: Vec<(&Source, Code)> = sources
         .iter()
@@ -136,9 +267,15 @@ fn findings(sources: &[Source]) -> Vec<String> {
         out.extend(macros(&source.path, lines));
         out.extend(long_functions(&source.path, lines));
         out.extend(nul_keys(source, lines));
+        out.extend(long_file(&source.path, lines));
+        out.extend(second_names(&source.path, lines));
     }
     out.extend(string_results(&code));
-    out.extend(cycles(&code));
+    out.extend(full_folders(sources));
+    out.extend(types_defined_twice(&code, plan));
+    let imports = imports(&code);
+    out.extend(floors(&imports, plan));
+    out.extend(cycles(&imports));
     out
 }
 
@@ -464,7 +601,118 @@ fn nul_keys(source: &Source, lines: &Code) -> Vec<String> {
         .collect()
 }
 
-// ---------------------------------------------------------------- cycles
+// ---------------------------------------------------------------- names and sizes
+
+/// A file with more than [`MAX_CODE_LINES`] lines of code outside tests (blank and comment lines
+/// not counted).
+fn long_file(path: &str, lines: &Code) -> Option<String> {
+    let code = lines.iter().filter(|(_, l)| !l.trim().is_empty()).count();
+    (code > MAX_CODE_LINES)
+        .then(|| format!("file over {MAX_CODE_LINES} lines of code: src/{path} ({code}); split it"))
+}
+
+/// Each `use` that names a crate type under another name (`use crate::a::B as C`): one thing,
+/// one name. `as _` (a trait brought in scope) is no name.
+fn second_names(path: &str, lines: &Code) -> Vec<String> {
+    let use_as = &*USE_AS;
+    lines
+        .iter()
+        .flat_map(|(no, line)| use_as.captures_iter(line).map(move |c| (no, c)))
+        .filter(|(_, c)| &c[2] != "_")
+        .map(|(no, c)| {
+            format!(
+                "a crate type under a second name: src/{path}:{no} `{} as {}`; call it by its name",
+                &c[1], &c[2]
+            )
+        })
+        .collect()
+}
+
+/// Each folder under `src/` (`src/` included) with more than [`MAX_FOLDER_FILES`] files.
+fn full_folders(sources: &[Source]) -> Vec<String> {
+    let mut files: BTreeMap<&str, usize> = BTreeMap::new();
+    for s in sources {
+        let folder = s.path.rsplit_once('/').map_or("", |(dir, _)| dir);
+        *files.entry(folder).or_default() += 1;
+    }
+    files
+        .into_iter()
+        .filter(|(_, n)| *n > MAX_FOLDER_FILES)
+        .map(|(folder, n)| {
+            let shown = if folder.is_empty() {
+                "src/".to_string()
+            } else {
+                format!("src/{folder}/")
+            };
+            format!("folder with more than {MAX_FOLDER_FILES} files: {shown} ({n}); give it floors")
+        })
+        .collect()
+}
+
+/// The types `lines` defines at item level (not in a function, `impl` or `trait`: an associated
+/// type is its trait's), each with its line.
+fn type_definitions(lines: &Code) -> Vec<(usize, String)> {
+    let (type_def, inline_mod) = (&*TYPE_DEF, &*INLINE_MOD);
+    let mut out = Vec::new();
+    // One entry per open brace: whether it opened an inline module.
+    let mut open: Vec<bool> = Vec::new();
+    for (no, line) in lines {
+        if open.iter().all(|&is_mod| is_mod)
+            && let Some(name) = type_def.captures(line)
+        {
+            out.push((*no, name[1].to_string()));
+        }
+        let mut opens_mod = inline_mod.is_match(line);
+        for c in line.chars() {
+            match c {
+                '{' => open.push(std::mem::take(&mut opens_mod)),
+                '}' => {
+                    open.pop();
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// Each type name defined in more than one module, but those `plan` knows of; and each name it
+/// knows of which is not defined twice (any more).
+fn types_defined_twice(code: &[(&Source, Code)], plan: &Plan) -> Vec<String> {
+    let mut defined: BTreeMap<String, BTreeMap<Module, String>> = BTreeMap::new();
+    for (source, lines) in code {
+        for (no, name) in type_definitions(lines) {
+            defined
+                .entry(name)
+                .or_default()
+                .entry(module_of(&source.path))
+                .or_insert_with(|| format!("src/{}:{no}", source.path));
+        }
+    }
+    let known = |name: &str| plan.known_duplicates.iter().any(|(n, _)| *n == name);
+    let mut out: Vec<String> = defined
+        .iter()
+        .filter(|(name, places)| places.len() > 1 && !known(name))
+        .map(|(name, places)| {
+            let places: Vec<&str> = places.values().map(String::as_str).collect();
+            format!(
+                "type name defined in {} modules: {name} ({}); rename all but one",
+                places.len(),
+                places.join(", ")
+            )
+        })
+        .collect();
+    for (name, who) in plan.known_duplicates {
+        if defined.get(*name).is_none_or(|places| places.len() < 2) {
+            out.push(format!(
+                "KNOWN_DUPLICATES lists {name} ({who}), which is no longer defined twice: take it off the list"
+            ));
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------- the import graph
 
 /// The module a file under `src/` is: `window/search/mod.rs` → `["window", "search"]`, `lib.rs`
 /// and `main.rs` → the crate (`[]`).
@@ -483,7 +731,8 @@ fn module_of(path: &str) -> Module {
     parts
 }
 
-fn module_name(m: &Module) -> String {
+/// `crate::a::b` for `["a", "b"]`, `crate` for the crate.
+fn module_name(m: &[String]) -> String {
     if m.is_empty() {
         "crate".to_string()
     } else {
@@ -491,28 +740,126 @@ fn module_name(m: &Module) -> String {
     }
 }
 
-/// Every pair of modules that import each other.
-fn cycles(code: &[(&Source, Code)]) -> Vec<String> {
+/// One import of a module by another: who writes it, what it names, and where.
+#[derive(Debug)]
+struct Import {
+    from: Module,
+    to: Module,
+    file: String,
+    line: usize,
+    path: String,
+}
+
+impl Import {
+    /// Where the import is written: `src/a/b.rs:12 `crate::c::D``.
+    fn at(&self) -> String {
+        format!("src/{}:{} `{}`", self.file, self.line, self.path)
+    }
+}
+
+/// The crate's modules and every import between two of them.
+struct Graph {
+    modules: BTreeSet<Module>,
+    imports: Vec<Import>,
+}
+
+/// The graph of `code`: each path a module writes, resolved to the module it names.
+fn imports(code: &[(&Source, Code)]) -> Graph {
     let modules: BTreeSet<Module> = code.iter().map(|(s, _)| module_of(&s.path)).collect();
-    let mut edges: BTreeMap<Module, BTreeSet<Module>> = BTreeMap::new();
+    let mut imports = Vec::new();
     for (source, lines) in code {
         let me = module_of(&source.path);
-        for path in written_paths(&me, lines, &modules) {
-            if let Some(target) = resolve(&me, &path, &modules)
-                && target != me
+        for (line, path) in written_paths(&me, lines, &modules) {
+            if let Some(to) = resolve(&me, &path, &modules)
+                && to != me
             {
-                edges.entry(me.clone()).or_default().insert(target);
+                imports.push(Import {
+                    from: me.clone(),
+                    to,
+                    file: source.path.clone(),
+                    line,
+                    path,
+                });
             }
         }
     }
+    Graph { modules, imports }
+}
+
+/// `m` as its ancestor `depth` names deep (itself when it is not as deep).
+fn cut(m: &Module, depth: usize) -> Module {
+    m[..m.len().min(depth)].to_vec()
+}
+
+// ---------------------------------------------------------------- floors
+
+/// The floors `plan` gives `folder`, if any.
+fn floors_of(plan: &Plan, folder: &Module) -> Option<&'static [&'static [&'static str]]> {
+    let name = module_name(folder);
+    plan.floors
+        .iter()
+        .find(|(f, _)| *f == name)
+        .map(|(_, floors)| *floors)
+}
+
+/// Which floor of `floors` (0 the top) `child` stands on.
+fn floor_of(floors: &[&[&str]], child: &str) -> Option<usize> {
+    floors.iter().position(|floor| floor.contains(&child))
+}
+
+/// `floors` as a finding writes them: `read > content | query > wire`.
+fn floor_order(floors: &[&[&str]]) -> String {
+    let floors: Vec<String> = floors.iter().map(|f| f.join(" | ")).collect();
+    floors.join(" > ")
+}
+
+/// Imports that climb a folder's floors, and modules of a folder with floors that stand on none.
+fn floors(graph: &Graph, plan: &Plan) -> Vec<String> {
     let mut out = Vec::new();
-    for (a, targets) in &edges {
-        for b in targets {
-            if a < b && edges.get(b).is_some_and(|back| back.contains(a)) {
+    for import in &graph.imports {
+        let common = import
+            .from
+            .iter()
+            .zip(&import.to)
+            .take_while(|(a, b)| a == b)
+            .count();
+        if common == import.from.len() || common == import.to.len() {
+            // A module and its ancestor: the cycle rule's business.
+            continue;
+        }
+        let folder = import.from[..common].to_vec();
+        let Some(floors) = floors_of(plan, &folder) else {
+            continue;
+        };
+        let (mine, theirs) = (
+            floor_of(floors, &import.from[common]),
+            floor_of(floors, &import.to[common]),
+        );
+        if let (Some(mine), Some(theirs)) = (mine, theirs)
+            && theirs < mine
+        {
+            out.push(format!(
+                "upward import: {} in {} names {}, a floor above it in {} ({})",
+                import.at(),
+                module_name(&import.from),
+                module_name(&import.to),
+                module_name(&folder),
+                floor_order(floors)
+            ));
+        }
+    }
+    for module in &graph.modules {
+        for depth in 0..module.len() {
+            let folder = module[..depth].to_vec();
+            if let Some(floors) = floors_of(plan, &folder)
+                && depth + 1 == module.len()
+                && floor_of(floors, &module[depth]).is_none()
+            {
                 out.push(format!(
-                    "modules importing each other: {} <-> {}",
-                    module_name(a),
-                    module_name(b)
+                    "module on no floor: {} is in {}, whose floors are {}; put it on one in FLOORS",
+                    module_name(module),
+                    module_name(&folder),
+                    floor_order(floors)
                 ));
             }
         }
@@ -520,46 +867,179 @@ fn cycles(code: &[(&Source, Code)]) -> Vec<String> {
     out
 }
 
-/// The paths module `me` writes in `lines`: its `use`s expanded, its `crate::`, `super::` and
-/// `self::` paths, and the children it names directly (`child::f()`). The lines of an inline
-/// module are the file's: their first `super::` is read as `self::`.
-fn written_paths(me: &Module, lines: &Code, modules: &BTreeSet<Module>) -> Vec<String> {
+// ---------------------------------------------------------------- cycles
+
+/// Every module cycle, at any depth: modules that reach themselves through their imports, and
+/// folders that do (each module counted as its ancestor so many names deep: `tool` → `metrics`
+/// → `metrics::labels` → `tool::name` is the cycle `tool -> metrics -> tool`). A cycle is
+/// named once, at the shallowest depth it shows, with the import that makes each step.
+fn cycles(graph: &Graph) -> Vec<String> {
+    let deepest = graph.modules.iter().map(Vec::len).max().unwrap_or(0);
+    let mut named: Vec<(usize, BTreeSet<Module>)> = Vec::new();
+    let mut out = Vec::new();
+    for depth in 1..=deepest {
+        let mut edges: BTreeMap<Module, BTreeMap<Module, &Import>> = BTreeMap::new();
+        for import in &graph.imports {
+            let (from, to) = (cut(&import.from, depth), cut(&import.to, depth));
+            if from != to {
+                edges.entry(from).or_default().entry(to).or_insert(import);
+            }
+        }
+        for component in strongly_connected(&edges) {
+            let already = named.iter().any(|(at, set)| {
+                let seen: BTreeSet<Module> = component.iter().map(|m| cut(m, *at)).collect();
+                seen.len() > 1 && seen.is_subset(set)
+            });
+            if !already {
+                out.push(describe_cycle(&component, &edges));
+                named.push((depth, component));
+            }
+        }
+    }
+    out
+}
+
+/// The sets of more than one module that each reach every other through `edges`.
+fn strongly_connected(
+    edges: &BTreeMap<Module, BTreeMap<Module, &Import>>,
+) -> Vec<BTreeSet<Module>> {
+    let reach = |start: &Module| {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![start.clone()];
+        while let Some(m) = todo.pop() {
+            for next in edges.get(&m).into_iter().flat_map(BTreeMap::keys) {
+                if seen.insert(next.clone()) {
+                    todo.push(next.clone());
+                }
+            }
+        }
+        seen
+    };
+    let reached: BTreeMap<&Module, BTreeSet<Module>> =
+        edges.keys().map(|m| (m, reach(m))).collect();
+    let mut out: Vec<BTreeSet<Module>> = Vec::new();
+    for (m, from_m) in &reached {
+        if !from_m.contains(*m) || out.iter().any(|c| c.contains(*m)) {
+            continue;
+        }
+        let component: BTreeSet<Module> = from_m
+            .iter()
+            .filter(|other| reached.get(other).is_some_and(|r| r.contains(*m)))
+            .cloned()
+            .collect();
+        out.push(component);
+    }
+    out
+}
+
+/// The shortest cycle in `component` (the first such, modules in order), each step with its
+/// import: `module cycle: crate::a -> crate::b -> crate::a (src/a.rs:3 `crate::b::X`; ...)`.
+fn describe_cycle(
+    component: &BTreeSet<Module>,
+    edges: &BTreeMap<Module, BTreeMap<Module, &Import>>,
+) -> String {
+    let steps = component
+        .iter()
+        .filter_map(|start| cycle_through(start, component, edges))
+        .min_by_key(Vec::len)
+        .expect("each module of a component lies on a cycle");
+    let names: Vec<String> = steps.iter().map(|m| module_name(m)).collect();
+    let why: Vec<String> = steps
+        .windows(2)
+        .map(|pair| edges[pair[0]][pair[1]].at())
+        .collect();
+    format!("module cycle: {} ({})", names.join(" -> "), why.join("; "))
+}
+
+/// The shortest way from `start` back to itself within `component` (breadth first), `start`
+/// at both ends.
+fn cycle_through<'m>(
+    start: &'m Module,
+    component: &BTreeSet<Module>,
+    edges: &'m BTreeMap<Module, BTreeMap<Module, &Import>>,
+) -> Option<Vec<&'m Module>> {
+    let mut came_from: BTreeMap<&Module, &Module> = BTreeMap::new();
+    let mut queue = std::collections::VecDeque::from([start]);
+    while let Some(m) = queue.pop_front() {
+        for next in edges.get(m).into_iter().flat_map(BTreeMap::keys) {
+            if !component.contains(next) || came_from.contains_key(next) {
+                continue;
+            }
+            came_from.insert(next, m);
+            if next == start {
+                let mut steps = vec![start];
+                let mut at = m;
+                while at != start {
+                    steps.push(at);
+                    at = came_from[at];
+                }
+                steps.push(start);
+                steps.reverse();
+                return Some(steps);
+            }
+            queue.push_back(next);
+        }
+    }
+    None
+}
+
+/// The paths module `me` writes in `lines`, each with its line: its `use`s expanded, its
+/// `crate::`, `super::` and `self::` paths, and the children it names directly (`child::f()`).
+/// The lines of an inline module are the file's: their first `super::` is read as `self::`.
+fn written_paths(me: &Module, lines: &Code, modules: &BTreeSet<Module>) -> Vec<(usize, String)> {
     let inline_start = &*INLINE_MOD;
-    let mut text = String::new();
-    let mut inner = String::new();
+    let mut outer: Vec<(usize, String)> = Vec::new();
+    let mut inner: Vec<(usize, String)> = Vec::new();
     let (mut depth, mut inline_at) = (0i64, None::<i64>);
-    for (_, line) in lines {
+    for (no, line) in lines {
+        let line = &VISIBILITY.replace_all(line, "pub").into_owned();
         if inline_at.is_none() && inline_start.is_match(line) {
             inline_at = Some(depth);
-            text.push_str(line);
-            text.push('\n');
+            outer.push((*no, line.clone()));
         } else if inline_at.is_some() {
-            inner.push_str(&line.replacen("super::", "self::", 1));
-            inner.push('\n');
+            inner.push((*no, line.replacen("super::", "self::", 1)));
         } else {
-            text.push_str(line);
-            text.push('\n');
+            outer.push((*no, line.clone()));
         }
         depth += line.matches('{').count() as i64 - line.matches('}').count() as i64;
         if inline_at.is_some_and(|at| depth <= at) {
             inline_at = None;
         }
     }
-    text.push_str(&inner);
-    paths_in(me, &text, modules)
+    outer.extend(inner);
+    let mut text = String::new();
+    let mut starts = Vec::new();
+    for (_, line) in &outer {
+        starts.push(text.len());
+        text.push_str(line);
+        text.push('\n');
+    }
+    let mut paths: Vec<(usize, String)> = paths_in(me, &text, modules)
+        .into_iter()
+        .map(|(offset, path)| {
+            let index = starts.partition_point(|&s| s <= offset) - 1;
+            (outer[index].0, path)
+        })
+        .collect();
+    // A `use crate::a::B` is also a `crate::` path: one import.
+    paths.sort();
+    paths.dedup();
+    paths
 }
 
-/// The paths written in `text` (see [`written_paths`]).
-fn paths_in(me: &Module, text: &str, modules: &BTreeSet<Module>) -> Vec<String> {
+/// The paths written in `text` (see [`written_paths`]), each with its offset in `text`.
+fn paths_in(me: &Module, text: &str, modules: &BTreeSet<Module>) -> Vec<(usize, String)> {
     let uses = &*USE;
     let rooted = &*ROOTED;
     let child = &*CHILD;
     let mut paths = Vec::new();
     for m in uses.captures_iter(text) {
-        paths.extend(expand_use(&m[1]));
+        let at = m.get(1).map_or(0, |g| g.start());
+        paths.extend(expand_use(&m[1]).into_iter().map(|p| (at, p)));
     }
     for m in rooted.captures_iter(text) {
-        paths.push(m[1].to_string());
+        let at = m.get(1).map_or(0, |g| g.start());
+        paths.push((at, m[1].to_string()));
     }
     for m in child.captures_iter(text) {
         let start = m.get(0).map_or(0, |m| m.start());
@@ -569,12 +1049,12 @@ fn paths_in(me: &Module, text: &str, modules: &BTreeSet<Module>) -> Vec<String> 
         let mut named = me.clone();
         named.push(m[1].to_string());
         if modules.contains(&named) {
-            paths.push(format!("{}::x", &m[1]));
+            paths.push((start, format!("{}::x", &m[1])));
         }
     }
     paths
         .into_iter()
-        .map(|p| p.split_whitespace().collect())
+        .map(|(at, p)| (at, p.split_whitespace().collect()))
         .collect()
 }
 
@@ -692,13 +1172,17 @@ fn test_items_and_test_files_are_left_out() {
         test_files(&files),
         BTreeSet::from(["a/tests.rs".into(), "a/tests/mod.rs".into(), "t.rs".into()])
     );
-    assert!(findings(&files).is_empty(), "{:?}", findings(&files));
+    assert!(
+        findings(&files, &NO_PLAN).is_empty(),
+        "{:?}",
+        findings(&files, &NO_PLAN)
+    );
 }
 
 #[test]
 fn a_long_function_is_counted_from_fn_to_its_brace() {
     let body = |n: usize| format!("fn f() {{\n{}}}\nfn g();\n", "    x();\n".repeat(n - 2));
-    let at = |n: usize| findings(&tree(&[("f.rs", &body(n))]));
+    let at = |n: usize| findings(&tree(&[("f.rs", &body(n))]), &NO_PLAN);
     assert!(at(MAX_FN_LINES).is_empty());
     assert_eq!(
         at(MAX_FN_LINES + 1),
@@ -713,7 +1197,7 @@ fn string_results_are_allowed_only_in_clap_value_parsers() {
         "#[arg(value_parser = parse_port)]\nport: u16,\nfn parse_port(s: &str) -> Result<u16, String> { x }\nfn other(\n    s: &str,\n) -> Result<u16, String> { x }",
     )]);
     assert_eq!(
-        findings(&files),
+        findings(&files, &NO_PLAN),
         ["Result<_, String> outside a clap value parser: src/cli.rs:6 other"]
     );
 }
@@ -736,8 +1220,10 @@ fn a_parent_and_a_child_importing_each_other_is_a_cycle() {
         ("w/b.rs", "use super::a::A;\nuse crate::w::c::X;"),
     ]);
     assert_eq!(
-        findings(&cycle),
-        ["modules importing each other: crate::w <-> crate::w::a"]
+        findings(&cycle, &NO_PLAN),
+        [
+            "module cycle: crate::w -> crate::w::a -> crate::w (src/w/mod.rs:3 `a::A`; src/w/a.rs:1 `super::W`)"
+        ]
     );
     // A sibling reached through `super::` is the sibling, not the parent; an inline module's
     // `super::` is its file's module.
@@ -749,5 +1235,120 @@ fn a_parent_and_a_child_importing_each_other_is_a_cycle() {
         ),
         ("w/b.rs", "pub struct B;"),
     ]);
-    assert!(findings(&fine).is_empty(), "{:?}", findings(&fine));
+    assert!(
+        findings(&fine, &NO_PLAN).is_empty(),
+        "{:?}",
+        findings(&fine, &NO_PLAN)
+    );
+}
+
+#[test]
+fn an_upward_import_and_a_module_on_no_floor_are_named() {
+    let files = tree(&[
+        ("source/gitlab/mod.rs", "mod read;\nmod wire;\nmod extra;"),
+        (
+            "source/gitlab/read/mod.rs",
+            "use crate::source::gitlab::wire::W;",
+        ),
+        (
+            "source/gitlab/wire/mod.rs",
+            "pub struct W;\nuse crate::source::gitlab::read::R;",
+        ),
+        ("source/gitlab/extra.rs", "pub struct E;"),
+    ]);
+    assert_eq!(
+        findings(&files, &HOUSE)
+            .into_iter()
+            .filter(|f| !f.starts_with("KNOWN_DUPLICATES"))
+            .collect::<Vec<_>>(),
+        [
+            "upward import: src/source/gitlab/wire/mod.rs:2 `crate::source::gitlab::read::R` in crate::source::gitlab::wire names crate::source::gitlab::read, a floor above it in crate::source::gitlab (read > content > query > rules > wire)",
+            "module on no floor: crate::source::gitlab::extra is in crate::source::gitlab, whose floors are read > content > query > rules > wire; put it on one in FLOORS",
+            "module cycle: crate::source::gitlab::read -> crate::source::gitlab::wire -> crate::source::gitlab::read (src/source/gitlab/read/mod.rs:1 `crate::source::gitlab::wire::W`; src/source/gitlab/wire/mod.rs:2 `crate::source::gitlab::read::R`)",
+        ]
+    );
+}
+
+#[test]
+fn a_cycle_through_a_re_export_is_found_at_the_depth_it_shows() {
+    // tool → metrics → metrics::labels → tool::name: no two modules import each other, but the
+    // folders do, through a re-export.
+    let files = tree(&[
+        ("tool/mod.rs", "pub mod name;\nuse crate::metrics;"),
+        ("tool/name.rs", "pub enum ToolName { A }"),
+        (
+            "metrics/mod.rs",
+            "mod labels;\npub(crate) use labels::ToolName;",
+        ),
+        (
+            "metrics/labels.rs",
+            "pub(crate) use crate::tool::name::ToolName;",
+        ),
+    ]);
+    assert_eq!(
+        findings(&files, &NO_PLAN),
+        [
+            "module cycle: crate::metrics -> crate::tool -> crate::metrics (src/metrics/labels.rs:1 `crate::tool::name::ToolName`; src/tool/mod.rs:2 `crate::metrics`)"
+        ]
+    );
+}
+
+#[test]
+fn a_type_name_defined_twice_and_a_second_name_are_named() {
+    let files = tree(&[
+        (
+            "a.rs",
+            "pub struct Entry;\ntrait T {\n    type Entry;\n}\nfn f() {}",
+        ),
+        (
+            "b/mod.rs",
+            "mod inner {\n    pub(crate) enum Entry {}\n}\nimpl X {\n    type Out = u8;\n}",
+        ),
+        (
+            "c.rs",
+            "pub use crate::a::Entry as Item;\nuse crate::a::Tr as _;",
+        ),
+    ]);
+    assert_eq!(
+        findings(&files, &NO_PLAN),
+        [
+            "a crate type under a second name: src/c.rs:1 `Entry as Item`; call it by its name",
+            "type name defined in 2 modules: Entry (src/a.rs:1, src/b/mod.rs:2); rename all but one",
+        ]
+    );
+    let stale = Plan {
+        floors: &[],
+        known_duplicates: &[("Gone", "nobody")],
+    };
+    assert_eq!(
+        findings(&tree(&[("a.rs", "pub struct Gone;")]), &stale),
+        [
+            "KNOWN_DUPLICATES lists Gone (nobody), which is no longer defined twice: take it off the list"
+        ]
+    );
+}
+
+#[test]
+fn a_full_folder_and_a_long_file_are_named() {
+    let mut files: Vec<(String, String)> = (0..=MAX_FOLDER_FILES)
+        .map(|i| (format!("w/f{i}.rs"), String::new()))
+        .collect();
+    let code = "let x = 1;\n// a comment\n\n".repeat(MAX_CODE_LINES + 1);
+    let tests = format!(
+        "#[cfg(test)]\nmod tests {{\n{}}}\n",
+        "    x();\n".repeat(600)
+    );
+    files.push(("long.rs".into(), code));
+    files.push(("tested.rs".into(), tests));
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    assert_eq!(
+        findings(&tree(&files), &NO_PLAN),
+        [
+            "file over 500 lines of code: src/long.rs (501); split it",
+            "folder with more than 12 files: src/w/ (13); give it floors",
+        ]
+    );
 }
