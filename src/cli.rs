@@ -13,6 +13,8 @@ use serde_json::{Map, Value, json};
 use crate::config::{ConfigError, GitlabArgs, GitlabConfig};
 use crate::http::HttpArgs;
 use crate::limits::DEFAULT_MAX_CHARS;
+use crate::reader::caller::CallerContext;
+use crate::reader::history::Caller;
 use crate::reader::{AnySource, ReadDefaults, Reader};
 use crate::resolve::args::ArgName;
 use crate::source::gitlab::GitlabSource;
@@ -255,8 +257,10 @@ async fn read(args: ReadArgs, config: GitlabConfig, max_chars: Option<u64>) -> E
     let result = server
         .call(
             Some(&arguments),
-            config.credential.as_ref(),
-            Some(crate::reader::history::Caller::Process),
+            CallerContext {
+                credential: config.credential.as_ref(),
+                caller: Some(Caller::Process),
+            },
         )
         .await;
     let text: String = result

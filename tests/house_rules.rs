@@ -79,7 +79,7 @@ const FLOORS: Floors = &[
     ),
     (
         "crate::reader",
-        &[&["batch", "single"], &["steps"], &["history"], &["error"]],
+        &[&["batch"], &["steps"], &["caller", "error", "history"]],
     ),
     (
         "crate::source",

@@ -1,51 +1,40 @@
 //! One call of the tool, start to finish, as a recipe: arguments → the source's target and
-//! the call's view → a fetched blob → the view rendered → the output object. Every step lives in its own module; this one
-//! only wires them, and is the one place a call's failure is collected as a [`ReadError`].
+//! the call's view → a fetched blob → the view rendered → the output object. Every step lives in
+//! its own module; the steps a call takes are written once ([`steps`]), for a single read (here)
+//! and for a batch ([`batch`]), and this is the one place that matches on the source's kind.
+//!
+//! Floors: the calls ([`batch`], the single read here) above their [`steps`], above who is
+//! calling ([`caller`]), the memory of what each caller read ([`history`]) and why a call has
+//! no window ([`error`]). Nothing here imports this module back.
 
 pub(crate) mod batch;
+pub(crate) mod caller;
+mod error;
 pub(crate) mod history;
+mod steps;
 
-use std::fmt::{self, Display, Formatter};
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use crate::config::Credential;
+pub(crate) use error::ReadError;
+
 use crate::outline::Outlines;
-use crate::reader::history::{Caller, FileKey, History};
-use crate::resolve::ResolveError;
-use crate::resolve::args::{self, ArgError};
+use crate::reader::history::History;
+use crate::resolve::args::{self, ToolArgs};
+use crate::source::Source;
 use crate::source::gitlab::GitlabSource;
 use crate::source::local::LocalSource;
-use crate::source::{Fetched, Source, SourceError};
-use crate::view::{Read, View, ViewError, render_off_workers};
+use crate::view::{Read, render_off_workers};
+use batch::BatchError;
+use caller::CallerContext;
+use steps::{Call, Labelled, Steps};
 
 /// Where files come from.
 #[derive(Debug, Clone)]
 pub(crate) enum AnySource {
     Gitlab(GitlabSource),
     Local(LocalSource),
-}
-
-/// Why a call produced no window.
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum ReadError {
-    Args(#[source] ArgError),
-    Resolve(#[source] ResolveError),
-    Source(#[source] SourceError),
-    /// The blob cannot be shown as the call's view (or the view cannot be built).
-    View(#[source] ViewError),
-}
-
-impl Display for ReadError {
-    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        match self {
-            ReadError::Args(e) => e.fmt(f),
-            ReadError::Resolve(e) => e.fmt(f),
-            ReadError::Source(e) => e.fmt(f),
-            ReadError::View(e) => e.fmt(f),
-        }
-    }
 }
 
 /// What a call gets when it does not say: the server's settings (`--max-chars`).
@@ -80,82 +69,79 @@ impl Reader {
         self.defaults
     }
 
-    /// The outlines kept for the outline and symbol views (the batch's views share them).
-    pub(crate) fn outlines(&self) -> &Arc<Outlines> {
-        &self.outlines
-    }
-
-    /// Where files come from (the batch reads through it too).
+    /// Where files come from (the HTTP layer asks it whether GitLab accepts a token).
     pub(crate) fn backend(&self) -> &AnySource {
         &self.backend
     }
 
-    /// Runs one call: `Ok` is the output object.
+    /// Runs one `get_repository_file` call: `Ok` is the output object.
     pub(crate) async fn read(
         &self,
         arguments: Option<&Map<String, Value>>,
-        credential: Option<&Credential>,
-        caller: Option<Caller>,
+        who: CallerContext<'_>,
     ) -> Result<Value, ReadError> {
         let args = args::parse(arguments).map_err(ReadError::Args)?;
-        let call = (credential, caller);
+        self.run(Single { args: &args }, who).await
+    }
+
+    /// Runs one `get_repository_files` call: `Ok` is `{"files": [...]}`, one entry per file
+    /// asked for; only a malformed call is an error.
+    pub(crate) async fn read_many(
+        &self,
+        arguments: Option<&Map<String, Value>>,
+        who: CallerContext<'_>,
+    ) -> Result<Value, BatchError> {
+        let call = batch::parse(arguments)?;
+        Ok(self.run(batch::Many { call: &call }, who).await)
+    }
+
+    /// Runs `call` with the steps of the source this reader reads from: the one place reading
+    /// matches on the source's kind.
+    async fn run<C: Call>(&self, call: C, who: CallerContext<'_>) -> C::Output {
         match &self.backend {
-            AnySource::Gitlab(source) => self.read_from(source, &args, call).await,
-            AnySource::Local(source) => self.read_from(source, &args, call).await,
+            AnySource::Gitlab(source) => call.run(self.steps(source, who)).await,
+            AnySource::Local(source) => call.run(self.steps(source, who)).await,
         }
     }
 
-    /// The rest of a call, from one source: its target for the arguments, the file it
-    /// fetches, what the caller read of that file before (when the caller can be told apart
-    /// from others), and the window.
-    async fn read_from<S>(
-        &self,
-        source: &S,
-        args: &args::ToolArgs,
-        (credential, caller): (Option<&Credential>, Option<Caller>),
-    ) -> Result<Value, ReadError>
+    /// The steps of a call from `who`, reading from `source`.
+    fn steps<'a, S>(&'a self, source: &'a S, who: CallerContext<'a>) -> Steps<'a, S> {
+        Steps {
+            source,
+            who,
+            outlines: &self.outlines,
+            history: &self.history,
+            default_max_chars: self.defaults.max_chars,
+        }
+    }
+}
+
+/// A single read: its target for the arguments, the file it fetches, what the caller read of
+/// that file before (when the caller can be told apart from others), and the view rendered.
+struct Single<'a> {
+    args: &'a ToolArgs,
+}
+
+impl Call for Single<'_> {
+    type Output = Result<Value, ReadError>;
+
+    async fn run<S>(self, steps: Steps<'_, S>) -> Self::Output
     where
         S: Source,
-        S::Lookup: Send + 'static,
+        S::Lookup: Labelled + Send + 'static,
     {
-        let target = source.resolve(args).map_err(ReadError::Resolve)?;
-        // A pattern that cannot be searched with costs no request.
-        let view = View::of(&target, &self.outlines).map_err(ReadError::View)?;
-        let fetched = source
-            .fetch(
-                &target.lookup,
-                view.extent(),
-                target.held.as_deref(),
-                credential,
-            )
-            .await
-            .map_err(ReadError::Source)?;
-        let changed_from = caller.and_then(|c| self.changed_since_last_window(c, &fetched));
-        let budget = target.max_chars.unwrap_or(self.defaults.max_chars);
+        let planned = steps.plan(self.args)?;
+        let fetched = steps.fetch(&planned).await.map_err(ReadError::Source)?;
+        let changed_from = steps.changed_from(&fetched);
+        let (target, view) = planned;
         let read = Read {
             fetched,
             changed_from,
-            max_chars: budget,
+            max_chars: steps.budget(target.max_chars),
             fitted_to_message: false,
         };
         render_off_workers(view, target, read)
             .await
             .map_err(ReadError::View)
-    }
-
-    /// The blob the caller's previous window of this file came from, if it was another one.
-    pub(crate) fn changed_since_last_window(
-        &self,
-        caller: Caller,
-        fetched: &Fetched,
-    ) -> Option<String> {
-        let blob = &fetched.blob;
-        let id = blob.id.as_deref()?;
-        let file = FileKey {
-            project: fetched.project.clone().unwrap_or_default(),
-            git_ref: blob.git_ref.clone(),
-            path: blob.path.clone(),
-        };
-        self.history.record(caller, file, id)
     }
 }

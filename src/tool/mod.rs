@@ -31,6 +31,7 @@ use crate::config::Credential;
 use crate::metrics::{self, ErrorKind};
 use crate::reader::Reader;
 use crate::reader::batch::BatchError;
+use crate::reader::caller::CallerContext;
 use crate::reader::history::Caller;
 use crate::tool::cutoff::Cutoffs;
 
@@ -124,15 +125,14 @@ impl FileServer {
         self
     }
 
-    /// Runs the tool with explicit arguments and credential (used by the `read` command too).
+    /// Runs the tool with explicit arguments for a caller (used by the `read` command too).
     pub async fn call(
         &self,
         arguments: Option<&serde_json::Map<String, Value>>,
-        credential: Option<&Credential>,
-        caller: Option<Caller>,
+        who: CallerContext<'_>,
     ) -> CallToolResult {
         // Boxed: the call's future is large, and is moved into `logged` by value.
-        let read = Box::pin(self.reader.read(arguments, credential, caller));
+        let read = Box::pin(self.reader.read(arguments, who));
         logged(
             ToolName::GetRepositoryFile,
             arguments,
@@ -142,18 +142,13 @@ impl FileServer {
         .await
     }
 
-    /// Runs `get_repository_files` with explicit arguments and credential.
+    /// Runs `get_repository_files` with explicit arguments for a caller.
     pub async fn call_many(
         &self,
         arguments: Option<&serde_json::Map<String, Value>>,
-        credential: Option<&Credential>,
-        caller: Option<Caller>,
+        who: CallerContext<'_>,
     ) -> CallToolResult {
-        let read = Box::pin(crate::reader::batch::read_many(
-            &self.reader,
-            arguments,
-            (credential, caller),
-        ));
+        let read = Box::pin(self.reader.read_many(arguments, who));
         // Only a malformed call is the batch's own error; an entry's is inside its answer.
         let kind = |_: &BatchError| ErrorKind::BadArgument;
         logged(ToolName::GetRepositoryFiles, arguments, read, kind).await
@@ -291,15 +286,18 @@ impl ServerHandler for FileServer {
             let refusal = CallRefusal::NoCallerToken.to_string();
             return Ok(CallToolResult::error(vec![ContentBlock::text(refusal)]).into());
         }
-        let caller = self.caller(&context, credential.as_ref());
-        let (arguments, credential) = (request.arguments.as_ref(), credential.as_ref());
+        let who = CallerContext {
+            credential: credential.as_ref(),
+            caller: self.caller(&context, credential.as_ref()),
+        };
+        let arguments = request.arguments.as_ref();
         let result = match tool {
             ToolName::GetRepositoryFiles => {
-                let call = self.call_many(arguments, credential, caller);
+                let call = self.call_many(arguments, who);
                 self.cutoffs.bound(tool, call).await
             }
             ToolName::GetRepositoryFile => {
-                let call = self.call(arguments, credential, caller);
+                let call = self.call(arguments, who);
                 self.cutoffs.bound(tool, call).await
             }
         };

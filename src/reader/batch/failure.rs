@@ -5,7 +5,7 @@
 
 use super::args::EntryError;
 use crate::base::cpu::CpuError;
-use crate::reader::ReadError;
+use crate::reader::error::ReadError;
 
 /// Why one entry has no answer; the other entries are read.
 #[derive(Debug, thiserror::Error)]

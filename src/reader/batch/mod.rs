@@ -1,8 +1,9 @@
 //! `get_repository_files`: several files in one call, each read exactly as
 //! `get_repository_file` reads it. Not a second pipeline: each entry's arguments are the single
-//! tool's ([`args`]), resolved by the source's own `resolve`, fetched through
-//! [`Source::fetch_many`] (which groups lookups that share a project and ref into one request
-//! where the source can), and rendered as its view by the single tool's [`render`]. What is
+//! tool's ([`args`]), planned and fetched by the single read's [`Steps`] (all at once, through
+//! [`Source::fetch_many`](crate::source::Source::fetch_many), which groups lookups that share a
+//! project and ref into one request where the source can), and rendered as its view by the
+//! single tool's [`render`]. What is
 //! the batch's own: one character budget shared by the entries in order ([`budget`]), and the
 //! `{"files": [...]}` around the entries, a failed entry being `{path, ref, error}`.
 
@@ -10,68 +11,41 @@ mod args;
 mod budget;
 mod failure;
 
-pub(crate) use args::{BatchError, CALL_WIDE, FILES, MAX_FILES};
+pub(crate) use args::{BatchError, CALL_WIDE, FILES, MAX_FILES, parse};
 
 use serde_json::{Map, Value, json};
 
+use super::error::ReadError;
+use super::steps::{Call, Labelled, Planned, Steps};
 use crate::base::cpu::{self, Stop};
-use crate::config::Credential;
-use crate::reader::history::Caller;
-use crate::reader::{AnySource, ReadError, Reader};
 use crate::resolve::args::ArgName;
-use crate::resolve::{Lookup, ProjectFile, Target};
 use crate::response;
 use crate::source::{BlobKind, Fetched, Source, Wanted, holds};
-use crate::view::{Read, View, render};
-use args::{BatchCall, Entry, parse};
+use crate::view::{Read, render};
+use args::{BatchCall, Entry};
 use budget::SharedBudget;
 use failure::EntryFailure;
 
-/// The path and ref a lookup names, when it names one (a URL that splits several ways does not
-/// until the source has chosen).
-pub(crate) trait Labelled {
-    fn path_and_ref(&self) -> Option<(&str, &str)>;
+/// A `get_repository_files` call, run with the steps of its source.
+pub(crate) struct Many<'c> {
+    pub call: &'c BatchCall,
 }
 
-impl Labelled for Lookup {
-    fn path_and_ref(&self) -> Option<(&str, &str)> {
-        match self {
-            Lookup::Exact { git_ref, path, .. } => Some((path, git_ref)),
-            Lookup::Candidates { .. } => None,
-        }
+impl Call for Many<'_> {
+    /// `{"files": [...]}`, one entry per file asked for.
+    type Output = Value;
+
+    async fn run<S>(self, steps: Steps<'_, S>) -> Value
+    where
+        S: Source,
+        S::Lookup: Labelled + Send + 'static,
+    {
+        read_from(&steps, self.call).await
     }
 }
 
-impl Labelled for ProjectFile {
-    fn path_and_ref(&self) -> Option<(&str, &str)> {
-        match self {
-            ProjectFile::Named { git_ref, path, .. } => Some((path, git_ref)),
-            ProjectFile::Url { file, .. } => file.path_and_ref(),
-        }
-    }
-}
-
-/// Runs one `get_repository_files` call: `Ok` is `{"files": [...]}`, one entry per file asked
-/// for; only a malformed call is an error.
-pub(crate) async fn read_many(
-    reader: &Reader,
-    arguments: Option<&Map<String, Value>>,
-    who: (Option<&Credential>, Option<Caller>),
-) -> Result<Value, BatchError> {
-    let call = parse(arguments)?;
-    Ok(match reader.backend() {
-        AnySource::Gitlab(source) => read_from(reader, source, &call, who).await,
-        AnySource::Local(source) => read_from(reader, source, &call, who).await,
-    })
-}
-
-/// Reads every entry of `call` from `source`: `{"files": [...]}` in the entries' order.
-async fn read_from<S>(
-    reader: &Reader,
-    source: &S,
-    call: &BatchCall,
-    (credential, caller): (Option<&Credential>, Option<Caller>),
-) -> Value
+/// Reads every entry of `call` with `steps`: `{"files": [...]}` in the entries' order.
+async fn read_from<S>(steps: &Steps<'_, S>, call: &BatchCall) -> Value
 where
     S: Source,
     S::Lookup: Labelled + Send + 'static,
@@ -79,23 +53,19 @@ where
     let planned: Vec<Result<Planned<S::Lookup>, EntryFailure>> = call
         .entries
         .iter()
-        .map(|entry| target_of(reader, source, entry, call.max_chars))
+        .map(|entry| target_of(steps, entry, call.max_chars))
         .collect();
     let wanted: Vec<Wanted<'_, S::Lookup>> = planned
         .iter()
         .filter_map(|p| p.as_ref().ok())
-        .map(|(t, view)| Wanted {
-            lookup: &t.lookup,
-            extent: view.extent(),
-            held: t.held.as_deref(),
-        })
+        .map(|p| steps.wanted(p))
         .collect();
-    let (fetched, changed) = fetch_all(reader, source, &wanted, (credential, caller)).await;
+    let (fetched, changed) = fetch_all(steps, &wanted).await;
     drop(wanted);
     // Rendering every entry is one job off the async workers ([`cpu`]), as large as the text
     // read; it fits the answer to one message as a single read does.
     let bytes = fetched.iter().flatten().map(Fetched::text_bytes).sum();
-    let budget = call.max_chars.unwrap_or(reader.defaults().max_chars);
+    let budget = steps.budget(call.max_chars);
     let owned_call = call.clone();
     let walked = cpu::run(bytes, move |stop| {
         response::message::within_one_message(budget, |total| {
@@ -131,35 +101,26 @@ fn answer_of(files: Vec<Value>) -> Value {
 /// entry); and the blob the caller's previous window of each file came
 /// from when it was another one, asked once (asking records this read).
 async fn fetch_all<S: Source>(
-    reader: &Reader,
-    source: &S,
+    steps: &Steps<'_, S>,
     wanted: &[Wanted<'_, S::Lookup>],
-    (credential, caller): (Option<&Credential>, Option<Caller>),
 ) -> (Vec<Result<Fetched, EntryFailure>>, Vec<Option<String>>) {
-    let fetched: Vec<Result<Fetched, EntryFailure>> = source
-        .fetch_many(wanted, credential)
+    let fetched: Vec<Result<Fetched, EntryFailure>> = steps
+        .fetch_each(wanted)
         .await
         .into_iter()
         .map(|f| f.map_err(|e| EntryFailure::Read(ReadError::Source(e))))
         .collect();
     let changed = fetched
         .iter()
-        .map(|f| {
-            let f = f.as_ref().ok()?;
-            caller.and_then(|c| reader.changed_since_last_window(c, f))
-        })
+        .map(|f| steps.changed_from(f.as_ref().ok()?))
         .collect();
     (fetched, changed)
 }
 
-/// An entry's target and its view.
-type Planned<L> = (Target<L>, View);
-
 /// An entry's target, the call's `max_chars` its own (so hints repeat it), and its view (a
 /// pattern compiled); or why it has none (a bad pattern costs no request).
 fn target_of<S: Source>(
-    reader: &Reader,
-    source: &S,
+    steps: &Steps<'_, S>,
     entry: &Entry,
     max_chars: Option<u64>,
 ) -> Result<Planned<S::Lookup>, EntryFailure> {
@@ -167,12 +128,8 @@ fn target_of<S: Source>(
         .parsed
         .as_ref()
         .map_err(|e| EntryFailure::Arguments(e.clone()))?;
-    let mut target = source
-        .resolve(args)
-        .map_err(|e| EntryFailure::Read(ReadError::Resolve(e)))?;
+    let (mut target, view) = steps.plan(args).map_err(EntryFailure::Read)?;
     target.max_chars = max_chars;
-    let view =
-        View::of(&target, reader.outlines()).map_err(|e| EntryFailure::Read(ReadError::View(e)))?;
     Ok((target, view))
 }
 
