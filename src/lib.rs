@@ -4,11 +4,14 @@
 //! metadata and error semantics; one GraphQL request per successful call (a batch: one per
 //! project and ref), each file's content downloaded about once (a shared blob cache).
 //!
-//! A call flows one way: `args` → `resolve` (a `Target`) → a `source` (GitLab or local) →
-//! [`window`] → `response` (the output); each error is worded beside its own type.
-//! `reader` wires those steps, `batch` runs them for many files, and `tool` is the MCP face. [`cli`]
-//! starts it over `stdio` or `http`; `jsonrpc` answers what rmcp cannot type and `cutoff` ends
-//! calls that run too long. docs/development.md maps every module.
+//! The modules stand in floors, each importing only its own floor and those below, never
+//! back: [`cli`] starts the server over `stdio` or `http`; `tool` is the MCP face; `reader`
+//! runs a call's steps once for one file or many; `view` renders what the call asks to see,
+//! with `response`'s output and hints; a `source` (GitLab or local) brings the bytes of the
+//! `Target` `resolve` makes of the arguments; [`outline`] and [`window`] are pure work on a
+//! blob's text; `config`, [`limits`] and `metrics` are below them, and `base` under everything.
+//! Each error is worded beside its own type. docs/development.md maps every module and
+//! `tests/house_rules.rs` keeps the floors.
 //!
 //! The public surface is what the binary, the benches and the tests need: [`cli`], the pure
 //! [`window`]ing and its [`limits`], and (hidden) the `fuzzing` and `testing` entry points.

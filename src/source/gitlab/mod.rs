@@ -1,21 +1,24 @@
 //! The GitLab source: reads a [`ProjectFile`] over GitLab's GraphQL API. This module is its
-//! façade: the source, and what it hands each read to ([`single`] for one lookup, [`many`] for a
-//! batch).
+//! façade: the source, and what it hands each read to (`read::single` for one lookup,
+//! `read::many` for a batch). Below it, five floors in the order of a read, each importing only
+//! the floors under it: [`read`] (the call's loop) → [`content`] (a blob's bytes) → [`query`]
+//! (asking GitLab) → [`rules`] (GitLab's rules, pure) → [`wire`] (HTTP).
 //!
 //! Every call asks GitLab, with the caller's own credential, whether the caller may read the file
-//! at the ref now and which blob it is: the blob query ([`blob_query`]) for a file named by ref
-//! and path, or the evidence query ([`evidence_query`]) for a URL whose "ref/path" splits
-//! several ways ([`answer`]). That one request carries the content only when the blob this
-//! lookup named last time is not cached ([`cache`], keyed by [`keys`]): windows after the first
-//! cost a request without content. Each reply is finished one way ([`finish`]): a miss probed
-//! ([`probe`], to tell a missing ref from a missing file or a directory), the project's Duo
-//! exclusion rules applied ([`exclusion`]; they ride along in the first request where the
-//! instance has them), the project checked, the blob remembered. The content comes from the
-//! cache, the answer, or the REST raw endpoints past GitLab's 10 MiB read limit and for LFS
-//! objects ([`content`], [`download`], [`raw`]). A second request happens only when the answer
-//! names a blob that is not cached (the file changed), or on a miss. Which optional fields the
-//! instance knows is learned once ([`capabilities`]). Apart from reads, [`token_check`] asks
-//! whether GitLab accepts a token, for the HTTP server before it opens a session.
+//! at the ref now and which blob it is: the blob query (`query::blob_query`) for a file named by
+//! ref and path, or the evidence query (`query::evidence_query`) for a URL whose "ref/path"
+//! splits several ways (`read::answer`). That one request carries the content only when the blob
+//! this lookup named last time is not cached (`content::cache`, keyed by `content::keys`):
+//! windows after the first cost a request without content. Each reply is finished one way
+//! (`read::finish`): a miss probed (`query::probe`, to tell a missing ref from a missing file or
+//! a directory), the project's Duo exclusion rules applied (`rules::exclusion`; they ride along
+//! in the first request where the instance has them), the project checked, the blob remembered.
+//! The content comes from the cache, the answer, or the REST raw endpoints past GitLab's 10 MiB
+//! read limit and for LFS objects (`content::store`, `content::download`, `content::raw`). A
+//! second request happens only when the answer names a blob that is not cached (the file
+//! changed), or on a miss. Which optional fields the instance knows is learned once
+//! (`query::capabilities`). Apart from reads, `query::token_check` asks whether GitLab accepts a
+//! token, for the HTTP server before it opens a session.
 
 mod content;
 mod query;
