@@ -7,28 +7,27 @@
 //! 1. [`guard::gate::admit`]: an `Origin` header must be the server's own address or an
 //!    `--allowed-origin` ([`guard::origin`]), or 403; one well-formed `Host` or 400, an allowed one
 //!    ([`guard::host`]) or 403; a declared body over the limit is 413 before it is read.
-//! 2. [`guard::gate::authenticate`] (with `--token-from-request`): the caller's token ([`guard::token`])
-//!    goes into the request's extensions for the tool, or 401 with `WWW-Authenticate` (and,
-//!    to a `POST`, a JSON-RPC error saying which headers carry it), before any GitLab request.
-//!    Any path not served is then a 404 saying there is no OAuth ([`wording::reply::no_oauth`]), which
-//!    is what clients that take the 401 for OAuth show.
-//! 3. [`sessions::session::bind`] (sessions with `--token-from-request`): a request naming a session
-//!    must carry the token that opened it, or 404 as for an unknown session.
+//! 2. [`guard::gate::authenticate`] (with `--token-from-request`): the caller's token
+//!    ([`guard::token`]) goes into the request's extensions for the tool, or 401 with
+//!    `WWW-Authenticate` (and, to a `POST`, a JSON-RPC error saying which headers carry it), before
+//!    any GitLab request. Any path not served is then a 404 saying there is no OAuth
+//!    ([`wording::reply::no_oauth`]), which is what clients that take the 401 for OAuth show.
+//! 3. [`sessions::session::bind`] (sessions with `--token-from-request`): a request naming a
+//!    session must carry the token that opened it, or 404 as for an unknown session.
 //! 4. [`guard::body::receive`]: the whole body within `--body-timeout-secs` (408) and
 //!    `--max-body-bytes` (413); bad framing is 400; a JSON body that is no JSON-RPC message is
 //!    400 with a JSON-RPC error.
 //! 5. [`guard::capacity::limit_concurrency`]: a free slot or 503 with `Retry-After`, never a queue;
 //!    only now, so a stalled upload holds no slot. The slot is held until the response body is
 //!    sent, and shutdown waits for all slots to come back.
-//! 6. [`guard::capacity::deadline`]: 504 when no response has started in time (stateless); in session
-//!    mode the tool's own time limit answers with a tool error.
-//! 7. [`sessions::session_open::admit`] (session mode, an `initialize` naming no session):
-//!    with `--token-from-request` the token must be one GitLab accepts (one `currentUser`
-//!    request, remembered per fingerprint a short time: [`sessions::token_verdicts`]), else the 401 of
-//!    check 2, or 502 when GitLab cannot be asked; then a free session slot
-//!    ([`sessions::session_slots`]: `--max-sessions-per-token`, `--max-sessions`) or 503 with
-//!    `Retry-After`. A session's end (`DELETE`, `--session-idle-secs`) frees its slot
-//!    ([`sessions::counted_sessions`]).
+//! 6. [`guard::capacity::deadline`]: 504 when no response has started in time (stateless); in
+//!    session mode the tool's own time limit answers with a tool error.
+//! 7. [`sessions::session_open::admit`] (session mode, an `initialize` naming no session): with
+//!    `--token-from-request` the token must be one GitLab accepts (one `currentUser` request,
+//!    remembered per fingerprint a short time: [`sessions::token_verdicts`]), else the 401 of check
+//!    2, or 502 when GitLab cannot be asked; then a free session slot ([`sessions::session_slots`]:
+//!    `--max-sessions-per-token`, `--max-sessions`) or 503 with `Retry-After`. A session's end
+//!    (`DELETE`, `--session-idle-secs`) frees its slot ([`sessions::counted_sessions`]).
 //!
 //! rmcp then checks `Host` again, `Accept` (406) and `Content-Type` (415). Headers have a read
 //! deadline and idle connections are closed ([`listen`]). Every sentence is in [`wording`].
@@ -37,10 +36,10 @@
 //! `--metrics-addr` it is served on a listener of its own instead. Each refusal above is
 //! counted by the check that makes it (`crate::metrics`).
 //!
-//! Whose token: rmcp hands each request's own HTTP parts to the handler, so a call reads with
-//! the token of the request that carries it, never with the one that opened the session,
-//! and a session answers only the token that opened it ([`sessions::session`]); of a token, only that
-//! session's keyed fingerprint is kept between requests.
+//! Whose token: rmcp hands each request's own HTTP parts to the handler, so a call reads with the
+//! token of the request that carries it, never with the one that opened the session, and a session
+//! answers only the token that opened it ([`sessions::session`]); of a token, only that session's
+//! keyed fingerprint is kept between requests.
 //!
 //! Shutdown: no new connections; in-flight calls get `--drain-timeout-secs` to finish; calls
 //! still running then are answered that the server is shutting down (a tool error, never a

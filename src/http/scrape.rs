@@ -2,11 +2,11 @@
 //! (version 0.0.4), with no token.
 //!
 //! On the `--http` listener it passes the same checks as `/mcp` before it
-//! ([`super::guard::gate::admit`]: Origin, then Host). With `--metrics-addr` it is served on a listener
-//! of its own instead (and not on the `--http` one, so the public port need not expose it):
-//! that listener checks `Origin` only, because a scraper addresses a pod by an IP that no
-//! `--allowed-host` can name in advance. What it shows carries no caller input: every label
-//! value is one of a fixed set.
+//! ([`super::guard::gate::admit`]: Origin, then Host). With `--metrics-addr` it is served on a
+//! listener of its own instead (and not on the `--http` one, so the public port need not expose
+//! it): that listener checks `Origin` only, because a scraper addresses a pod by an IP that no
+//! `--allowed-host` can name in advance. What it shows carries no caller input: every label value
+//! is one of a fixed set.
 
 use std::sync::Arc;
 

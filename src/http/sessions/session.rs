@@ -92,8 +92,8 @@ fn session_of(headers: &HeaderMap) -> Option<String> {
         .map(str::to_string)
 }
 
-/// Check 3: see the module doc. Runs after [`crate::http::guard::gate::authenticate`], which put the
-/// caller's [`Credential`] into the request.
+/// Check 3: see the module doc. Runs after [`crate::http::guard::gate::authenticate`], which put
+/// the caller's [`Credential`] into the request.
 pub(crate) async fn bind(
     State(owners): State<Arc<Owners>>,
     request: Request,

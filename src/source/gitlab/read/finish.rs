@@ -1,8 +1,9 @@
 //! One lookup finished from GitLab's reply, the same for a single read and for each lookup of a
-//! batch: a miss is probed ([`probe`]: ref, directory or file not found), Duo exclusions
-//! refused, the content the answer named remembered for the lookup, a URL's project id checked,
-//! then (a first read that follows another only now, validated) the content read
-//! ([`ContentStore::read`](crate::source::gitlab::content::store::ContentStore::read)) and the blob built.
+//! batch: a miss is probed ([`probe`]: ref, directory or file not found), Duo exclusions refused,
+//! the content the answer named remembered for the lookup, a URL's project id checked, then (a
+//! first read that follows another only now, validated) the content read
+//! ([`ContentStore::read`](crate::source::gitlab::content::store::ContentStore::read)) and the blob
+//! built.
 
 use super::shared::GitlabState;
 use crate::config::Credential;

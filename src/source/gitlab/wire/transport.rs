@@ -4,14 +4,14 @@
 //!
 //! Redirects are not followed, so the `Authorization` header only ever goes to the configured
 //! instance; the one exception is an LFS download's redirect to object storage
-//! ([`FollowRedirect::Storage`], rules in [`storage`](super::storage)), followed once and without any
-//! credential. Answers may come gzip-compressed (reqwest sends `Accept-Encoding: gzip` and
-//! decodes), so every length, limit and hash downstream sees decoded bytes; a body limit is a
-//! limit on decoded bytes, so a small compressed body that expands past it is refused. Reading
-//! a body is paced ([`crate::base::cpu::Pace`]: decoding is microseconds per 4 KiB frame, but frames
-//! of a small compressed answer are all there at once), and a GraphQL answer of 64 KiB or more
-//! is parsed off the async workers ([`crate::base::cpu::run`]).
-//! Nothing here formats the token, except into the one header.
+//! ([`FollowRedirect::Storage`], rules in [`storage`](super::storage)), followed once and without
+//! any credential. Answers may come gzip-compressed (reqwest sends `Accept-Encoding: gzip` and
+//! decodes), so every length, limit and hash downstream sees decoded bytes; a body limit is a limit
+//! on decoded bytes, so a small compressed body that expands past it is refused. Reading a body is
+//! paced ([`crate::base::cpu::Pace`]: decoding is microseconds per 4 KiB frame, but frames of a
+//! small compressed answer are all there at once), and a GraphQL answer of 64 KiB or more is parsed
+//! off the async workers ([`crate::base::cpu::run`]). Nothing here formats the token, except into
+//! the one header.
 
 use std::time::Duration;
 
