@@ -9,6 +9,11 @@
 //! The steps of a URL's "ref/path", in order: [`file_url`] parses the URL, [`candidates`]
 //! enumerates its ref/path cuts and narrows them by `file_path`, `ref` and valid ref names, a
 //! source gathers evidence about each (a repository question), and [`choice`] picks one.
+//!
+//! Beside them: the arguments as the agent sent them ([`args`]: JSON in, `ToolArgs` out, and
+//! `ArgName`, the one list of their names) and git's ref-name rules ([`ref_name`]). May import
+//! [`crate::window`] (a window's lines) and `base`; the sources, the view and the reader above
+//! import it.
 
 pub(crate) mod args;
 pub(crate) mod candidates;

@@ -3,6 +3,9 @@
 //! [`SourceError`]. [`gitlab`] reads over GitLab's GraphQL API; [`local`] reads a git
 //! repository on disk with gix. Both choose among a URL's candidate ref/path splits with the
 //! same pure rule ([`crate::resolve::choice`]).
+//!
+//! Floors: the sources ([`gitlab`], [`local`]) above what they share ([`blob`], [`classify`],
+//! [`listing`], [`suggest`]). May import `resolve`, `window`, `config`, `metrics` and `base`.
 
 pub(crate) mod blob;
 pub(crate) mod classify;

@@ -1,7 +1,11 @@
 //! The MCP face: the rmcp server handler that turns a `tools/call` into a [`Reader`] call (or a
 //! batch's) and its result into an MCP result, with the call's log line and metrics; the tools'
 //! published definitions are in [`definition`] and [`batch`]. No GitLab or git knowledge lives
-//! here.
+//! here. Beside it: the JSON-RPC edges both transports share ([`jsonrpc`]), calls cut off at
+//! their time limit or at shutdown ([`cutoff`]), and the metrics' kind of a failed call
+//! ([`outcome`]).
+//!
+//! May import the reader and the floors below it; only the transports import this module.
 
 use crate::base::quote::shown;
 use std::fmt::{self, Display, Formatter};
