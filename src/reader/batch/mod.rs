@@ -1,7 +1,7 @@
 //! `get_repository_files`: several files in one call, each read exactly as
 //! `get_repository_file` reads it. Not a second pipeline: each entry's arguments are the single
 //! tool's ([`args`]), planned and fetched by the single read's [`Steps`] (all at once, through
-//! [`Source::fetch_many`](crate::source::Source::fetch_many), which groups lookups that share a
+//! [`Source::fetch_many`], which groups lookups that share a
 //! project and ref into one request where the source can), and rendered as its view by the
 //! single tool's [`render`]. What is
 //! the batch's own: one character budget shared by the entries in order ([`budget`]), and the

@@ -1,8 +1,8 @@
-//! REST downloads of content, once GitLab's answer has named it: each content address
-//! downloaded once at a time (a single flight per [`ContentKey`]), hashed as it streams
-//! ([`raw::download`] with what [`verify`] expects), downloaded once more on a mismatch, and
-//! turned into a blob's kind. What a flight hands on is a [`Landed`] outcome, which a follower
-//! takes as its own only when it is about the same content.
+//! REST downloads of content, once GitLab's answer has named it: each content address downloaded
+//! once at a time (a single flight per [`ContentKey`]), hashed as it streams ([`raw::download`]
+//! with what [`verify`](crate::source::gitlab::wire::verify) expects), downloaded once more on a
+//! mismatch, and turned into a blob's kind. What a flight hands on is a [`Landed`] outcome, which a
+//! follower takes as its own only when it is about the same content.
 
 use std::sync::Arc;
 

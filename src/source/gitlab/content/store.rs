@@ -1,8 +1,8 @@
 //! A blob's content, once GitLab's answer has said which blob the caller may read
 //! ([`ContentStore::read`], the one way in): for a blob the caller holds, from the cache alone;
 //! else from the cache when it holds that blob, else from the answer itself, else from GitLab's
-//! REST raw endpoints ([`download`]) — past the 10 MiB read limit when the window needs more
-//! than GraphQL returned, and for a file stored in LFS. Content is cached by its address
+//! REST raw endpoints ([`download`](super::download)) — past the 10 MiB read limit when the window
+//! needs more than GraphQL returned, and for a file stored in LFS. Content is cached by its address
 //! ([`ContentKey`]).
 
 use std::sync::Arc;
