@@ -849,19 +849,18 @@ fn floors(graph: &Graph, plan: &Plan) -> Vec<String> {
         }
     }
     for module in &graph.modules {
-        for depth in 0..module.len() {
-            let folder = module[..depth].to_vec();
-            if let Some(floors) = floors_of(plan, &folder)
-                && depth + 1 == module.len()
-                && floor_of(floors, &module[depth]).is_none()
-            {
-                out.push(format!(
-                    "module on no floor: {} is in {}, whose floors are {}; put it on one in FLOORS",
-                    module_name(module),
-                    module_name(&folder),
-                    floor_order(floors)
-                ));
-            }
+        let Some((name, folder)) = module.split_last() else {
+            continue;
+        };
+        if let Some(floors) = floors_of(plan, &folder.to_vec())
+            && floor_of(floors, name).is_none()
+        {
+            out.push(format!(
+                "module on no floor: {} is in {}, whose floors are {}; put it on one in FLOORS",
+                module_name(module),
+                module_name(folder),
+                floor_order(floors)
+            ));
         }
     }
     out
