@@ -1,12 +1,28 @@
 //! The hints' shared words: the notes about the read itself (window, search or outline), the
-//! read limit's note, what fits in one message, and a blob id as git abbreviates it.
+//! read limit's note, lines asked past the end, what fits in one message, and a blob id as git abbreviates it.
 
 use super::output::ReadFacts;
+use crate::resolve::HintStyle;
 use crate::window::LineCut;
 
 /// The cap a content fitted to one message met, as the hints name it.
 pub(super) const ONE_MESSAGE: &str =
     "what fits in one message (1000000 bytes, the content being sent twice)";
+
+/// The sentence for lines asked past the end of a text of `total` lines, in the vocabulary
+/// of the call (`offset`, zero-indexed, or `start_line`, one-indexed); `what` ends the first
+/// clause (": no line was searched").
+pub(super) fn past_the_end(style: HintStyle, offset: u64, total: u64, what: &str) -> String {
+    match style {
+        HintStyle::OffsetLimit => format!(
+            "Offset {offset} is past the end of the file ({total} lines){what}. Call again with an offset below {total}."
+        ),
+        HintStyle::StartEnd => format!(
+            "Start line {} is past the end of the file ({total} lines){what}. Call again with a start_line of at most {total}.",
+            offset.saturating_add(1)
+        ),
+    }
+}
 
 /// What GitLab's read limit did to a file read only in part.
 pub(super) const READ_LIMIT_NOTE: &str = "This file is larger than the read limit, so total_lines counts only the portion that was retrieved. size_bytes is the full size.";
@@ -42,4 +58,27 @@ pub(crate) fn whole_in_one_message(cut: &LineCut) -> bool {
 /// A blob id as git abbreviates it: its first 12 hex digits.
 pub(super) fn short_id(id: &str) -> &str {
     id.get(..12).unwrap_or(id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn past_the_end_speaks_the_calls_vocabulary() {
+        assert_eq!(
+            past_the_end(HintStyle::OffsetLimit, 6, 3, ""),
+            "Offset 6 is past the end of the file (3 lines). Call again with an offset below 3."
+        );
+        // `offset` is zero-indexed, so line 7 is offset 6.
+        assert_eq!(
+            past_the_end(HintStyle::StartEnd, 6, 3, ": no line was searched"),
+            "Start line 7 is past the end of the file (3 lines): no line was searched. Call again with a start_line of at most 3."
+        );
+        // The largest start a call can send does not overflow.
+        assert!(
+            past_the_end(HintStyle::StartEnd, u64::MAX, 1, "")
+                .starts_with("Start line 18446744073709551615 ")
+        );
+    }
 }

@@ -3,7 +3,7 @@
 
 use std::fmt::{self, Display, Formatter};
 
-use super::notes::{READ_LIMIT_NOTE, read_notes};
+use super::notes::{READ_LIMIT_NOTE, past_the_end, read_notes};
 use super::output::{
     FileOutput, LineRange, Metadata, OutlineMeta, ReadFacts, SymbolMeta, WindowMetadata,
     metadata_of,
@@ -11,6 +11,7 @@ use super::output::{
 use super::search::ends_by_caller;
 use super::window::file_output;
 use crate::outline::{Outline, OutlinePage, PageCap, Picked};
+use crate::resolve::HintStyle;
 use crate::resolve::OutlineArgs;
 use crate::window::{Fitted, LineRequest, MAX_LIMIT, MAX_WINDOW_BYTES, Shortened};
 
@@ -116,9 +117,15 @@ fn outcome_note(facts: &ReadFacts<'_>, shown: &OutlineShown<'_>) -> Option<Strin
     let Some((first, last)) = shown.listed else {
         return Some(match shown.args.lines {
             _ if total == 0 => "The file is empty: there is no definition to list.".to_string(),
-            Some(LineRequest::OffsetLimit { offset, .. }) => format!(
-                "Offset {offset} is past the end of the file ({total} lines): no line was listed. Call again with an offset below {total}."
+            Some(LineRequest::OffsetLimit { offset, .. }) => past_the_end(
+                HintStyle::OffsetLimit,
+                offset,
+                total,
+                ": no line was listed",
             ),
+            Some(LineRequest::StartEnd { start: Some(s), .. }) if s > total => {
+                past_the_end(HintStyle::StartEnd, s - 1, total, ": no line was listed")
+            }
             _ => format!("No line was listed (the file has {total} lines)."),
         });
     };

@@ -4,11 +4,11 @@
 
 use std::fmt::{self, Display, Formatter};
 
-use super::notes::{ONE_MESSAGE, READ_LIMIT_NOTE, read_notes, whole_in_one_message};
+use super::notes::{ONE_MESSAGE, READ_LIMIT_NOTE, past_the_end, read_notes, whole_in_one_message};
 use super::output::{
     FileOutput, LineRange, Matches, Metadata, ReadFacts, WindowMetadata, metadata_of,
 };
-use crate::resolve::SearchArgs;
+use crate::resolve::{HintStyle, SearchArgs};
 use crate::window::search::{Found, PageCap, PageShortened};
 use crate::window::{CapKind, LineCut, LineRequest, MAX_LIMIT, MAX_WINDOW_BYTES};
 
@@ -69,9 +69,15 @@ fn outcome_note(facts: &ReadFacts<'_>, args: &SearchArgs, found: &Found) -> Opti
     let Some((first, last)) = found.searched else {
         return Some(match args.lines {
             _ if total == 0 => "The file is empty: there is no line to search.".to_string(),
-            Some(LineRequest::OffsetLimit { offset, .. }) => format!(
-                "Offset {offset} is past the end of the file ({total} lines): no line was searched. Call again with an offset below {total}."
+            Some(LineRequest::OffsetLimit { offset, .. }) => past_the_end(
+                HintStyle::OffsetLimit,
+                offset,
+                total,
+                ": no line was searched",
             ),
+            Some(LineRequest::StartEnd { start: Some(s), .. }) if s > total => {
+                past_the_end(HintStyle::StartEnd, s - 1, total, ": no line was searched")
+            }
             _ => format!("No line was searched (the file has {total} lines)."),
         });
     };

@@ -2,7 +2,9 @@
 //! still holds) and its hints — where the next window starts, what a cap did, how to read more
 //! of a cut line.
 
-use super::notes::{ONE_MESSAGE, READ_LIMIT_NOTE, read_notes, short_id, whole_in_one_message};
+use super::notes::{
+    ONE_MESSAGE, READ_LIMIT_NOTE, past_the_end, read_notes, short_id, whole_in_one_message,
+};
 use super::output::{FileOutput, LineRange, Metadata, ReadFacts, WindowMetadata, metadata_of};
 use crate::resolve::HintStyle;
 use crate::window::{CapKind, Fitted, LineCut, MAX_WINDOW_BYTES, Shortened};
@@ -70,10 +72,7 @@ pub(crate) fn system_instruction(facts: &ReadFacts<'_>, fitted: &Fitted<'_>) -> 
 fn next_window_note(facts: &ReadFacts<'_>, fitted: &Fitted<'_>) -> Option<String> {
     let w = &fitted.window;
     if w.returned == 0 && w.total_lines > 0 {
-        return Some(format!(
-            "Offset {} is past the end of the file ({} lines). Call again with an offset below {}.",
-            w.offset, w.total_lines, w.total_lines
-        ));
+        return Some(past_the_end(facts.hint_style, w.offset, w.total_lines, ""));
     }
     let remaining = w.remaining();
     (remaining > 0).then(|| {

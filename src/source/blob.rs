@@ -80,8 +80,9 @@ impl Fetched {
 /// Why a source could not produce a blob.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum SourceError {
-    /// The project does not exist or the token cannot read it (same words for both).
-    ProjectNotFound { project: String },
+    /// The project does not exist or the token cannot read it (same words for both);
+    /// `anonymous`: the call carried no token at all, so only public projects were visible.
+    ProjectNotFound { project: String, anonymous: bool },
     /// A URL named project `url_project` (id `url_project_id`) but `project_id` said `given`.
     ProjectMismatch {
         given: u64,
@@ -140,6 +141,23 @@ impl SourceError {
     }
 }
 
+/// A project GitLab did not show the caller: the same words whether it is missing or private,
+/// and, when the call carried no token, how to send one.
+fn project_not_found(f: &mut Formatter<'_>, project: &str, anonymous: bool) -> fmt::Result {
+    if anonymous {
+        return write!(
+            f,
+            "Project '{}' not found or inaccessible, and no GitLab token was used, so only public projects are visible. Set GITLAB_TOKEN to a token with the read_api scope in the server's environment (over HTTP with --token-from-request, send it as Authorization: Bearer), or check the project's full path or numeric id.",
+            shown(project)
+        );
+    }
+    write!(
+        f,
+        "Project '{}' not found or inaccessible. Check the project's full path or numeric id, and that the token can read it.",
+        shown(project)
+    )
+}
+
 /// What to pass instead of a ref that does not exist or is not valid.
 const PROVIDE_A_REF: &str =
     "Provide an existing branch name, tag name, or commit SHA, or use HEAD for the default branch.";
@@ -147,11 +165,9 @@ const PROVIDE_A_REF: &str =
 impl Display for SourceError {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         match self {
-            SourceError::ProjectNotFound { project } => write!(
-                f,
-                "Project '{}' not found or inaccessible. Check the project's full path or numeric id, and that the token can read it.",
-                shown(project)
-            ),
+            SourceError::ProjectNotFound { project, anonymous } => {
+                project_not_found(f, project, *anonymous)
+            }
             SourceError::ProjectMismatch {
                 given,
                 url_project,

@@ -343,6 +343,7 @@ mod tests {
             .to_string(),
             SourceError::ProjectNotFound {
                 project: huge.clone(),
+                anonymous: true,
             }
             .to_string(),
             SourceError::FileNotFound {

@@ -66,6 +66,7 @@ mod tests {
             (
                 source(SourceError::ProjectNotFound {
                     project: "g/p".into(),
+                    anonymous: false,
                 }),
                 ErrorKind::NotFound,
             ),

@@ -150,7 +150,7 @@ impl Display for WindowError {
 /// - `OffsetLimit`: zero-indexed lines `offset..offset + limit`, cut at the end; none when
 ///   `offset` is at or past the end.
 /// - `StartEnd`: clamped as a window clamps it ([`clamp_start_end`], with its inverted-range
-///   error) but not capped at `MAX_LIMIT` lines.
+///   error) but not capped at `MAX_LIMIT` lines; none when `start` is past the end.
 pub fn lines_covered(
     lines: Option<LineRequest>,
     total: u64,
@@ -168,7 +168,10 @@ pub fn lines_covered(
 /// covers them all), or `None` for a text with no lines.
 ///
 /// - A missing `start` is line 1; a missing `end` is line `total`.
-/// - Both clamp into `[1, total]`: 0 becomes 1, a line past the end becomes
+/// - A `start` past the end covers no line: `None`, as an offset past the end
+///   does (the hint names the line count; `start_line: 7` of a 3-line file is
+///   not line 3).
+/// - Both clamp into `[1, total]`: 0 becomes 1, an `end` past the end becomes
 ///   `total`.
 /// - A clamped `start` after the clamped `end` is
 ///   [`WindowError::InvertedRange`], which carries the clamped numbers.
@@ -178,7 +181,7 @@ pub(super) fn clamp_start_end(
     end: Option<u64>,
     total: u64,
 ) -> Result<Option<(u64, u64)>, WindowError> {
-    if total == 0 {
+    if total == 0 || start.is_some_and(|s| s > total) {
         return Ok(None);
     }
     let first = start.unwrap_or(1).clamp(1, total);
@@ -202,7 +205,8 @@ pub(super) fn clamp_start_end(
 /// `(offset, limit)` for a text of `total` lines: [`clamp_start_end`]'s
 /// lines (and its one error), then `offset = start - 1` and
 /// `limit = end - start + 1`, capped at [`MAX_LIMIT`]. `total == 0` gives
-/// `(0, 0)`.
+/// `(0, 0)`; a `start` past the end gives `(start - 1, 1)`, a window past the end that
+/// returns no line.
 fn start_end_to_offset_limit(
     start: Option<u64>,
     end: Option<u64>,
@@ -210,7 +214,12 @@ fn start_end_to_offset_limit(
 ) -> Result<(u64, u64), WindowError> {
     Ok(match clamp_start_end(start, end, total)? {
         Some((first, last)) => (first - 1, (last - first + 1).min(MAX_LIMIT)),
-        None => (0, 0),
+        None => match start {
+            // `clamp_start_end` gives no lines for a text with lines only when `start` is
+            // past them, so `s >= 2` here and `s - 1` cannot underflow.
+            Some(s) if total > 0 => (s - 1, 1),
+            _ => (0, 0),
+        },
     })
 }
 
@@ -306,11 +315,15 @@ mod tests {
         assert_eq!(c(Some(0), Some(2), 10), Ok((0, 2)));
         assert_eq!(c(Some(0), Some(0), 10), Ok((0, 1)));
         assert_eq!(c(None, Some(0), 10), Ok((0, 1)));
-        // Past the end clamps to the last line.
+        // An end past the end clamps to the last line.
         assert_eq!(c(Some(8), Some(99), 10), Ok((7, 3)));
-        assert_eq!(c(Some(99), None, 10), Ok((9, 1)));
-        assert_eq!(c(Some(99), Some(u64::MAX), 10), Ok((9, 1)));
-        assert_eq!(c(Some(u64::MAX), Some(u64::MAX), 10), Ok((9, 1)));
+        assert_eq!(c(Some(10), None, 10), Ok((9, 1)));
+        // A start past the end is a window past the end (no line), whatever the end.
+        assert_eq!(c(Some(11), None, 10), Ok((10, 1)));
+        assert_eq!(c(Some(99), None, 10), Ok((98, 1)));
+        assert_eq!(c(Some(99), Some(u64::MAX), 10), Ok((98, 1)));
+        assert_eq!(c(Some(99), Some(3), 10), Ok((98, 1)));
+        assert_eq!(c(Some(u64::MAX), Some(u64::MAX), 10), Ok((u64::MAX - 1, 1)));
         // Longer than MAX_LIMIT is capped.
         assert_eq!(c(None, None, 5000), Ok((0, MAX_LIMIT)));
         assert_eq!(c(Some(100), Some(2099), 5000), Ok((99, MAX_LIMIT)));
@@ -334,10 +347,10 @@ mod tests {
         };
         assert_eq!(c(Some(5), Some(4), 10), inverted(5, 4, 5, 4));
         // Clamping happens before the check, and the error carries both.
-        assert_eq!(c(Some(20), Some(4), 10), inverted(10, 4, 20, 4));
         assert_eq!(c(Some(5), Some(0), 10), inverted(5, 1, 5, 0));
-        // A start past the end meets an end past the end: no inversion.
-        assert_eq!(c(Some(20), Some(15), 10), Ok((9, 1)));
+        // A start past the end is past the end before it is inverted.
+        assert_eq!(c(Some(20), Some(4), 10), Ok((19, 1)));
+        assert_eq!(c(Some(20), Some(15), 10), Ok((19, 1)));
     }
 
     #[test]

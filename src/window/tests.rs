@@ -202,8 +202,11 @@ fn start_end_clamping() {
         (Some(4), None, "4\n5\n", 3, 2),
         (None, Some(2), "1\n2\n", 0, 2),
         (Some(4), Some(99), "4\n5\n", 3, 2),
-        (Some(99), None, "5\n", 4, 1),
-        (Some(99), Some(100), "5\n", 4, 1),
+        (Some(5), None, "5\n", 4, 1),
+        (Some(5), Some(100), "5\n", 4, 1),
+        // A start past the end is a window past the end: no line (the hint names the count).
+        (Some(6), None, "", 5, 1),
+        (Some(99), Some(100), "", 98, 1),
         (Some(2), Some(2), "2\n", 1, 1),
     ];
     for &(start, end, content, offset, limit) in cases {
@@ -213,7 +216,7 @@ fn start_end_clamping() {
             (content, offset, limit, 5, Cap::None),
             "{start:?}..{end:?}"
         );
-        assert_eq!(w.returned, limit);
+        assert_eq!(w.returned, if content.is_empty() { 0 } else { limit });
     }
 }
 
@@ -230,15 +233,20 @@ fn start_end_inverted_is_an_error() {
             total_lines: 5,
         })
     );
+    // Only an end can be clamped now: a start past the end is past the end, not inverted.
     assert_eq!(
-        window(text, start_end(Some(9), Some(3))),
+        window(text, start_end(Some(4), Some(0))),
         Err(WindowError::InvertedRange {
-            start: 5,
-            end: 3,
-            requested_start: 9,
-            requested_end: 3,
+            start: 4,
+            end: 1,
+            requested_start: 4,
+            requested_end: 0,
             total_lines: 5,
         })
+    );
+    assert_eq!(
+        window(text, start_end(Some(9), Some(3))).map(|w| w.returned),
+        Ok(0)
     );
 }
 
@@ -487,7 +495,10 @@ proptest! {
         match window(&text, start_end(start, end)) {
             Ok(w) => {
                 prop_assert_eq!(w.total_lines, total);
-                if total > 0 {
+                if start.is_some_and(|s| s > total) {
+                    // Past the end: no line, as an offset past the end.
+                    prop_assert_eq!(w.returned, 0);
+                } else if total > 0 {
                     let first = start.unwrap_or(1).clamp(1, total);
                     let last = end.unwrap_or(total).clamp(1, total);
                     prop_assert!(first <= last);
@@ -500,6 +511,7 @@ proptest! {
             }
             Err(WindowError::InvertedRange { start: first, end: last, .. }) => {
                 prop_assert!(total > 0 && first > last);
+                prop_assert!(start.unwrap_or(1) <= total);
                 prop_assert_eq!(first, start.unwrap_or(1).clamp(1, total));
                 prop_assert_eq!(last, end.unwrap_or(total).clamp(1, total));
             }

@@ -254,6 +254,8 @@ impl<'a> Naive<'a> {
             Some(LineRequest::OffsetLimit { offset, limit }) => Ok(
                 (offset < total && limit > 0).then(|| (offset + 1, (offset + limit).min(total)))
             ),
+            // A start past the end covers no line, as an offset past the end.
+            Some(LineRequest::StartEnd { start: Some(s), .. }) if s > total => Ok(None),
             Some(LineRequest::StartEnd { start, end }) if total > 0 => {
                 let (s, e) = (
                     start.unwrap_or(1).clamp(1, total),

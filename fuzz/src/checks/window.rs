@@ -296,6 +296,8 @@ impl<'a> Lines<'a> {
         match request {
             LineRequest::OffsetLimit { offset, limit } => Ok((offset, limit)),
             LineRequest::StartEnd { .. } if total == 0 => Ok((0, 0)),
+            // A start past the end is a window past the end: one line asked, none there.
+            LineRequest::StartEnd { start: Some(s), .. } if s > total => Ok((s - 1, 1)),
             LineRequest::StartEnd { start, end } => {
                 let start = start.unwrap_or(1).clamp(1, total);
                 let end = end.unwrap_or(total).clamp(1, total);

@@ -72,7 +72,10 @@ mod tests {
         assert_eq!(lines(t, off(2, u64::MAX)), Some((3, 4, "c\nd")));
         assert_eq!(lines(t, se(Some(2), None)), Some((2, 4, "b\r\nc\nd")));
         assert_eq!(lines(t, se(None, Some(1))), Some((1, 1, "a\n")));
-        assert_eq!(lines(t, se(Some(9), Some(99))), Some((4, 4, "d")));
+        assert_eq!(lines(t, se(Some(4), Some(99))), Some((4, 4, "d")));
+        // A start past the end covers no line, as an offset past the end.
+        assert_eq!(lines(t, se(Some(5), Some(99))), None);
+        assert_eq!(lines(t, se(Some(9), None)), None);
         assert_eq!(lines("a\n", se(Some(1), Some(1))), Some((1, 1, "a\n")));
         // Not capped at MAX_LIMIT lines.
         let long = "x\n".repeat(5000);

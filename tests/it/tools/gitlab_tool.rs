@@ -193,6 +193,46 @@ async fn start_and_end_lines_clamp_and_invert() {
     server.stop().await;
 }
 
+/// `start_line` past the last line answers as `offset` past the end does, in its own words,
+/// for a window, a search and an outline (issue 34: it returned line 3 marked truncated, with
+/// no hint).
+#[tokio::test]
+async fn start_line_past_the_end_names_the_line_count() {
+    let gitlab = MockServer::start().await;
+    graphql()
+        .respond_with(json_response(project_answer(
+            "grp/sub/proj",
+            42,
+            vec![text_node("a.rs", "fn a() {}\nfn b() {}\nfn c() {}\n")],
+        )))
+        .mount(&gitlab)
+        .await;
+    let server = spawn_gitlab(&gitlab.uri(), None).await;
+    let past = "Start line 7 is past the end of the file (3 lines)";
+    let at_most = "Call again with a start_line of at most 3.";
+    for (extra, what) in [
+        (json!({}), ""),
+        (json!({"end_line": 9}), ""),
+        (json!({"pattern": "fn"}), ": no line was searched"),
+        (json!({"outline": true}), ": no line was listed"),
+    ] {
+        let mut a = args("a.rs");
+        a["start_line"] = json!(7);
+        for (k, v) in extra.as_object().unwrap() {
+            a[k] = v.clone();
+        }
+        let out = ok(&server.call(a).await);
+        assert_eq!(out["content"], "", "{extra}");
+        assert_eq!(out["metadata"]["returned_lines"], Value::Null, "{extra}");
+        assert_eq!(
+            out["system_instruction"],
+            format!("{past}{what}. {at_most}"),
+            "{extra}"
+        );
+    }
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn byte_cap_drops_lines_and_cuts_a_giant_line_at_a_char_boundary() {
     let line = "x".repeat(400_000) + "\n";
@@ -396,7 +436,7 @@ async fn older_gitlab_without_repository_commit_answers_a_miss_in_two_requests()
 
 #[tokio::test]
 async fn missing_and_inaccessible_projects_read_the_same() {
-    let gitlab = gitlab_with(sample("project-missing-or-inaccessible.json"), 2).await;
+    let gitlab = gitlab_with(sample("project-missing-or-inaccessible.json"), 3).await;
     let server = spawn_gitlab(&gitlab.uri(), None).await;
     let mut a = args("README.md");
     a["project_id"] = json!("other/secret");
@@ -409,8 +449,21 @@ async fn missing_and_inaccessible_projects_read_the_same() {
         missing.replace("no/such", "X")
     );
     assert!(
-        secret.starts_with("Project 'other/secret' not found or inaccessible."),
+        secret.starts_with(
+            "Project 'other/secret' not found or inaccessible, and no GitLab token was used"
+        ),
         "{secret}"
+    );
+    assert!(secret.contains("Set GITLAB_TOKEN"), "{secret}");
+    server.stop().await;
+    // With a token, the sentence asks whether the token can read the project instead.
+    let server = spawn_gitlab(&gitlab.uri(), Some("glpat-TEST-tttttttttttttttttt")).await;
+    let mut a = args("README.md");
+    a["project_id"] = json!("other/secret");
+    let secret = err(&server.call(a).await);
+    assert_eq!(
+        secret,
+        "Project 'other/secret' not found or inaccessible. Check the project's full path or numeric id, and that the token can read it."
     );
     server.stop().await;
 }
@@ -449,7 +502,7 @@ async fn numeric_id_of_a_missing_project() {
         .call(json!({"project_id": "7", "file_path": "a", "ref": "main"}))
         .await);
     assert!(
-        e.starts_with("Project '7' not found or inaccessible."),
+        e.starts_with("Project '7' not found or inaccessible, and no GitLab token was used"),
         "{e}"
     );
     server.stop().await;

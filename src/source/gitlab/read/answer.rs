@@ -114,6 +114,7 @@ async fn exact(
     let Some(mut project) = answer else {
         return Err(SourceError::ProjectNotFound {
             project: request.project.to_string(),
+            anonymous: credential.is_none(),
         });
     };
     let node = project.take_node(request.path);
@@ -142,6 +143,7 @@ async fn split(
     else {
         return Err(SourceError::ProjectNotFound {
             project: asked.project_path.to_string(),
+            anonymous: credential.is_none(),
         });
     };
     let evidence: Vec<_> = answers

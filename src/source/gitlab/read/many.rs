@@ -170,6 +170,7 @@ async fn finish_set(
         Ok(None) => {
             let missing = SourceError::ProjectNotFound {
                 project: group.project.to_string(),
+                anonymous: credential.is_none(),
             };
             return members
                 .iter()
