@@ -3,7 +3,7 @@
 
 use super::output::ReadFacts;
 use crate::resolve::HintStyle;
-use crate::window::LineCut;
+use crate::window::{LineCut, LineRequest};
 
 /// The cap a content fitted to one message met, as the hints name it.
 pub(super) const ONE_MESSAGE: &str =
@@ -21,6 +21,28 @@ pub(super) fn past_the_end(style: HintStyle, offset: u64, total: u64, what: &str
             "Start line {} is past the end of the file ({total} lines){what}. Call again with a start_line of at most {total}.",
             offset.saturating_add(1)
         ),
+    }
+}
+
+/// Why a search or an outline covered no line of a text of `total` lines: the text is empty
+/// (`there is no {thing}`), or `lines` start past its end; `done` is what was not done to any
+/// line ("searched", "listed").
+pub(super) fn nothing_covered(
+    lines: Option<LineRequest>,
+    total: u64,
+    thing: &str,
+    done: &str,
+) -> String {
+    let what = format!(": no line was {done}");
+    match lines {
+        _ if total == 0 => format!("The file is empty: there is no {thing}."),
+        Some(LineRequest::OffsetLimit { offset, .. }) => {
+            past_the_end(HintStyle::OffsetLimit, offset, total, &what)
+        }
+        Some(LineRequest::StartEnd { start: Some(s), .. }) if s > total => {
+            past_the_end(HintStyle::StartEnd, s - 1, total, &what)
+        }
+        _ => format!("No line was {done} (the file has {total} lines)."),
     }
 }
 

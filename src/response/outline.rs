@@ -3,7 +3,7 @@
 
 use std::fmt::{self, Display, Formatter};
 
-use super::notes::{READ_LIMIT_NOTE, past_the_end, read_notes};
+use super::notes::{READ_LIMIT_NOTE, nothing_covered, read_notes};
 use super::output::{
     FileOutput, LineRange, Metadata, OutlineMeta, ReadFacts, SymbolMeta, WindowMetadata,
     metadata_of,
@@ -11,9 +11,8 @@ use super::output::{
 use super::search::ends_by_caller;
 use super::window::file_output;
 use crate::outline::{Outline, OutlinePage, PageCap, Picked};
-use crate::resolve::HintStyle;
 use crate::resolve::OutlineArgs;
-use crate::window::{Fitted, LineRequest, MAX_LIMIT, MAX_WINDOW_BYTES, Shortened};
+use crate::window::{Fitted, MAX_LIMIT, MAX_WINDOW_BYTES, Shortened};
 
 /// A page of an outline and what it was cut from.
 pub(crate) struct OutlineShown<'a> {
@@ -115,19 +114,12 @@ fn outline_instruction(facts: &ReadFacts<'_>, shown: &OutlineShown<'_>) -> Optio
 fn outcome_note(facts: &ReadFacts<'_>, shown: &OutlineShown<'_>) -> Option<String> {
     let total = shown.total_lines;
     let Some((first, last)) = shown.listed else {
-        return Some(match shown.args.lines {
-            _ if total == 0 => "The file is empty: there is no definition to list.".to_string(),
-            Some(LineRequest::OffsetLimit { offset, .. }) => past_the_end(
-                HintStyle::OffsetLimit,
-                offset,
-                total,
-                ": no line was listed",
-            ),
-            Some(LineRequest::StartEnd { start: Some(s), .. }) if s > total => {
-                past_the_end(HintStyle::StartEnd, s - 1, total, ": no line was listed")
-            }
-            _ => format!("No line was listed (the file has {total} lines)."),
-        });
+        return Some(nothing_covered(
+            shown.args.lines,
+            total,
+            "definition to list",
+            "listed",
+        ));
     };
     let page = shown.page;
     if page.total == 0 {

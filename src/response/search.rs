@@ -4,11 +4,13 @@
 
 use std::fmt::{self, Display, Formatter};
 
-use super::notes::{ONE_MESSAGE, READ_LIMIT_NOTE, past_the_end, read_notes, whole_in_one_message};
+use super::notes::{
+    ONE_MESSAGE, READ_LIMIT_NOTE, nothing_covered, read_notes, whole_in_one_message,
+};
 use super::output::{
     FileOutput, LineRange, Matches, Metadata, ReadFacts, WindowMetadata, metadata_of,
 };
-use crate::resolve::{HintStyle, SearchArgs};
+use crate::resolve::SearchArgs;
 use crate::window::search::{Found, PageCap, PageShortened};
 use crate::window::{CapKind, LineCut, LineRequest, MAX_LIMIT, MAX_WINDOW_BYTES};
 
@@ -67,19 +69,12 @@ const ONLY_ACROSS_LINES_NOTE: &str = " A pattern matches within one line, and th
 fn outcome_note(facts: &ReadFacts<'_>, args: &SearchArgs, found: &Found) -> Option<String> {
     let total = found.total_lines;
     let Some((first, last)) = found.searched else {
-        return Some(match args.lines {
-            _ if total == 0 => "The file is empty: there is no line to search.".to_string(),
-            Some(LineRequest::OffsetLimit { offset, .. }) => past_the_end(
-                HintStyle::OffsetLimit,
-                offset,
-                total,
-                ": no line was searched",
-            ),
-            Some(LineRequest::StartEnd { start: Some(s), .. }) if s > total => {
-                past_the_end(HintStyle::StartEnd, s - 1, total, ": no line was searched")
-            }
-            _ => format!("No line was searched (the file has {total} lines)."),
-        });
+        return Some(nothing_covered(
+            args.lines,
+            total,
+            "line to search",
+            "searched",
+        ));
     };
     if found.total_matches == 0 {
         return Some(format!(
