@@ -11,7 +11,7 @@ use super::output::{
     FileOutput, LineRange, Matches, Metadata, ReadFacts, WindowMetadata, metadata_of,
 };
 use crate::resolve::SearchArgs;
-use crate::window::search::{Found, PageCap, PageShortened};
+use crate::window::search::{PageCap, PageShortened, SearchPage};
 use crate::window::{CapKind, LineCut, LineRequest, MAX_LIMIT, MAX_WINDOW_BYTES};
 
 /// Builds the output of a search under the character budget `budget` (the caller's or the
@@ -19,7 +19,7 @@ use crate::window::{CapKind, LineCut, LineRequest, MAX_LIMIT, MAX_WINDOW_BYTES};
 pub(crate) fn search_output<'a>(
     facts: ReadFacts<'a>,
     args: &SearchArgs,
-    found: &'a Found,
+    found: &'a SearchPage,
     budget: u64,
 ) -> FileOutput<'a> {
     let window = WindowMetadata {
@@ -50,7 +50,7 @@ pub(crate) fn search_output<'a>(
 fn search_instruction(
     facts: &ReadFacts<'_>,
     args: &SearchArgs,
-    found: &Found,
+    found: &SearchPage,
     budget: u64,
 ) -> Option<String> {
     let mut notes = read_notes(facts);
@@ -66,7 +66,7 @@ fn search_instruction(
 const ONLY_ACROSS_LINES_NOTE: &str = " A pattern matches within one line, and this one can only match across lines (a line break in it, such as \\n, matches nothing): search for a part that lies within one line, e.g. the text before or after the line break.";
 
 /// What was searched when nothing matched, or the next page when matches were left out.
-fn outcome_note(facts: &ReadFacts<'_>, args: &SearchArgs, found: &Found) -> Option<String> {
+fn outcome_note(facts: &ReadFacts<'_>, args: &SearchArgs, found: &SearchPage) -> Option<String> {
     let total = found.total_lines;
     let Some((first, last)) = found.searched else {
         return Some(nothing_covered(
@@ -116,7 +116,7 @@ pub(super) fn ends_by_caller(lines: Option<LineRequest>) -> bool {
 }
 
 /// What the caps did to the page, and how to read a cut line.
-fn shortened_note(found: &Found, budget: u64, message: bool) -> Option<String> {
+fn shortened_note(found: &SearchPage, budget: u64, message: bool) -> Option<String> {
     match found.shortened {
         PageShortened::None => None,
         PageShortened::DroppedGroups { by } => Some(format!(
@@ -146,7 +146,7 @@ fn cap_words(cap: PageCap, budget: u64, message: bool) -> String {
 
 /// The sentence for a page whose one line, a match, was cut.
 fn line_cut_note(
-    found: &Found,
+    found: &SearchPage,
     (budget, message): (u64, bool),
     number: u64,
     cut: &LineCut,

@@ -18,7 +18,7 @@ use super::numbers::prefix_len;
 
 /// What a window may hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Limits {
+pub(super) struct ContentCaps {
     /// The most bytes of content. At least 4 (one character of any width)
     /// plus the longest prefix, or a cut could pass it.
     pub(super) max_bytes: usize,
@@ -31,7 +31,7 @@ pub(super) struct Limits {
     pub(super) first_number: Option<u64>,
 }
 
-impl Limits {
+impl ContentCaps {
     /// The limits for a window whose first line is zero-indexed `offset`.
     /// A `max_chars` of 0, or of `CONTROL_CHARGE × max_bytes` or more, is
     /// no budget.
@@ -39,7 +39,7 @@ impl Limits {
         // A budget too big for `usize` cannot bind either.
         let chars = usize::try_from(max_chars).unwrap_or(usize::MAX);
         let binds = chars > 0 && chars < max_bytes.saturating_mul(CONTROL_CHARGE);
-        Limits {
+        ContentCaps {
             max_bytes,
             max_chars: binds.then_some(chars),
             // `offset + 1` cannot overflow: a window with lines has `offset`
@@ -102,7 +102,7 @@ pub(super) struct Taken {
 /// sum to exactly a cap are all taken; and `limit == 0` or empty `bytes`
 /// take nothing. The caller cuts an over-long single line; this function
 /// only measures it.
-pub(super) fn take_lines(bytes: &[u8], limit: u64, limits: &Limits) -> Taken {
+pub(super) fn take_lines(bytes: &[u8], limit: u64, limits: &ContentCaps) -> Taken {
     let mut t = Taken {
         count: 0,
         len: 0,
@@ -151,7 +151,7 @@ pub(super) fn take_lines(bytes: &[u8], limit: u64, limits: &Limits) -> Taken {
 
 /// Returns whether a window that took only `taken` is over a cap: its
 /// single line must be cut.
-pub(super) fn is_over(taken: &Taken, limits: &Limits) -> bool {
+pub(super) fn is_over(taken: &Taken, limits: &ContentCaps) -> bool {
     taken.count == 1
         && (taken.bytes > limits.max_bytes || limits.max_chars.is_some_and(|m| taken.chars > m))
 }
@@ -184,7 +184,7 @@ pub(super) struct Cut {
 ///   strictly shorter.
 /// - If that keeps the whole line (a one-character line under a budget
 ///   smaller than its prefix plus one), there is no cut.
-pub(super) fn cut_line(line: &str, prefix: usize, limits: &Limits) -> Option<Cut> {
+pub(super) fn cut_line(line: &str, prefix: usize, limits: &ContentCaps) -> Option<Cut> {
     let at_least = first_char_len(line);
     let by_bytes = floor_char_boundary(line, limits.max_bytes.saturating_sub(prefix)).max(at_least);
     let by_chars = limits
@@ -209,8 +209,8 @@ pub(super) fn cut_line(line: &str, prefix: usize, limits: &Limits) -> Option<Cut
 mod tests {
     use super::*;
 
-    fn limits(max_bytes: usize, max_chars: u64, numbers: bool) -> Limits {
-        Limits::new(max_bytes, max_chars, numbers, 0)
+    fn limits(max_bytes: usize, max_chars: u64, numbers: bool) -> ContentCaps {
+        ContentCaps::new(max_bytes, max_chars, numbers, 0)
     }
 
     #[derive(Debug, PartialEq, Eq)]
@@ -220,7 +220,7 @@ mod tests {
         stop: Option<CapKind>,
     }
 
-    fn take(text: &str, limit: u64, limits: &Limits) -> T {
+    fn take(text: &str, limit: u64, limits: &ContentCaps) -> T {
         let t = take_lines(text.as_bytes(), limit, limits);
         T {
             count: t.count,
@@ -238,18 +238,18 @@ mod tests {
 
     #[test]
     fn limits_new() {
-        let l = Limits::new(10, 0, false, 5);
+        let l = ContentCaps::new(10, 0, false, 5);
         assert_eq!((l.max_chars, l.first_number), (None, None));
-        assert_eq!(Limits::new(10, 9, true, 5).max_chars, Some(9));
-        assert_eq!(Limits::new(10, 9, true, 5).first_number, Some(6));
+        assert_eq!(ContentCaps::new(10, 9, true, 5).max_chars, Some(9));
+        assert_eq!(ContentCaps::new(10, 9, true, 5).first_number, Some(6));
         // A budget past the byte cap binds on control characters (charged
         // 6 each); one of 6 times the byte cap or more cannot bind.
-        assert_eq!(Limits::new(10, 59, false, 0).max_chars, Some(59));
-        assert_eq!(Limits::new(10, 60, false, 0).max_chars, None);
-        assert_eq!(Limits::new(10, u64::MAX, false, 0).max_chars, None);
-        assert_eq!(Limits::new(10, 9, true, 0).prefix_len(0), 7);
-        assert_eq!(Limits::new(10, 9, false, 0).prefix_len(0), 0);
-        assert_eq!(Limits::new(10, 9, true, 999_998).prefix_len(1), 8);
+        assert_eq!(ContentCaps::new(10, 59, false, 0).max_chars, Some(59));
+        assert_eq!(ContentCaps::new(10, 60, false, 0).max_chars, None);
+        assert_eq!(ContentCaps::new(10, u64::MAX, false, 0).max_chars, None);
+        assert_eq!(ContentCaps::new(10, 9, true, 0).prefix_len(0), 7);
+        assert_eq!(ContentCaps::new(10, 9, false, 0).prefix_len(0), 0);
+        assert_eq!(ContentCaps::new(10, 9, true, 999_998).prefix_len(1), 8);
     }
 
     #[test]

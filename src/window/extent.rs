@@ -1,7 +1,7 @@
 //! How much of a file a call needs from its source ([`Extent`]), and whether the first part of
 //! a file that a read limit cut holds all of it ([`Extent::covered_by`]).
 
-use super::budget::{Limits, take_lines};
+use super::budget::{ContentCaps, take_lines};
 use super::cap::MAX_WINDOW_BYTES;
 use super::lines::line_start;
 use super::request::LineRequest;
@@ -41,7 +41,7 @@ impl Extent {
         let Ok(start) = line_start(bytes, span.offset) else {
             return false;
         };
-        let limits = Limits::new(MAX_WINDOW_BYTES, 0, false, span.offset);
+        let limits = ContentCaps::new(MAX_WINDOW_BYTES, 0, false, span.offset);
         let taken = take_lines(&bytes[start..], span.limit, &limits);
         taken.count > 0 && memchr::memchr(b'\n', &bytes[start + taken.len..]).is_some()
     }

@@ -99,7 +99,7 @@ pub use extent::Extent;
 pub use numbers::LINE_NUMBER_WIDTH;
 pub use request::{DEFAULT_LIMIT, LineRequest, MAX_LIMIT, WindowError, lines_covered};
 
-use budget::{Limits, Taken, cut_line, is_over, take_lines};
+use budget::{ContentCaps, Taken, cut_line, is_over, take_lines};
 pub(crate) use lines::count_lines;
 use lines::line_start;
 use numbers::number_lines;
@@ -288,7 +288,7 @@ fn fit_capped<'a>(
         Ok(start) => start,
         Err(total_lines) => return Ok(Fitted::empty(total_lines, offset, limit, fit)),
     };
-    let limits = Limits::new(max_bytes, fit.max_chars, fit.line_numbers, offset);
+    let limits = ContentCaps::new(max_bytes, fit.max_chars, fit.line_numbers, offset);
     let taken = take_lines(&bytes[start..], limit, &limits);
     let lines_end = start + taken.len;
     let total_lines = span
@@ -330,7 +330,7 @@ fn fit_capped<'a>(
 fn shorten<'a>(
     lines: &'a str,
     taken: &Taken,
-    limits: &Limits,
+    limits: &ContentCaps,
     limit: u64,
     more: bool,
 ) -> (&'a str, Shortened) {

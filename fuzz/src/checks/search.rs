@@ -33,7 +33,7 @@
 
 use arbitrary::{Arbitrary, Unstructured};
 use gitlab_file_mcp::window::search::{
-    Found, MAX_CONTEXT_LINES, PageCap, PageShortened, Pattern, PatternError, Search, search,
+    MAX_CONTEXT_LINES, PageCap, PageShortened, Pattern, PatternError, Search, SearchPage, search,
 };
 use gitlab_file_mcp::window::{CONTROL_CHARGE, LineRequest, MAX_LIMIT, MAX_WINDOW_BYTES};
 
@@ -465,7 +465,7 @@ pub fn check_case(case: &Case) {
 }
 
 /// Checks one page against the reference for the searched lines `range`.
-fn check_page(naive: &Naive<'_>, case: &Case, found: &Found, range: Option<(u64, u64)>) {
+fn check_page(naive: &Naive<'_>, case: &Case, found: &SearchPage, range: Option<(u64, u64)>) {
     assert_eq!(found.total_lines, naive.total());
     assert_eq!(found.searched, range, "searched lines");
     let Some((first, last)) = range else {

@@ -5,7 +5,7 @@
 //! [`Pattern`], the lines to search (a window's [`LineRequest`], uncapped:
 //! `start_line: 100` searches from line 100 to the end; none = the whole
 //! text), the context lines and the character budget. It returns a page of
-//! matches ([`Found`]). Steps, each its own module:
+//! matches ([`SearchPage`]). Steps, each its own module:
 //!
 //! 1. [`span`]: the searched lines and their bytes.
 //! 2. [`hits`]: the matching lines, in order ([`Pattern`] says how a whole
@@ -37,7 +37,7 @@
 //! are taken from the first while they fit ([`page`] has the walk); a page
 //! whose first group does not fit shows it from its first match, as many
 //! lines as fit, the match itself cut at a character boundary if it alone
-//! is over a cap (the window's rule, [`LineCut`](super::LineCut)). [`Found::next_start`] is
+//! is over a cap (the window's rule, [`LineCut`](super::LineCut)). [`SearchPage::next_start`] is
 //! the line after the last one shown whenever a match is not shown: the
 //! next page searches from there to the same end, so following pages shows
 //! every match exactly once.
@@ -96,7 +96,7 @@ pub struct Search<'p> {
 
 /// A page of matches.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Found {
+pub struct SearchPage {
     /// grep `-n` lines (module doc).
     pub content: String,
     /// The lines of the whole text.
@@ -121,7 +121,7 @@ pub struct Found {
     pub only_across_lines: bool,
 }
 
-impl Found {
+impl SearchPage {
     /// Whether some match is not in `content`.
     pub fn is_partial(&self) -> bool {
         (self.shown.len() as u64) < self.total_matches
@@ -136,7 +136,7 @@ impl Found {
 
 /// Searches `text` as `search` says (module doc). The only error is an
 /// inverted `start_line`/`end_line`, the window's.
-pub fn search(text: &str, search: &Search<'_>) -> Result<Found, WindowError> {
+pub fn search(text: &str, search: &Search<'_>) -> Result<SearchPage, WindowError> {
     let Ok(found) = search_until(text, search, || Ok::<(), Infallible>(()));
     found
 }
@@ -148,7 +148,7 @@ pub fn search_until<E>(
     text: &str,
     search: &Search<'_>,
     go_on: impl FnMut() -> Result<(), E>,
-) -> Result<Result<Found, WindowError>, E> {
+) -> Result<Result<SearchPage, WindowError>, E> {
     let bytes = text.as_bytes();
     let total_lines = count_lines(bytes);
     let range = match span::searched(bytes, search.lines, total_lines) {
@@ -166,13 +166,13 @@ pub fn search_until<E>(
         return Err(stopped);
     }
     let grouped = groups::group(bytes, &recorded, &range, search.context_lines);
-    let limits = page::Limits::new(MAX_LIMIT, MAX_WINDOW_BYTES, search.max_chars);
+    let limits = page::PageBounds::new(MAX_LIMIT, MAX_WINDOW_BYTES, search.max_chars);
     let beyond = recorded.beyond.map(|(_, cap)| cap);
     let page = page::take(text, &grouped, beyond, &limits);
     // A page shows at least its first match, so with a match left out it
     // shows a line, and the next page starts after it.
     let next_start = ((page.shown.len() as u64) < recorded.total).then_some(page.last_line + 1);
-    Ok(Ok(Found {
+    Ok(Ok(SearchPage {
         content: page.content,
         total_lines,
         searched: Some((range.first, range.last)),
@@ -186,8 +186,8 @@ pub fn search_until<E>(
 }
 
 /// The answer when no line is searched.
-fn nothing_searched(search: &Search<'_>, total_lines: u64) -> Found {
-    Found {
+fn nothing_searched(search: &Search<'_>, total_lines: u64) -> SearchPage {
+    SearchPage {
         content: String::new(),
         total_lines,
         searched: None,

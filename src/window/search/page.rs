@@ -15,19 +15,19 @@ const SEPARATOR: &str = "--\n";
 /// What a page may hold: lines (separators not counted), bytes, and
 /// characters as the budget charges them.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Limits {
+pub(super) struct PageBounds {
     max_lines: u64,
     /// The byte cap and the budget, as a window's caps (for cutting a line).
-    caps: budget::Limits,
+    caps: budget::ContentCaps,
 }
 
-impl Limits {
+impl PageBounds {
     /// The caps of a page: `max_chars` 0 (or one that cannot bind) is no
     /// budget, as for a window.
     pub(super) fn new(max_lines: u64, max_bytes: usize, max_chars: u64) -> Self {
-        Limits {
+        PageBounds {
             max_lines,
-            caps: budget::Limits::new(max_bytes, max_chars, false, 0),
+            caps: budget::ContentCaps::new(max_bytes, max_chars, false, 0),
         }
     }
 }
@@ -60,7 +60,12 @@ pub(super) struct Page {
 /// 3. If every group fits but matches past the reach were left out of them
 ///    (`beyond`, the bound they pass), the page is
 ///    [`PageShortened::DroppedGroups`] by that bound: no page holds more.
-pub(super) fn take(text: &str, groups: &[Group], beyond: Option<PageCap>, limits: &Limits) -> Page {
+pub(super) fn take(
+    text: &str,
+    groups: &[Group],
+    beyond: Option<PageCap>,
+    limits: &PageBounds,
+) -> Page {
     let mut page = Builder {
         text,
         limits,
@@ -94,7 +99,7 @@ pub(super) fn take(text: &str, groups: &[Group], beyond: Option<PageCap>, limits
 /// A page being filled.
 struct Builder<'a> {
     text: &'a str,
-    limits: &'a Limits,
+    limits: &'a PageBounds,
     out: Page,
     /// Lines in `out.content`, and its charge under a budget (0 without).
     lines: u64,

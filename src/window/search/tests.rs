@@ -12,7 +12,7 @@ fn find(
     lines: Option<LineRequest>,
     context: u64,
     max_chars: u64,
-) -> Found {
+) -> SearchPage {
     let pattern = Pattern::new(pattern, false).unwrap();
     search(
         text,
