@@ -5,6 +5,8 @@
 
 use serde_json::{Map, Value};
 
+use super::notes::ONE_MESSAGE;
+
 /// The most characters the index's compact JSON takes when its hints are shortened to fit: the
 /// rest of a 2,000-character preview is room for `{"index":` before it.
 pub(crate) const INDEX_CHARS: usize = 1_950;
@@ -12,11 +14,37 @@ pub(crate) const INDEX_CHARS: usize = 1_950;
 /// The fewest characters an index hint is cut to, however many entries share the index.
 const MIN_HINT_CHARS: usize = 24;
 
+/// The limit a batch's shared budget was, as the hint of an entry it did not reach names it:
+/// the words name the limit that actually stopped the entries before (issue 34).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SharedLimit {
+    /// The call's own `max_chars`, of this many characters.
+    Call(u64),
+    /// The server's default budget (the call sent no `max_chars`), of this many characters.
+    Default(u64),
+    /// What fits in one message, smaller than the call's or the default budget.
+    OneMessage,
+}
+
+impl SharedLimit {
+    /// The limit's words, as they end "the entries before this one used …".
+    fn words(self) -> String {
+        match self {
+            SharedLimit::Call(total) => format!("the call's {total} character budget (max_chars)"),
+            SharedLimit::Default(total) => {
+                format!("the default {total} character budget (the call sent no max_chars)")
+            }
+            SharedLimit::OneMessage => ONE_MESSAGE.to_string(),
+        }
+    }
+}
+
 /// The `system_instruction` of an entry not read because the entries before it spent the
-/// call's budget of `total` characters; `arguments` read it with `get_repository_file`.
-pub(crate) fn not_read(total: u64, arguments: &Value) -> String {
+/// call's shared budget, `limit`; `arguments` read it with `get_repository_file`.
+pub(crate) fn not_read(limit: SharedLimit, arguments: &Value) -> String {
     format!(
-        "Not read: the entries before this one used the call's {total} character budget (max_chars). To read it, call get_repository_file with {arguments}, or call get_repository_files again with the entries not read."
+        "Not read: the entries before this one used {}. To read it, call get_repository_file with {arguments}, or call get_repository_files again with the entries not read.",
+        limit.words()
     )
 }
 
@@ -196,8 +224,21 @@ mod tests {
     fn names_the_budget_and_the_arguments() {
         let args = json!({"project_id": "g/p", "file_path": "a.txt", "ref": "main"});
         assert_eq!(
-            not_read(500, &args),
+            not_read(SharedLimit::Call(500), &args),
             "Not read: the entries before this one used the call's 500 character budget (max_chars). To read it, call get_repository_file with {\"project_id\":\"g/p\",\"file_path\":\"a.txt\",\"ref\":\"main\"}, or call get_repository_files again with the entries not read."
+        );
+        let tail = ". To read it, call get_repository_file with {}, or call get_repository_files again with the entries not read.";
+        assert_eq!(
+            not_read(SharedLimit::Default(100_000), &json!({})),
+            format!(
+                "Not read: the entries before this one used the default 100000 character budget (the call sent no max_chars){tail}"
+            )
+        );
+        assert_eq!(
+            not_read(SharedLimit::OneMessage, &json!({})),
+            format!(
+                "Not read: the entries before this one used what fits in one message (1000000 bytes, the content being sent twice){tail}"
+            )
         );
     }
 
@@ -281,7 +322,10 @@ mod tests {
             "{\"pattern\":\"a{2}}\",\"start_line\":7}"
         );
         assert_eq!(
-            digest(&not_read(5, &json!({"file_path": "c.txt"}))),
+            digest(&not_read(
+                SharedLimit::Call(5),
+                &json!({"file_path": "c.txt"})
+            )),
             "{\"file_path\":\"c.txt\"}"
         );
         assert_eq!(digest("File 'x' is binary."), "File 'x' is binary.");

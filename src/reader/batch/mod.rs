@@ -20,6 +20,7 @@ use super::steps::{Call, Labelled, Planned, Steps};
 use crate::base::cpu::{self, Stop};
 use crate::resolve::args::ArgName;
 use crate::response;
+use crate::response::batch::SharedLimit;
 use crate::source::{BlobKind, Fetched, Source, Wanted, holds};
 use crate::view::{Read, render};
 use args::{BatchCall, Entry};
@@ -144,6 +145,17 @@ struct Step<'a> {
 }
 
 impl Step<'_> {
+    /// The limit the shared budget is, as a not-read hint names it: what fits in one message
+    /// when that is less than the budget, else the call's `max_chars` or the default budget.
+    fn shared_limit(&self) -> SharedLimit {
+        let total = self.budget.total();
+        match (self.fitted_to_message, self.call.max_chars) {
+            (true, _) => SharedLimit::OneMessage,
+            (false, Some(_)) => SharedLimit::Call(total),
+            (false, None) => SharedLimit::Default(total),
+        }
+    }
+
     /// Every entry's answer, in order: `planned`, and what the source fetched for each planned
     /// entry with the blob the caller's previous window of its file came from (both in order).
     fn walk<L: Labelled>(
@@ -199,7 +211,7 @@ impl Step<'_> {
         let max_chars = match self.budget.next() {
             Some(left) => left,
             None if has_content => {
-                return not_read(self.budget.total(), self.call, entry, &fetched);
+                return not_read(self.shared_limit(), self.call, entry, &fetched);
             }
             // A binary or LFS file is an error without content, and an unchanged one has none:
             // nothing to spend.
@@ -226,7 +238,7 @@ impl Step<'_> {
 }
 
 /// An entry the budget did not reach: its path and ref, and how to read it.
-fn not_read(total: u64, call: &BatchCall, entry: &Entry, fetched: &Fetched) -> Value {
+fn not_read(limit: SharedLimit, call: &BatchCall, entry: &Entry, fetched: &Fetched) -> Value {
     let mut arguments: Map<String, Value> = entry.arguments.clone();
     if let Some(max_chars) = call.max_chars {
         arguments.insert(ArgName::MaxChars.as_str().into(), max_chars.into());
@@ -234,7 +246,7 @@ fn not_read(total: u64, call: &BatchCall, entry: &Entry, fetched: &Fetched) -> V
     json!({
         "path": fetched.blob.path,
         "ref": fetched.blob.git_ref,
-        "system_instruction": response::batch::not_read(total, &Value::Object(arguments)),
+        "system_instruction": response::batch::not_read(limit, &Value::Object(arguments)),
     })
 }
 

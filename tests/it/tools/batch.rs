@@ -649,3 +649,62 @@ async fn an_unchanged_entry_is_answered_after_the_budget_is_spent() {
     assert!(hint.starts_with("Not read:"), "{hint}");
     server.stop().await;
 }
+
+/// A stand-in holding `files` in `grp/proj`, and the server talking to it.
+async fn start_with(files: &[(&str, String)]) -> (Gitlab, MockServer, mcp::Server) {
+    let gitlab = Gitlab::default();
+    gitlab.project("grp/proj", 42, files);
+    let mock = MockServer::start().await;
+    Mock::given(wiremock::matchers::method("POST"))
+        .respond_with(gitlab.clone())
+        .mount(&mock)
+        .await;
+    let server = spawn_gitlab(&mock.uri(), None).await;
+    (gitlab, mock, server)
+}
+
+/// The hint of the entry after `files`' last, which the shared budget did not reach.
+async fn not_read_hint(server: &mcp::Server, max_chars: Option<u64>, entries: Value) -> String {
+    let mut call = json!({"project_id": "grp/proj", "ref": "main", "files": entries});
+    if let Some(max_chars) = max_chars {
+        call["max_chars"] = max_chars.into();
+    }
+    let got = files(&server.call_many(call).await);
+    let last = got.last().unwrap();
+    assert!(last.get("content").is_none(), "{last}");
+    last["system_instruction"].as_str().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn a_not_read_entry_names_the_limit_that_spent_the_budget() {
+    // Issue 34: with no max_chars, the entry the budget did not reach said it "used the call's
+    // 100000 character budget (max_chars)", and after a squeeze by the one-message limit the
+    // call's 478779 character budget, though the caller set none.
+    let line = format!("{}\n", "x".repeat(99));
+    let (_gitlab, _mock, server) = start_with(&[("big.txt", line.repeat(8000))]).await;
+    let window = |offset: u64| json!({"file_path": "big.txt", "offset": offset, "limit": 2000});
+    let hint = not_read_hint(&server, None, json!([window(0), window(2000)])).await;
+    assert!(
+        hint.starts_with("Not read: the entries before this one used the default 100000 character budget (the call sent no max_chars)."),
+        "{hint}"
+    );
+    // The fourth entry is squeezed by the one-message limit; the fifth is not read.
+    let entries = json!([
+        window(0),
+        window(2000),
+        window(4000),
+        window(6000),
+        window(0)
+    ]);
+    let hint = not_read_hint(&server, Some(0), entries.clone()).await;
+    assert!(
+        hint.starts_with("Not read: the entries before this one used what fits in one message (1000000 bytes, the content being sent twice)."),
+        "{hint}"
+    );
+    let hint = not_read_hint(&server, Some(150_000), json!([window(0), window(2000)])).await;
+    assert!(
+        hint.starts_with("Not read: the entries before this one used the call's 150000 character budget (max_chars)."),
+        "{hint}"
+    );
+    server.stop().await;
+}
