@@ -63,8 +63,14 @@ fn server_json_names_only_variables_the_server_reads_and_hides_the_token() {
             let secret = variable["isSecret"].as_bool().unwrap_or(false);
             assert_eq!(secret, name.contains("TOKEN"), "{name}: isSecret {secret}");
         }
-        let names: Vec<&str> = variables.iter().map(|v| v["name"].as_str().unwrap()).collect();
-        assert!(names.starts_with(&["GITLAB_URL", "GITLAB_TOKEN"]), "{names:?}");
+        let names: Vec<&str> = variables
+            .iter()
+            .map(|v| v["name"].as_str().unwrap())
+            .collect();
+        assert!(
+            names.starts_with(&["GITLAB_URL", "GITLAB_TOKEN"]),
+            "{names:?}"
+        );
     }
 }
 
@@ -130,5 +136,8 @@ fn the_release_pipeline_runs_what_ci_checks() {
         assert!(pipeline.contains(target), "no job for {target}");
     }
     let ci = read(".ci/run");
-    assert!(ci.contains("\nscripts/check-dist.sh\n"), ".ci/run does not run the check");
+    assert!(
+        ci.contains("\nscripts/check-dist.sh\n"),
+        ".ci/run does not run the check"
+    );
 }
