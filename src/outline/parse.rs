@@ -131,6 +131,19 @@ mod tests {
     use std::time::Duration;
 
     #[test]
+    fn a_grammar_not_built_in_names_the_feature_that_builds_it() {
+        let e = OutlineError::NotBuiltIn(Language::Tsx).to_string();
+        assert!(e.starts_with("outlines of tsx files are not built"), "{e}");
+        assert!(e.contains("`--features lang-javascript`"), "{e}");
+        // Every language's feature is one Cargo.toml declares.
+        let manifest = include_str!("../../Cargo.toml");
+        for language in Language::ALL {
+            let declared = format!("\n{} = [\"dep:tree-sitter-", language.feature());
+            assert!(manifest.contains(&declared), "{language:?}: {declared}");
+        }
+    }
+
+    #[test]
     fn the_parse_budget_grows_by_the_started_mib() {
         let mib = 1 << 20;
         assert_eq!(parse_budget(0), Duration::from_secs(2));
