@@ -11,7 +11,6 @@
 # Tools come from the registries into caches outside the clone: @anthropic-ai/mcpb and ajv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROOT=$PWD
 BINARY=${1:-${CARGO_TARGET_DIR:-target}/debug/gitlab-file-mcp}
 CACHE=${HOME:-/root}/.cache/gitlab-file-mcp
 MCPB_PREFIX=$CACHE/npm-mcpb
@@ -39,8 +38,9 @@ expect_tools() { # the tools an MCP session through "$@" lists
 VERSION=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
 
 step "prerequisites"
-command -v bc >/dev/null && command -v podman >/dev/null && command -v runc >/dev/null ||
-  { apt-get update -qq && apt-get install -y -qq bc podman runc >/dev/null; }
+if ! command -v bc >/dev/null || ! command -v podman >/dev/null || ! command -v runc >/dev/null; then
+  apt-get update -qq && apt-get install -y -qq bc podman runc >/dev/null
+fi
 python3 -c 'import venv, ensurepip' 2>/dev/null ||
   { apt-get update -qq && apt-get install -y -qq python3-venv >/dev/null; }
 [ -f "$MCPB_PREFIX/node_modules/@anthropic-ai/mcpb/package.json" ] ||
