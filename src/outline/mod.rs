@@ -22,7 +22,7 @@ pub(crate) use cache::Outlines;
 pub use definition::{Definition, Kind, Outline};
 pub use language::Language;
 pub(crate) use language::SUPPORTED;
-pub(crate) use page::{OutlinePage, PageCap, page};
+pub(crate) use page::{OutlinePage, OutlinePageCap, page};
 pub use parse::{OutlineError, outline, outline_until};
 pub(crate) use parse::{
     PARSE_SECONDS_BASE, PARSE_SECONDS_PER_MIB, outline_of_every_node, parse_budget,

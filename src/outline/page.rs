@@ -6,9 +6,9 @@
 use super::definition::{Definition, Outline};
 use crate::window::{MAX_LIMIT, MAX_WINDOW_BYTES, charged_chars};
 
-/// What shortened a page.
+/// Which cap ended a page of an outline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum PageCap {
+pub(crate) enum OutlinePageCap {
     /// [`MAX_LIMIT`] definitions.
     Lines,
     /// [`MAX_WINDOW_BYTES`].
@@ -29,7 +29,7 @@ pub(crate) struct OutlinePage {
     /// The lines the shown definitions span, 1-indexed inclusive.
     pub spanned: Option<(u64, u64)>,
     /// What cut the page short, when something did.
-    pub cut_by: Option<PageCap>,
+    pub cut_by: Option<OutlinePageCap>,
     /// Characters charged against the budget.
     pub charged: usize,
 }
@@ -88,13 +88,13 @@ fn cap(
     bytes: usize,
     charged: usize,
     max_chars: u64,
-) -> Option<PageCap> {
+) -> Option<OutlinePageCap> {
     if (page.returned + count) as u64 > MAX_LIMIT {
-        Some(PageCap::Lines)
+        Some(OutlinePageCap::Lines)
     } else if shown + bytes > MAX_WINDOW_BYTES {
-        Some(PageCap::Bytes)
+        Some(OutlinePageCap::Bytes)
     } else if max_chars > 0 && (page.charged + charged) as u64 > max_chars {
-        Some(PageCap::Chars)
+        Some(OutlinePageCap::Chars)
     } else {
         None
     }
@@ -160,7 +160,7 @@ mod tests {
             seen.extend(p.content.lines().map(str::to_string));
             match p.next_start {
                 Some(next) => {
-                    assert_eq!(p.cut_by, Some(PageCap::Chars));
+                    assert_eq!(p.cut_by, Some(OutlinePageCap::Chars));
                     start = next;
                 }
                 None => break,
@@ -186,7 +186,7 @@ mod tests {
     fn the_line_cap_counts_definitions() {
         let p = page(&outline(1500), Some((1, u64::MAX)), 0);
         assert_eq!(p.returned, 2000);
-        assert_eq!(p.cut_by, Some(PageCap::Lines));
+        assert_eq!(p.cut_by, Some(OutlinePageCap::Lines));
         assert_eq!(p.next_start, Some(10_001));
     }
 

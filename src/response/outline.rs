@@ -10,7 +10,7 @@ use super::output::{
 };
 use super::search::ends_by_caller;
 use super::window::file_output;
-use crate::outline::{Outline, OutlinePage, PageCap, Picked};
+use crate::outline::{Outline, OutlinePage, OutlinePageCap, Picked};
 use crate::resolve::OutlineArgs;
 use crate::window::{Fitted, MAX_LIMIT, MAX_WINDOW_BYTES, Shortened};
 
@@ -144,11 +144,11 @@ fn outcome_note(facts: &ReadFacts<'_>, shown: &OutlineShown<'_>) -> Option<Strin
 }
 
 /// A cap as the hints name it.
-fn cap_words(cap: PageCap, budget: u64) -> String {
+fn cap_words(cap: OutlinePageCap, budget: u64) -> String {
     match cap {
-        PageCap::Lines => format!("the {MAX_LIMIT} definitions a page holds"),
-        PageCap::Bytes => format!("the {MAX_WINDOW_BYTES} byte response limit"),
-        PageCap::Chars => format!("the {budget} character budget (max_chars)"),
+        OutlinePageCap::Lines => format!("the {MAX_LIMIT} definitions a page holds"),
+        OutlinePageCap::Bytes => format!("the {MAX_WINDOW_BYTES} byte response limit"),
+        OutlinePageCap::Chars => format!("the {budget} character budget (max_chars)"),
     }
 }
 
