@@ -201,6 +201,7 @@ mod tests {
             depth,
             kind,
             name: name.to_string(),
+            shortened: false,
         }
     }
 
@@ -218,6 +219,7 @@ mod tests {
                 def(21, 22, 2, Kind::Method, "Router.Inner.add"),
             ],
             partial: false,
+            too_deep: 0,
         }
     }
 
@@ -240,6 +242,7 @@ mod tests {
             language: Language::Rust,
             definitions,
             partial: false,
+            too_deep: 0,
         }
     }
 
