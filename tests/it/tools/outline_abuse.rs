@@ -176,3 +176,17 @@ fn a_name_holding_a_newline_is_one_escaped_line() {
         );
     }
 }
+
+#[test]
+fn an_empty_symbol_is_a_bad_argument() {
+    let repo = git_fixture::build_with(&[("a.py".to_string(), b"def f():\n    pass\n".to_vec())]);
+    let mut wire = Wire::start(&repo);
+    for empty in ["", "   "] {
+        let args = json!({"file_path": "a.py", "ref": "main", "symbol": empty});
+        let e = call(&mut wire, args).1.unwrap_err();
+        assert!(
+            e.contains("Argument 'symbol' is empty: name a definition"),
+            "{e}"
+        );
+    }
+}
