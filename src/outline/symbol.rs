@@ -1,5 +1,6 @@
-//! One definition found by name (pure): a qualified name as the outline prints it, or its last
-//! part; `::` and `#` are read as `.`. Adjacent definitions of one name (overloads, a
+//! One definition found by name (pure): a qualified name as the outline prints it, or any
+//! end of it made of whole parts (`Cart.total`, `total` for `Billing.Cart.total`); `::` and
+//! `#` are read as `.` (`Cart#total`, `Matrix::transpose`). Adjacent definitions of one name (overloads, a
 //! signature and its body) are one; several apart are an error listing them, and no match an
 //! error naming the closest names. Never a guess.
 
@@ -143,7 +144,9 @@ pub(crate) fn pick(
     };
     let mut matches = named(&|d| d.name.as_str());
     if matches.is_empty() {
-        matches = named(&|d| d.last_part());
+        matches = (0..defs.len())
+            .filter(|&i| is_suffix(&defs[i].name, &wanted))
+            .collect();
     }
     let Some(&first) = matches.first() else {
         return Err(SymbolError::NotFound {
@@ -171,6 +174,15 @@ pub(crate) fn pick(
         start_line: group().map(|d| d.start_line).min().unwrap_or_default(),
         end_line: group().map(|d| d.end_line).max().unwrap_or_default(),
     })
+}
+
+/// Whether `wanted` ends the qualified name `name` at a part's start (`Cart.total` ends
+/// `Billing.Cart.total`, `total` too; `art.total` does not).
+fn is_suffix(name: &str, wanted: &str) -> bool {
+    !wanted.is_empty()
+        && name
+            .strip_suffix(wanted)
+            .is_some_and(|head| head.is_empty() || head.ends_with('.'))
 }
 
 /// Whether definitions `a < b` are one name's adjacent definitions: the same qualified name,
@@ -334,6 +346,37 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(!e.contains("Did you mean"), "{e}");
+    }
+
+    #[test]
+    fn any_qualified_end_of_a_name_picks_it_in_each_notation() {
+        let o = outline();
+        for name in ["Inner.add", "Inner::add", "Inner#add", " Router.Inner.add "] {
+            let p = pick(&o, name, "r.ts", &|| true).unwrap();
+            assert_eq!(
+                (p.start_line, p.name.as_str()),
+                (21, "Router.Inner.add"),
+                "{name}"
+            );
+        }
+        // Whole parts only.
+        let e = pick(&o, "nner.add", "r.ts", &|| true).unwrap_err();
+        assert!(matches!(e, SymbolError::NotFound { .. }), "{e}");
+        // An end that several names share is ambiguous.
+        let mut o = outline();
+        o.definitions.push(def(31, 40, 0, Kind::Class, "Other"));
+        o.definitions
+            .push(def(32, 39, 1, Kind::Class, "Other.Inner"));
+        o.definitions
+            .push(def(33, 34, 2, Kind::Method, "Other.Inner.add"));
+        let e = pick(&o, "Inner::add", "r.ts", &|| true).unwrap_err();
+        assert!(matches!(e, SymbolError::Ambiguous { total: 2, .. }), "{e}");
+        assert!(
+            e.to_string().contains("33-34 method Other.Inner.add"),
+            "{e}"
+        );
+        assert!(is_suffix("a.b", "a.b") && is_suffix("a.b", "b") && !is_suffix("ab", "b"));
+        assert!(!is_suffix("a.b", ""));
     }
 
     #[test]

@@ -190,3 +190,41 @@ fn an_empty_symbol_is_a_bad_argument() {
         );
     }
 }
+
+/// A fixture file's bytes.
+fn fixture(name: &str) -> Vec<u8> {
+    let path = format!(
+        "{}/tests/fixtures/outline/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+#[test]
+fn symbol_takes_any_qualified_end_of_a_name_in_its_language_s_notation() {
+    // issue 34 item 3: docs/tool.md shows these as accepted.
+    let files: Vec<(String, Vec<u8>)> = ["cart.rb", "billing.py", "matrix.cpp"]
+        .iter()
+        .map(|f| (f.to_string(), fixture(f)))
+        .collect();
+    let repo = git_fixture::build_with(&files);
+    let mut wire = Wire::start(&repo);
+    for (path, symbol, name) in [
+        ("cart.rb", "Cart#total", "Shop.Cart.total"),
+        ("cart.rb", "Cart.total", "Shop.Cart.total"),
+        ("billing.py", "Status.parse", "Invoice.Status.parse"),
+        ("billing.py", "Invoice::Status", "Invoice.Status"),
+        ("matrix.cpp", "Matrix::transpose", "linalg.Matrix.transpose"),
+        ("matrix.cpp", "linalg::Matrix::at", "linalg.Matrix.at"),
+    ] {
+        let args = json!({"file_path": path, "ref": "main", "symbol": symbol});
+        let out = call(&mut wire, args)
+            .1
+            .unwrap_or_else(|e| panic!("{symbol}: {e}"));
+        assert_eq!(out["metadata"]["symbol"]["name"], name, "{symbol}");
+    }
+    // An end shared by several definitions apart is refused, listing them.
+    let args = json!({"file_path": "billing.py", "ref": "main", "symbol": "total"});
+    let e = call(&mut wire, args).1.unwrap_err();
+    assert!(e.starts_with("Symbol 'total' matches"), "{e}");
+}
