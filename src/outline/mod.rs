@@ -23,6 +23,7 @@ pub(crate) use cache::Outlines;
 pub use definition::{Definition, Kind, Outline};
 pub use language::Language;
 pub(crate) use language::SUPPORTED;
+pub(crate) use name::MAX_NAME_CHARS;
 pub(crate) use page::{OutlinePage, OutlinePageCap, SplitLine, page};
 pub use parse::{OutlineError, outline, outline_until};
 pub(crate) use parse::{
