@@ -204,6 +204,9 @@ pub(crate) enum ArgError {
     EmptySymbol,
 }
 
+/// What an empty `symbol` is told.
+const EMPTY_SYMBOL: &str = "Argument 'symbol' is empty: name a definition (a qualified name as the outline prints it, e.g. \"Invoice.total\", or its last part, \"total\"), or call with outline: true to list the file's definitions.";
+
 impl Display for ArgError {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         match self {
@@ -261,9 +264,7 @@ impl Display for ArgError {
                 f,
                 "Argument 'if_none_match' must be a blob id, 40 or 64 hexadecimal digits (metadata.blob_id of an earlier answer), got '{got}'."
             ),
-            ArgError::EmptySymbol => f.write_str(
-                "Argument 'symbol' is empty: name a definition (a qualified name as the outline prints it, e.g. \"Invoice.total\", or its last part, \"total\"), or call with outline: true to list the file's definitions.",
-            ),
+            ArgError::EmptySymbol => f.write_str(EMPTY_SYMBOL),
         }
     }
 }

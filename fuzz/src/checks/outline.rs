@@ -29,7 +29,7 @@ pub fn check(data: &[u8]) {
 }
 
 fn check_text(text: &str) {
-    let ranges = gitlab_file_mcp::fuzzing::outline_ranges(&text)
+    let ranges = gitlab_file_mcp::fuzzing::outline_ranges(text)
         .unwrap_or_else(|e| panic!("the outline failed: {e}"));
     assert!(
         ranges.pruning_differs_in.is_empty(),
