@@ -112,15 +112,10 @@ pub(crate) async fn download(
         }
         if let Err(problem) = digesting.update(&chunk) {
             // GitLab's pointer for an object it lacks may be longer than a tiny object.
-            if lfs_sha256.is_some_and(|sha| {
-                at_least <= MAX_POINTER_BYTES && {
-                    bytes.extend_from_slice(&chunk);
-                    is_pointer_to(&bytes, sha)
-                }
-            }) {
-                return Ok(Download::LfsObjectMissing);
+            if at_least <= MAX_POINTER_BYTES {
+                bytes.extend_from_slice(&chunk);
             }
-            return Ok(Download::Mismatch(problem));
+            return Ok(not_the_content(&bytes, problem, lfs_sha256));
         }
         let sniffed_before = bytes.len() >= BINARY_SNIFF_LEN;
         bytes.extend_from_slice(&chunk);
@@ -130,11 +125,17 @@ pub(crate) async fn download(
     }
     Ok(match digesting.finish() {
         Ok(()) => Download::Bytes(bytes),
-        Err(_) if lfs_sha256.is_some_and(|sha| is_pointer_to(&bytes, sha)) => {
-            Download::LfsObjectMissing
-        }
-        Err(problem) => Download::Mismatch(problem),
+        Err(problem) => not_the_content(&bytes, problem, lfs_sha256),
     })
+}
+
+/// What bytes that are not the content asked for are: GitLab's pointer to the LFS object
+/// `lfs_sha256` (it lacks the object), or a mismatch.
+fn not_the_content(bytes: &[u8], problem: Problem, lfs_sha256: Option<&str>) -> Download {
+    match lfs_sha256 {
+        Some(sha) if is_pointer_to(bytes, sha) => Download::LfsObjectMissing,
+        _ => Download::Mismatch(problem),
+    }
 }
 
 /// The longest LFS pointer (git-lfs's own limit on what it reads as one).
