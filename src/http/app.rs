@@ -23,6 +23,7 @@ use super::guard::{body, capacity, gate};
 use super::scrape;
 use super::sessions::{session, session_open};
 use super::wording;
+use crate::auth::Oauth;
 use crate::config::Credential;
 use crate::reader::Reader;
 use crate::tool::{FileServer, TokenSource};
@@ -55,17 +56,26 @@ pub(crate) fn router(
     reader: Reader,
     configured: Option<Credential>,
     controls: &Controls,
+    oauth: Option<Arc<Oauth>>,
 ) -> Router {
+    let mut allowed_hosts = args.host_allow_list();
+    let mut allowed_origins = args.allowed_origins.clone();
+    if let Some(oauth) = &oauth {
+        let (origin, host) = oauth.public_origin_and_host();
+        allowed_origins.push(origin);
+        allowed_hosts.push(host);
+    }
     let admission = Arc::new(Admission {
-        allowed_hosts: args.host_allow_list(),
-        origins: OriginPolicy::new(&args.allowed_origins, local.port()),
+        allowed_hosts,
+        origins: OriginPolicy::new(&allowed_origins, local.port()),
         token_from_request: args.token_from_request,
         max_body: args.max_body(),
         body_timeout: args.body_timeout(),
         slots: Arc::clone(&controls.slots),
         request_timeout: args.request_timeout(),
+        oauth: oauth.clone(),
     });
-    let parts = session_open::Parts::new(args.sessions(), reader.backend().clone());
+    let parts = session_open::Parts::new(args.sessions(), reader.backend().clone(), oauth.clone());
     let handler = file_server(args, reader, configured, controls);
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(!args.stateless)
@@ -100,9 +110,15 @@ pub(crate) fn router(
         .route_layer(checks)
         .merge(Router::new().route("/healthz", get(healthz)));
     if args.metrics_on_main_listener() {
-        router = router.merge(scrape::route(admission));
+        router = router.merge(scrape::route(Arc::clone(&admission)));
     }
-    if args.token_from_request {
+    if let Some(oauth) = &oauth {
+        // The sign-in's pages pass the same Origin and Host checks as `/mcp`.
+        let checked = oauth
+            .router()
+            .layer(from_fn_with_state(Arc::clone(&admission), gate::admit));
+        router = router.merge(checked);
+    } else if args.token_from_request {
         router = router.fallback(super::wording::reply::no_oauth);
     }
     router
@@ -116,7 +132,7 @@ fn file_server(
     configured: Option<Credential>,
     controls: &Controls,
 ) -> FileServer {
-    let tokens = if args.token_from_request {
+    let tokens = if args.per_caller_tokens() {
         TokenSource::FromRequest
     } else {
         TokenSource::Configured(configured)

@@ -10,7 +10,9 @@ use http::{StatusCode, header};
 
 use super::admission::Admission;
 use super::host::{HostProblem, host_allowed, request_host};
-use super::token::{hide_tokens, request_token};
+use super::token::{bearer_text, hide_tokens, private_token, request_token};
+use crate::auth::Oauth;
+use crate::config::Credential;
 use crate::http::wording;
 use crate::http::wording::reply;
 use crate::metrics::{self, Guard};
@@ -56,6 +58,40 @@ pub(crate) async fn admit(
     next.run(request).await
 }
 
+/// With `--oauth`: the credential a live access token of this server carries, or (with
+/// `--token-from-request` as well) a `PRIVATE-TOKEN`; else the 401 to answer, its challenge
+/// naming the resource metadata (with `error="invalid_token"` when a token was sent).
+fn signed_in(
+    oauth: &Oauth,
+    private_allowed: bool,
+    request: &Request,
+) -> Result<Credential, Response> {
+    let headers = request.headers();
+    let bearer = bearer_text(headers);
+    let private = private_token(headers).filter(|_| private_allowed);
+    let found = match bearer {
+        Some(token) => oauth.credential(token),
+        None => private,
+    };
+    found.ok_or_else(|| {
+        let sent = bearer.is_some();
+        if sent {
+            tracing::info!("{}", wording::LOG_BEARER_REFUSED);
+        } else {
+            tracing::debug!("{}", wording::LOG_NO_TOKEN);
+        }
+        metrics::refused(Guard::Token);
+        let challenge = http::HeaderValue::from_str(&oauth.challenge(sent))
+            .unwrap_or_else(|_| http::HeaderValue::from_static(reply::CHALLENGE));
+        let message = if sent {
+            wording::SIGN_IN_AGAIN
+        } else {
+            wording::SIGN_IN
+        };
+        reply::challenged(request.method(), message, challenge)
+    })
+}
+
 fn host_problem(problem: HostProblem) -> &'static str {
     match problem {
         HostProblem::Missing => wording::HOST_MISSING,
@@ -85,6 +121,15 @@ pub(crate) async fn authenticate(
     next: Next,
 ) -> Response {
     hide_tokens(request.headers_mut());
+    if let Some(oauth) = &a.oauth {
+        return match signed_in(oauth, a.token_from_request, &request) {
+            Ok(credential) => {
+                request.extensions_mut().insert(credential);
+                next.run(request).await
+            }
+            Err(response) => response,
+        };
+    }
     if a.token_from_request {
         let Some(credential) = request_token(request.headers()) else {
             tracing::debug!("{}", wording::LOG_NO_TOKEN);

@@ -31,7 +31,8 @@ use super::fingerprint::Fingerprints;
 use super::session::Owners;
 use super::session_slots::{Caps, Full, Slots};
 use super::token_verdicts::Verdicts;
-use crate::config::Credential;
+use crate::auth::Oauth;
+use crate::config::{Credential, TokenOrigin};
 use crate::http::wording::{self, reply};
 use crate::metrics::{self, Guard};
 use crate::reader::AnySource;
@@ -67,8 +68,13 @@ pub(crate) struct Parts {
 }
 
 impl Parts {
-    /// The parts for a server with `settings`, reading from `source`.
-    pub(crate) fn new(settings: SessionSettings, source: AnySource) -> Self {
+    /// The parts for a server with `settings`, reading from `source`; `oauth`: `--oauth`'s
+    /// sign-in, whose tokens are vouched for on every request.
+    pub(crate) fn new(
+        settings: SessionSettings,
+        source: AnySource,
+        oauth: Option<Arc<Oauth>>,
+    ) -> Self {
         let sessions_on = settings.sessions_on;
         let prints = Fingerprints::default();
         let owners = Arc::new(Owners::new(
@@ -91,6 +97,7 @@ impl Parts {
             checks: Flights::default(),
             slots,
             sessions: Arc::clone(&manager),
+            oauth,
         });
         Self {
             owners,
@@ -114,10 +121,15 @@ pub(crate) struct Opening {
     checks: Flights<u64, Result<TokenStanding, SourceError>>,
     slots: Arc<Slots>,
     sessions: Arc<CountedSessions>,
+    /// `--oauth`: every `POST` with a signed-in token is vouched for, session or not.
+    oauth: Option<Arc<Oauth>>,
 }
 
 /// Check 7: see the module doc.
 pub(crate) async fn admit(State(o): State<Arc<Opening>>, request: Request, next: Next) -> Response {
+    if let Some(refusal) = o.vouch_sign_in(&request).await {
+        return refusal;
+    }
     let may_open = o.sessions_on
         && request.method() == Method::POST
         && !request.headers().contains_key(SESSION_ID);
@@ -171,6 +183,53 @@ pub(crate) async fn admit(State(o): State<Arc<Opening>>, request: Request, next:
 }
 
 impl Opening {
+    /// With `--oauth`, a `POST` carrying a signed-in token: `None` if GitLab accepts the token
+    /// inside (as far as the remembered verdict goes), else the 401 (`invalid_token`) or 502.
+    fn vouch_sign_in(
+        &self,
+        request: &Request,
+    ) -> impl Future<Output = Option<Response>> + Send + use<'_> {
+        let wanted = self
+            .oauth
+            .as_ref()
+            .filter(|_| request.method() == Method::POST);
+        let credential = wanted.and_then(|_| {
+            request
+                .extensions()
+                .get::<Credential>()
+                .filter(|c| c.origin == TokenOrigin::SignIn)
+                .cloned()
+        });
+        let method = request.method().clone();
+        async move { self.vouch(credential?, &method).await }
+    }
+
+    async fn vouch(&self, credential: Credential, method: &Method) -> Option<Response> {
+        let oauth = self.oauth.as_ref()?;
+        match self.standing(&credential).await {
+            Ok(TokenStanding::Accepted) => None,
+            Ok(TokenStanding::Refused) => {
+                tracing::info!("{}", wording::LOG_TOKEN_REFUSED);
+                metrics::refused(Guard::TokenRefused);
+                let challenge = http::HeaderValue::from_str(&oauth.challenge(true))
+                    .unwrap_or_else(|_| http::HeaderValue::from_static(reply::CHALLENGE));
+                Some(reply::challenged(
+                    method,
+                    wording::SIGN_IN_REFUSED,
+                    challenge,
+                ))
+            }
+            Err(failure) => {
+                tracing::warn!(%failure, "{}", wording::LOG_TOKEN_UNCHECKED);
+                metrics::refused(Guard::TokenCheck);
+                Some(reply::plain(
+                    StatusCode::BAD_GATEWAY,
+                    wording::token_unchecked(&failure.to_string()),
+                ))
+            }
+        }
+    }
+
     /// What GitLab says of `credential`'s token: remembered, or asked now — once for
     /// concurrent callers with the token (a failure shared as well; a check whose caller went
     /// away leaves each follower to ask for itself).
