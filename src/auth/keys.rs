@@ -4,12 +4,13 @@
 //!
 //! A sealed text is `base64url(nonce ‖ ciphertext ‖ tag)`, ChaCha20-Poly1305 (ring) with a
 //! random 96-bit nonce; the additional data names what kind of thing was sealed, so that one
-//! kind never opens as another ([`super::sealed`]).
+//! kind never opens as another ([`super::sealed`]). Beside them, PKCE's S256 (RFC 7636).
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use ring::aead::{Aad, CHACHA20_POLY1305, LessSafeKey, NONCE_LEN, Nonce, UnboundKey};
 use ring::rand::{SecureRandom, SystemRandom};
+use sha2::{Digest, Sha256};
 
 /// Why `GITLAB_FILE_MCP_OAUTH_KEYS` was refused; its Display never quotes a key.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -112,6 +113,19 @@ impl SealKeys {
     }
 }
 
+/// RFC 7636's S256: `BASE64URL(SHA256(verifier))`.
+pub(crate) fn challenge_of(verifier: &str) -> String {
+    URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()))
+}
+
+/// RFC 7636 §4.1: 43 to 128 characters of `A-Z a-z 0-9 - . _ ~`.
+pub(crate) fn is_verifier(verifier: &str) -> bool {
+    (43..=128).contains(&verifier.len())
+        && verifier
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~'))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,5 +180,17 @@ mod tests {
         }
         // Two seals of one text differ (random nonce).
         assert_ne!(old.seal("code", b"a"), old.seal("code", b"a"));
+    }
+    #[test]
+    fn s256_as_rfc_7636_appendix_b() {
+        let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
+        assert!(is_verifier(verifier));
+        assert_eq!(
+            challenge_of(verifier),
+            "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+        );
+        assert!(!is_verifier("short"));
+        assert!(!is_verifier(&"a".repeat(129)));
+        assert!(!is_verifier(&format!("{}+", "a".repeat(43))));
     }
 }

@@ -1,9 +1,9 @@
 //! Dynamic client registration (RFC 7591) at `/register`, stateless: the `client_id` is the
 //! registration itself (name, redirect URIs), sealed ([`ClientRegistration`]). Every client is
 //! public (`token_endpoint_auth_method: none`, PKCE). Registrations are rate-limited per peer
-//! address in a bounded table ([`RegistrationLimit`]).
+//! address in a bounded table ([`super::state::RegistrationLimit`]).
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Json;
@@ -13,52 +13,16 @@ use http::StatusCode;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::Oauth;
 use super::redirect;
 use super::refusal::{TokenRefusal, no_store};
 use super::sealed::{ClientRegistration, now, open, seal};
-use crate::base::lru::SharedLru;
+use super::state::Oauth;
 
-/// Registrations one address may make per [`WINDOW_SECS`].
-pub(crate) const REGISTRATIONS_PER_WINDOW: u32 = 30;
-const WINDOW_SECS: u64 = 3600;
-/// Addresses remembered at once (the least recently seen forgotten first).
-const ADDRESSES: u64 = 10_000;
 /// How long a registration lasts: a client registers again once it has expired.
 const REGISTRATION_SECS: u64 = 180 * 24 * 3600;
 const MAX_REDIRECT_URIS: usize = 10;
 const MAX_URI_CHARS: usize = 2000;
 const MAX_NAME_CHARS: usize = 100;
-
-/// Registrations counted per address and window.
-#[derive(Debug)]
-pub(crate) struct RegistrationLimit {
-    by_address: SharedLru<IpAddr, (u64, u32)>,
-}
-
-impl Default for RegistrationLimit {
-    fn default() -> Self {
-        Self {
-            by_address: SharedLru::new(ADDRESSES),
-        }
-    }
-}
-
-impl RegistrationLimit {
-    /// Counts one registration from `address` at `now`; `false` past the limit.
-    pub(crate) fn admit(&self, address: IpAddr, now: u64) -> bool {
-        let mut table = self.by_address.lock();
-        let (start, count) = match table.get(&address) {
-            Some(&(start, count)) if now < start.saturating_add(WINDOW_SECS) => (start, count),
-            _ => (now, 0),
-        };
-        if count >= REGISTRATIONS_PER_WINDOW {
-            return false;
-        }
-        table.insert(address, (start, count + 1), 1);
-        true
-    }
-}
 
 /// The metadata read from a registration request; the rest is ignored (RFC 7591 §2: the
 /// server answers with what it registered).
@@ -178,19 +142,5 @@ mod tests {
                 Err(TokenRefusal::InvalidClientMetadata(_))
             ));
         }
-    }
-
-    #[test]
-    fn registrations_per_address_are_limited_per_window() {
-        let limit = RegistrationLimit::default();
-        let a = IpAddr::from([10, 0, 0, 1]);
-        let b = IpAddr::from([10, 0, 0, 2]);
-        for _ in 0..REGISTRATIONS_PER_WINDOW {
-            assert!(limit.admit(a, 100));
-        }
-        assert!(!limit.admit(a, 100));
-        assert!(limit.admit(b, 100));
-        assert!(!limit.admit(a, 100 + WINDOW_SECS - 1));
-        assert!(limit.admit(a, 100 + WINDOW_SECS));
     }
 }

@@ -3,24 +3,23 @@
 //! (GitLab's refreshed once per refresh here; GitLab rotates its refresh token, and the new one
 //! goes into this server's new refresh token). Access tokens are this server's own
 //! ([`AccessGrant`]: audience `<public>/mcp`, carrying GitLab's token, expiring at
-//! [`LIFETIME_SHARE`] of GitLab's remaining lifetime).
+//! [`LIFETIME_SHARE`] of GitLab's remaining lifetime). Used codes are remembered in
+//! [`super::state::UsedCodes`].
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use axum::Form;
 use axum::Json;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::json;
-use sha2::{Digest, Sha256};
 
-use super::Oauth;
 use super::authorize::client_hash;
+use super::keys::{challenge_of, is_verifier};
 use super::refusal::{TokenRefusal, no_store};
 use super::sealed::{AccessGrant, AuthCode, GitlabTokens, RefreshGrant, now, open, seal};
+use super::state::Oauth;
 use super::upstream::UpstreamError;
 
 /// The share of GitLab's remaining lifetime an access token of this server lives: it expires
@@ -28,35 +27,6 @@ use super::upstream::UpstreamError;
 pub(crate) const LIFETIME_SHARE: (u64, u64) = (3, 4);
 /// How long this server's refresh token opens (GitLab's own do not expire).
 const REFRESH_SECS: u64 = 90 * 24 * 3600;
-/// Code ids remembered as used at once: codes live a minute, so this is many sign-ins a second.
-const USED_CODES: usize = 100_000;
-
-/// The ids of codes already exchanged, each until its code expires (this process's memory:
-/// replicas do not share it).
-#[derive(Debug, Default)]
-pub(crate) struct UsedCodes {
-    by_id: Mutex<HashMap<String, u64>>,
-}
-
-impl UsedCodes {
-    /// Marks `id` (expiring at `exp`) used; `false` if it was already, or the table is full of
-    /// live codes.
-    pub(crate) fn first_use(&self, id: &str, exp: u64, now: u64) -> bool {
-        let mut by_id = self
-            .by_id
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if by_id.len() >= USED_CODES {
-            by_id.retain(|_, &mut e| e > now);
-        }
-        if by_id.len() >= USED_CODES || by_id.contains_key(id) {
-            return false;
-        }
-        by_id.insert(id.to_string(), exp);
-        true
-    }
-}
-
 /// `POST /token`.
 pub(crate) async fn token(
     State(oauth): State<Arc<Oauth>>,
@@ -187,43 +157,4 @@ fn issue(oauth: &Oauth, client_id: &str, gitlab: GitlabTokens) -> Result<Respons
             .into();
     }
     Ok(no_store(Json(body).into_response()))
-}
-
-/// RFC 7636's S256: `BASE64URL(SHA256(verifier))`.
-pub(crate) fn challenge_of(verifier: &str) -> String {
-    URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()))
-}
-
-/// RFC 7636 §4.1: 43 to 128 characters of `A-Z a-z 0-9 - . _ ~`.
-fn is_verifier(verifier: &str) -> bool {
-    (43..=128).contains(&verifier.len())
-        && verifier
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~'))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn s256_as_rfc_7636_appendix_b() {
-        let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
-        assert!(is_verifier(verifier));
-        assert_eq!(
-            challenge_of(verifier),
-            "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
-        );
-        assert!(!is_verifier("short"));
-        assert!(!is_verifier(&"a".repeat(129)));
-        assert!(!is_verifier(&format!("{}+", "a".repeat(43))));
-    }
-
-    #[test]
-    fn a_code_id_is_used_once() {
-        let used = UsedCodes::default();
-        assert!(used.first_use("a", 10, 0));
-        assert!(!used.first_use("a", 10, 0));
-        assert!(used.first_use("b", 10, 0));
-    }
 }

@@ -74,7 +74,7 @@ impl Upstream {
             .append_pair("response_type", "code")
             .append_pair("scope", &settings.scope)
             .append_pair("state", state)
-            .append_pair("code_challenge", &super::token::challenge_of(verifier))
+            .append_pair("code_challenge", &super::keys::challenge_of(verifier))
             .append_pair("code_challenge_method", "S256")
             .finish();
         url.push('?');

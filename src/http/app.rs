@@ -58,23 +58,7 @@ pub(crate) fn router(
     controls: &Controls,
     oauth: Option<Arc<Oauth>>,
 ) -> Router {
-    let mut allowed_hosts = args.host_allow_list();
-    let mut allowed_origins = args.allowed_origins.clone();
-    if let Some(oauth) = &oauth {
-        let (origin, host) = oauth.public_origin_and_host();
-        allowed_origins.push(origin);
-        allowed_hosts.push(host);
-    }
-    let admission = Arc::new(Admission {
-        allowed_hosts,
-        origins: OriginPolicy::new(&allowed_origins, local.port()),
-        token_from_request: args.token_from_request,
-        max_body: args.max_body(),
-        body_timeout: args.body_timeout(),
-        slots: Arc::clone(&controls.slots),
-        request_timeout: args.request_timeout(),
-        oauth: oauth.clone(),
-    });
+    let admission = admission(args, local, controls, oauth.clone());
     let parts = session_open::Parts::new(args.sessions(), reader.backend().clone(), oauth.clone());
     let handler = file_server(args, reader, configured, controls);
     let config = StreamableHttpServerConfig::default()
@@ -113,15 +97,43 @@ pub(crate) fn router(
         router = router.merge(scrape::route(Arc::clone(&admission)));
     }
     if let Some(oauth) = &oauth {
-        // The sign-in's pages pass the same Origin and Host checks as `/mcp`.
-        let checked = oauth
-            .router()
-            .layer(from_fn_with_state(Arc::clone(&admission), gate::admit));
-        router = router.merge(checked);
+        router = router.merge(sign_in(oauth, &admission));
     } else if args.token_from_request {
         router = router.fallback(super::wording::reply::no_oauth);
     }
     router
+}
+
+/// `--oauth`'s routes, behind the same Origin and Host checks as `/mcp`.
+fn sign_in(oauth: &Arc<Oauth>, admission: &Arc<Admission>) -> Router {
+    crate::auth::router(oauth).layer(from_fn_with_state(Arc::clone(admission), gate::admit))
+}
+
+/// What every request to `/mcp` is checked against: the flags, and with `--oauth` the
+/// public URL's host and origin allowed.
+fn admission(
+    args: &HttpArgs,
+    local: SocketAddr,
+    controls: &Controls,
+    oauth: Option<Arc<Oauth>>,
+) -> Arc<Admission> {
+    let mut hosts = args.host_allow_list();
+    let mut origins = args.allowed_origins.clone();
+    if let Some(oauth) = &oauth {
+        let (origin, host) = oauth.public_origin_and_host();
+        origins.push(origin);
+        hosts.push(host);
+    }
+    Arc::new(Admission {
+        allowed_hosts: hosts,
+        origins: OriginPolicy::new(&origins, local.port()),
+        token_from_request: args.token_from_request,
+        max_body: args.max_body(),
+        body_timeout: args.body_timeout(),
+        slots: Arc::clone(&controls.slots),
+        request_timeout: args.request_timeout(),
+        oauth,
+    })
 }
 
 /// The tool server: cut off at the drain deadline; in session mode also at the request

@@ -20,6 +20,7 @@
 mod contract;
 mod gitlab;
 mod models;
+mod oauth;
 mod serving;
 mod support;
 mod tools;

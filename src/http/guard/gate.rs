@@ -59,37 +59,36 @@ pub(crate) async fn admit(
 }
 
 /// With `--oauth`: the credential a live access token of this server carries, or (with
-/// `--token-from-request` as well) a `PRIVATE-TOKEN`; else the 401 to answer, its challenge
-/// naming the resource metadata (with `error="invalid_token"` when a token was sent).
+/// `--token-from-request` as well) a `PRIVATE-TOKEN`.
 fn signed_in(
     oauth: &Oauth,
     private_allowed: bool,
-    request: &Request,
-) -> Result<Credential, Response> {
-    let headers = request.headers();
-    let bearer = bearer_text(headers);
-    let private = private_token(headers).filter(|_| private_allowed);
-    let found = match bearer {
+    headers: &http::HeaderMap,
+) -> Option<Credential> {
+    match bearer_text(headers) {
         Some(token) => oauth.credential(token),
-        None => private,
+        None => private_token(headers).filter(|_| private_allowed),
+    }
+}
+
+/// The 401 of a request [`signed_in`] found no credential in: its challenge names the
+/// resource metadata (with `error="invalid_token"` when a token was sent).
+fn sign_in_first(oauth: &Oauth, request: &Request) -> Response {
+    let sent = bearer_text(request.headers()).is_some();
+    if sent {
+        tracing::info!("{}", wording::LOG_BEARER_REFUSED);
+    } else {
+        tracing::debug!("{}", wording::LOG_NO_TOKEN);
+    }
+    metrics::refused(Guard::Token);
+    let challenge = http::HeaderValue::from_str(&oauth.challenge(sent))
+        .unwrap_or_else(|_| http::HeaderValue::from_static(reply::CHALLENGE));
+    let message = if sent {
+        wording::SIGN_IN_AGAIN
+    } else {
+        wording::SIGN_IN
     };
-    found.ok_or_else(|| {
-        let sent = bearer.is_some();
-        if sent {
-            tracing::info!("{}", wording::LOG_BEARER_REFUSED);
-        } else {
-            tracing::debug!("{}", wording::LOG_NO_TOKEN);
-        }
-        metrics::refused(Guard::Token);
-        let challenge = http::HeaderValue::from_str(&oauth.challenge(sent))
-            .unwrap_or_else(|_| http::HeaderValue::from_static(reply::CHALLENGE));
-        let message = if sent {
-            wording::SIGN_IN_AGAIN
-        } else {
-            wording::SIGN_IN
-        };
-        reply::challenged(request.method(), message, challenge)
-    })
+    reply::challenged(request.method(), message, challenge)
 }
 
 fn host_problem(problem: HostProblem) -> &'static str {
@@ -122,12 +121,12 @@ pub(crate) async fn authenticate(
 ) -> Response {
     hide_tokens(request.headers_mut());
     if let Some(oauth) = &a.oauth {
-        return match signed_in(oauth, a.token_from_request, &request) {
-            Ok(credential) => {
+        return match signed_in(oauth, a.token_from_request, request.headers()) {
+            Some(credential) => {
                 request.extensions_mut().insert(credential);
                 next.run(request).await
             }
-            Err(response) => response,
+            None => sign_in_first(oauth, &request),
         };
     }
     if a.token_from_request {
