@@ -338,6 +338,7 @@ pub(crate) async fn callback(
     }
     pairs.push(("iss", iss.to_string()));
     tracing::info!("OAuth sign-in: code issued");
+    crate::metrics::sign_in(crate::metrics::SignInStep::SignedIn);
     found(&with_query(&request.redirect_uri, &pairs))
 }
 

@@ -8,6 +8,8 @@ use axum::response::{IntoResponse, Response};
 use http::{HeaderValue, StatusCode, header};
 use serde_json::json;
 
+use crate::metrics::{self, SignInStep};
+
 /// A refusal of the token or registration endpoint.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum TokenRefusal {
@@ -99,6 +101,7 @@ impl RedirectRefusal {
 
     /// A `302` to `redirect_uri` with the error, the client's `state` and the issuer.
     pub(crate) fn redirect(self, redirect_uri: &str, state: Option<&str>, iss: &str) -> Response {
+        metrics::sign_in(SignInStep::AuthorizationRefused);
         let mut pairs = vec![
             ("error", self.code().to_string()),
             ("error_description", self.to_string()),
@@ -136,6 +139,7 @@ pub(crate) enum PageRefusal {
 
 impl IntoResponse for PageRefusal {
     fn into_response(self) -> Response {
+        metrics::sign_in(SignInStep::AuthorizationRefused);
         let status = match self {
             Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
             _ => StatusCode::BAD_REQUEST,

@@ -17,6 +17,7 @@ use super::redirect;
 use super::refusal::{TokenRefusal, no_store};
 use super::sealed::{ClientRegistration, now, open, seal};
 use super::state::Oauth;
+use crate::metrics::{self, SignInStep};
 
 /// How long a registration lasts: a client registers again once it has expired.
 const REGISTRATION_SECS: u64 = 180 * 24 * 3600;
@@ -35,6 +36,21 @@ pub(crate) struct RegistrationRequest {
 
 /// `POST /register`.
 pub(crate) async fn register(
+    state: State<Arc<Oauth>>,
+    peer: ConnectInfo<SocketAddr>,
+    body: Result<Json<RegistrationRequest>, axum::extract::rejection::JsonRejection>,
+) -> Response {
+    let response = register_client(state, peer, body);
+    let step = if response.status() == StatusCode::CREATED {
+        SignInStep::Registered
+    } else {
+        SignInStep::RegistrationRefused
+    };
+    metrics::sign_in(step);
+    response
+}
+
+fn register_client(
     State(oauth): State<Arc<Oauth>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     body: Result<Json<RegistrationRequest>, axum::extract::rejection::JsonRejection>,

@@ -21,6 +21,7 @@ use super::refusal::{TokenRefusal, no_store};
 use super::sealed::{AccessGrant, AuthCode, GitlabTokens, RefreshGrant, now, open, seal};
 use super::state::Oauth;
 use super::upstream::UpstreamError;
+use crate::metrics::{self, SignInStep};
 
 /// The share of GitLab's remaining lifetime an access token of this server lives: it expires
 /// well before GitLab's does, and the client refreshes while GitLab's refresh token is good.
@@ -34,14 +35,22 @@ pub(crate) async fn token(
 ) -> Response {
     let field = |name: &str| fields.get(name).map(String::as_str);
     let outcome = match field("grant_type") {
-        Some("authorization_code") => by_code(&oauth, &field),
-        Some("refresh_token") => by_refresh(&oauth, &field).await,
+        Some("authorization_code") => {
+            by_code(&oauth, &field).map(|r| (r, SignInStep::CodeExchanged))
+        }
+        Some("refresh_token") => by_refresh(&oauth, &field)
+            .await
+            .map(|r| (r, SignInStep::Refreshed)),
         _ => Err(TokenRefusal::UnsupportedGrantType),
     };
     match outcome {
-        Ok(response) => response,
+        Ok((response, step)) => {
+            metrics::sign_in(step);
+            response
+        }
         Err(refusal) => {
             tracing::info!(%refusal, "OAuth token request refused");
+            metrics::sign_in(SignInStep::TokenRefused);
             refusal.into_response()
         }
     }
