@@ -72,7 +72,8 @@ fn signed_in(
 }
 
 /// The 401 of a request [`signed_in`] found no credential in: its challenge names the
-/// resource metadata (with `error="invalid_token"` when a token was sent).
+/// resource metadata (with `error="invalid_token"` when a token was sent); the connection
+/// closes after it.
 fn sign_in_first(oauth: &Oauth, request: &Request) -> Response {
     let sent = bearer_text(request.headers()).is_some();
     if sent {
@@ -88,7 +89,13 @@ fn sign_in_first(oauth: &Oauth, request: &Request) -> Response {
     } else {
         wording::SIGN_IN
     };
-    reply::challenged(request.method(), message, challenge)
+    let mut response = reply::challenged(request.method(), message, challenge);
+    // The body is left unread, so the connection cannot serve another request; saying so
+    // keeps a client from sending its discovery on a connection about to close.
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, http::HeaderValue::from_static("close"));
+    response
 }
 
 fn host_problem(problem: HostProblem) -> &'static str {

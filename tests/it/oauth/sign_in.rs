@@ -57,6 +57,17 @@ async fn a_whole_sign_in_then_a_tool_call_reads_with_gitlabs_token() {
         "{challenge}"
     );
     assert!(!challenge.contains("error="), "{challenge}");
+    // The body of that POST was left unread: the 401 closes its connection, so that the
+    // client's discovery goes on a new one (the Python SDK reused it and failed, 2 runs in 9).
+    let unread = http_client()
+        .post(server.mcp())
+        .header("content-type", "application/json")
+        .body(r#"{"jsonrpc":"2.0","id":1,"method":"initialize"}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(unread.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(unread.headers()["connection"], "close");
     for path in [
         "/.well-known/oauth-protected-resource/mcp",
         "/.well-known/oauth-protected-resource",
