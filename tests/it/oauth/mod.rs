@@ -1,11 +1,12 @@
 //! Sign in with GitLab (issue 36), against the real binary with `serve --http --oauth` and a
 //! GitLab stand-in answering as GitLab's OAuth provider does ([`provider`]), driven by a
 //! scripted client ([`client`]): the whole sign-in then a tool call ([`sign_in`]), what is
-//! refused and how ([`refusals`]).
+//! refused and how ([`refusals`]); rmcp's own OAuth client signing in ([`rmcp_client`]).
 
 mod client;
 mod provider;
 mod refusals;
+mod rmcp_client;
 mod sign_in;
 
 use wiremock::MockServer;

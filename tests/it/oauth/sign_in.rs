@@ -34,7 +34,7 @@ pub async fn call(server: &Server, token: &str) -> (StatusCode, Option<String>, 
     (status, challenge, response.text().await.unwrap())
 }
 
-fn read_readme() -> CallToolRequestParams {
+pub fn read_readme() -> CallToolRequestParams {
     let Value::Object(args) = json!({"project_id": "g/p", "file_path": "README.md", "ref": "main"})
     else {
         unreachable!()

@@ -50,8 +50,12 @@ impl HttpServer {
         for var in env::cleared() {
             cmd.env_remove(var);
         }
-        cmd.args(["serve", "--http", "127.0.0.1:0"])
-            .args(extra)
+        cmd.arg("serve");
+        // A test may name its own address (`--http 127.0.0.1:PORT`).
+        if !extra.contains(&"--http") {
+            cmd.args(["--http", "127.0.0.1:0"]);
+        }
+        cmd.args(extra)
             .env("GITLAB_URL", gitlab)
             .env("GITLAB_FILE_MCP_LOG", "debug")
             .stdin(Stdio::null())
