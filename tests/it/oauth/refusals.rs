@@ -1,7 +1,8 @@
 //! What the sign-in refuses, and how: PKCE plain or missing (an error redirect to the registered
 //! URI), an unregistered redirect URI or an unknown client (an error page, never a redirect),
 //! a code used twice or with a wrong verifier (`invalid_grant`), a GitLab token sent as Bearer,
-//! GitLab's token expired or revoked (401 `invalid_token`, for `initialize` and `tools/call`).
+//! GitLab's token expired or revoked (401 `invalid_token`, also for a `tools/call` after a call
+//! that succeeded).
 
 use super::client::{self, CHALLENGE, PUBLIC, REDIRECT, VERIFIER};
 use super::provider::Provider;
@@ -122,7 +123,23 @@ async fn gitlabs_token_expired_or_revoked_is_a_401_invalid_token() {
     let (status, challenge, _) = call(&server, tokens["access_token"].as_str().unwrap()).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     assert!(challenge.unwrap().contains("error=\"invalid_token\""));
-    // Revoked by the user at GitLab: tools/call and initialize, in both modes, get 401.
+    // Revoked at GitLab after a call succeeded (its verdict remembered as accepted): the
+    // next call meets GitLab's 401 itself and is answered 401, as is every later request.
+    let (gitlab, provider) = Provider::start(7200).await;
+    let server = start(&gitlab, KEY_A, &["--stateless"]);
+    let (_, tokens) = client::tokens(&server).await;
+    let access = tokens["access_token"].as_str().unwrap();
+    assert_eq!(call(&server, access).await.0, StatusCode::OK);
+    provider.revoke_all();
+    for round in ["the call that met the refusal", "the next request"] {
+        let (status, challenge, body) = call(&server, access).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{round}: {body}");
+        assert!(
+            challenge.unwrap().contains("error=\"invalid_token\""),
+            "{round}"
+        );
+    }
+    // Revoked before any request: tools/call, in both modes, gets 401.
     let (gitlab, provider) = Provider::start(7200).await;
     for flags in [&["--stateless"][..], &[]] {
         let server = start(&gitlab, KEY_A, flags);
