@@ -112,39 +112,87 @@ impl Language {
         }
     }
 
-    /// The tree-sitter grammar.
-    pub fn grammar(self) -> tree_sitter::Language {
+    /// The tree-sitter grammar, or `None` when this binary was built without its cargo feature
+    /// ([`Language::feature`]).
+    pub fn grammar(self) -> Option<tree_sitter::Language> {
         match self {
-            Language::Python => tree_sitter_python::LANGUAGE.into(),
-            Language::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
-            Language::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
-            Language::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
-            Language::Go => tree_sitter_go::LANGUAGE.into(),
-            Language::Rust => tree_sitter_rust::LANGUAGE.into(),
-            Language::Java => tree_sitter_java::LANGUAGE.into(),
-            Language::Ruby => tree_sitter_ruby::LANGUAGE.into(),
-            Language::C => tree_sitter_c::LANGUAGE.into(),
-            Language::Cpp => tree_sitter_cpp::LANGUAGE.into(),
-            Language::CSharp => tree_sitter_c_sharp::LANGUAGE.into(),
-            Language::Php => tree_sitter_php::LANGUAGE_PHP.into(),
+            #[cfg(feature = "lang-python")]
+            Language::Python => Some(tree_sitter_python::LANGUAGE.into()),
+            #[cfg(feature = "lang-javascript")]
+            Language::JavaScript => Some(tree_sitter_javascript::LANGUAGE.into()),
+            #[cfg(feature = "lang-javascript")]
+            Language::TypeScript => Some(tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into()),
+            #[cfg(feature = "lang-javascript")]
+            Language::Tsx => Some(tree_sitter_typescript::LANGUAGE_TSX.into()),
+            #[cfg(feature = "lang-go")]
+            Language::Go => Some(tree_sitter_go::LANGUAGE.into()),
+            #[cfg(feature = "lang-rust")]
+            Language::Rust => Some(tree_sitter_rust::LANGUAGE.into()),
+            #[cfg(feature = "lang-java")]
+            Language::Java => Some(tree_sitter_java::LANGUAGE.into()),
+            #[cfg(feature = "lang-ruby")]
+            Language::Ruby => Some(tree_sitter_ruby::LANGUAGE.into()),
+            #[cfg(feature = "lang-c")]
+            Language::C => Some(tree_sitter_c::LANGUAGE.into()),
+            #[cfg(feature = "lang-c")]
+            Language::Cpp => Some(tree_sitter_cpp::LANGUAGE.into()),
+            #[cfg(feature = "lang-csharp")]
+            Language::CSharp => Some(tree_sitter_c_sharp::LANGUAGE.into()),
+            #[cfg(feature = "lang-php")]
+            Language::Php => Some(tree_sitter_php::LANGUAGE_PHP.into()),
+            // Only reachable in a build without some grammar's feature.
+            #[allow(unreachable_patterns)]
+            _ => None,
         }
     }
 
-    /// The grammar's `node-types.json`: what each kind of node may contain.
-    pub(super) fn node_types(self) -> &'static str {
+    /// The grammar's `node-types.json`: what each kind of node may contain (`None` as for
+    /// [`Language::grammar`]).
+    pub(super) fn node_types(self) -> Option<&'static str> {
         match self {
-            Language::Python => tree_sitter_python::NODE_TYPES,
-            Language::JavaScript => tree_sitter_javascript::NODE_TYPES,
-            Language::TypeScript => tree_sitter_typescript::TYPESCRIPT_NODE_TYPES,
-            Language::Tsx => tree_sitter_typescript::TSX_NODE_TYPES,
-            Language::Go => tree_sitter_go::NODE_TYPES,
-            Language::Rust => tree_sitter_rust::NODE_TYPES,
-            Language::Java => tree_sitter_java::NODE_TYPES,
-            Language::Ruby => tree_sitter_ruby::NODE_TYPES,
-            Language::C => tree_sitter_c::NODE_TYPES,
-            Language::Cpp => tree_sitter_cpp::NODE_TYPES,
-            Language::CSharp => tree_sitter_c_sharp::NODE_TYPES,
-            Language::Php => tree_sitter_php::PHP_NODE_TYPES,
+            #[cfg(feature = "lang-python")]
+            Language::Python => Some(tree_sitter_python::NODE_TYPES),
+            #[cfg(feature = "lang-javascript")]
+            Language::JavaScript => Some(tree_sitter_javascript::NODE_TYPES),
+            #[cfg(feature = "lang-javascript")]
+            Language::TypeScript => Some(tree_sitter_typescript::TYPESCRIPT_NODE_TYPES),
+            #[cfg(feature = "lang-javascript")]
+            Language::Tsx => Some(tree_sitter_typescript::TSX_NODE_TYPES),
+            #[cfg(feature = "lang-go")]
+            Language::Go => Some(tree_sitter_go::NODE_TYPES),
+            #[cfg(feature = "lang-rust")]
+            Language::Rust => Some(tree_sitter_rust::NODE_TYPES),
+            #[cfg(feature = "lang-java")]
+            Language::Java => Some(tree_sitter_java::NODE_TYPES),
+            #[cfg(feature = "lang-ruby")]
+            Language::Ruby => Some(tree_sitter_ruby::NODE_TYPES),
+            #[cfg(feature = "lang-c")]
+            Language::C => Some(tree_sitter_c::NODE_TYPES),
+            #[cfg(feature = "lang-c")]
+            Language::Cpp => Some(tree_sitter_cpp::NODE_TYPES),
+            #[cfg(feature = "lang-csharp")]
+            Language::CSharp => Some(tree_sitter_c_sharp::NODE_TYPES),
+            #[cfg(feature = "lang-php")]
+            Language::Php => Some(tree_sitter_php::PHP_NODE_TYPES),
+            // Only reachable in a build without some grammar's feature.
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
+
+    /// The cargo feature that builds this language's grammar in (one per grammar group:
+    /// JavaScript, TypeScript and TSX share one, C and C++ another; all are on by default).
+    pub fn feature(self) -> &'static str {
+        match self {
+            Language::Python => "lang-python",
+            Language::JavaScript | Language::TypeScript | Language::Tsx => "lang-javascript",
+            Language::Go => "lang-go",
+            Language::Rust => "lang-rust",
+            Language::Java => "lang-java",
+            Language::Ruby => "lang-ruby",
+            Language::C | Language::Cpp => "lang-c",
+            Language::CSharp => "lang-csharp",
+            Language::Php => "lang-php",
         }
     }
 }
@@ -210,7 +258,7 @@ mod tests {
         for language in Language::ALL {
             let mut parser = tree_sitter::Parser::new();
             assert!(
-                parser.set_language(&language.grammar()).is_ok(),
+                parser.set_language(&language.grammar().unwrap()).is_ok(),
                 "{language:?}"
             );
         }

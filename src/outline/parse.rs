@@ -30,6 +30,13 @@ pub(crate) fn parse_budget(bytes: u64) -> std::time::Duration {
 /// Why a text could not be outlined.
 #[derive(Debug, thiserror::Error)]
 pub enum OutlineError {
+    /// This binary was built without the language's grammar (`--no-default-features`).
+    #[error(
+        "outlines of {language} files are not built into this binary: it was built without the cargo feature `{feature}` (rebuild with `--features {feature}`, or use a release build, which has every grammar)",
+        language = .0.as_str(),
+        feature = .0.feature()
+    )]
+    NotBuiltIn(Language),
     /// The grammar does not fit the parser's ABI (a build problem, never expected).
     #[error("the {language} grammar cannot be loaded: {source}", language = .language.as_str())]
     Grammar {
@@ -84,7 +91,10 @@ fn walked<E>(
     mut go_on: impl FnMut() -> Result<(), E>,
 ) -> Result<Result<Outline, OutlineError>, E> {
     let mut parser = tree_sitter::Parser::new();
-    if let Err(source) = parser.set_language(&language.grammar()) {
+    let Some(grammar) = language.grammar() else {
+        return Ok(Err(OutlineError::NotBuiltIn(language)));
+    };
+    if let Err(source) = parser.set_language(&grammar) {
         return Ok(Err(OutlineError::Grammar { language, source }));
     }
     let mut stopped = None;
@@ -119,6 +129,19 @@ fn walked<E>(
 mod tests {
     use super::*;
     use std::time::Duration;
+
+    #[test]
+    fn a_grammar_not_built_in_names_the_feature_that_builds_it() {
+        let e = OutlineError::NotBuiltIn(Language::Tsx).to_string();
+        assert!(e.starts_with("outlines of tsx files are not built"), "{e}");
+        assert!(e.contains("`--features lang-javascript`"), "{e}");
+        // Every language's feature is one Cargo.toml declares.
+        let manifest = include_str!("../../Cargo.toml");
+        for language in Language::ALL {
+            let declared = format!("\n{} = [\"dep:tree-sitter-", language.feature());
+            assert!(manifest.contains(&declared), "{language:?}: {declared}");
+        }
+    }
 
     #[test]
     fn the_parse_budget_grows_by_the_started_mib() {

@@ -195,7 +195,7 @@ mod tests {
     /// The definitions with the pruned walk and with a walk of every node.
     fn both_ways(language: Language, text: &str) -> (Vec<Definition>, Vec<Definition>) {
         let mut parser = tree_sitter::Parser::new();
-        parser.set_language(&language.grammar()).unwrap();
+        parser.set_language(&language.grammar().unwrap()).unwrap();
         let tree = parser.parse(text, None).unwrap();
         let src = text.as_bytes();
         (

@@ -55,7 +55,7 @@ pub(crate) enum ViewError {
         size_bytes: u64,
         budget: std::time::Duration,
     },
-    /// The parser failed (never expected).
+    /// The parser failed (never expected), or the language's grammar is not built in.
     Outline(#[source] OutlineError),
     /// The symbol names no definition, or several.
     Symbol(#[source] SymbolError),
@@ -110,6 +110,8 @@ impl Display for ViewError {
                 shown(path),
                 budget.as_secs()
             ),
+            // A build choice, not a failure: said as it is.
+            ViewError::Outline(e @ OutlineError::NotBuiltIn(_)) => e.fmt(f),
             ViewError::Outline(e) => write!(f, "internal error: {e}"),
             ViewError::Symbol(e) => e.fmt(f),
         }

@@ -1,6 +1,8 @@
-//! What is published and promised: the tools/list snapshot, schemas, README and docs, the CLI.
+//! What is published and promised: the tools/list snapshot, schemas, README and docs, the CLI,
+//! the packages.
 
 mod cli;
+mod packaging;
 mod readme;
 mod strict_schemas;
 mod tools_list;

@@ -2,7 +2,8 @@
 //! the windowing constants, not a copy that can drift: every row names its constant and shows
 //! its value, and every constant has its row. The declared ceiling is also checked against the
 //! `tools/list` snapshot, what the server publishes. The README stays a front door (at most 450
-//! lines, its two commands first, the second the one `.ci/run` runs), and every link between the
+//! lines, the one-line installs first, then "From source" with its two commands, the second the
+//! one `.ci/run` runs), and every link between the
 //! README and `docs/` lands on a file and a heading that exist. The server's instructions that
 //! the README quotes are, line for line, what `initialize` returns.
 
@@ -187,14 +188,24 @@ fn every_link_between_the_documents_lands() {
 }
 
 #[test]
-fn the_readme_is_a_front_door_with_its_two_commands_first() {
+fn the_readme_is_a_front_door_installs_first_then_its_two_commands() {
     let readme = read("README.md");
+    // The quick start leads with the one-line installs, then building from source.
+    let quick_start = readme
+        .split("## Quick start\n")
+        .nth(1)
+        .expect("a Quick start");
+    let installs = quick_start.find("npx -y gitlab-file-mcp").expect("npx");
+    assert!(quick_start.contains("uvx gitlab-file-mcp"), "uvx");
+    assert!(quick_start.contains(".mcpb"), "the bundle");
+    let from_source = quick_start.find("### From source\n").expect("From source");
+    assert!(installs < from_source, "the installs come first");
     assert!(
         readme.lines().count() <= 450,
         "README.md is {} lines",
         readme.lines().count()
     );
-    let first_block = readme
+    let first_block = quick_start[from_source..]
         .split("```sh\n")
         .nth(1)
         .and_then(|b| b.split("```").next())
