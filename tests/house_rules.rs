@@ -128,10 +128,6 @@ const KNOWN_DUPLICATES: &[(&str, &str)] = &[
         "Limits",
         "window/budget.rs's and window/search/page.rs's, renamed by the cursor branch (issue 34)",
     ),
-    (
-        "PageCap",
-        "window/search/shortened.rs's and outline/page.rs's, both in folders other branches own",
-    ),
 ];
 
 /// `fn name`: a function's name.

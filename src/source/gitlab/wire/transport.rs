@@ -166,6 +166,12 @@ impl Transport {
                     shown: shown.clone(),
                     why,
                 },
+                // A 5xx or 429 of the storage, still failing after the retries: the storage's.
+                TransportError::RetriesExhausted { status, .. } => TransportError::Storage {
+                    status,
+                    what: what.to_string(),
+                    shown: shown.clone(),
+                },
                 other => other,
             })?;
         let status = response.status();
