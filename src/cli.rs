@@ -211,7 +211,12 @@ async fn serve(args: ServeArgs, config: GitlabConfig, max_chars: Option<u64>) ->
         Err(e) => return usage_error(&e.to_string()),
     };
     if args.http.http.is_some() {
-        return match crate::http::serve(args.http, reader, config.credential.clone()).await {
+        let gitlab = args.repo.is_none().then_some(&config);
+        let oauth = match crate::auth::Oauth::start(&args.http.oauth, gitlab) {
+            Ok(oauth) => oauth,
+            Err(e) => return usage_error(&e.to_string()),
+        };
+        return match crate::http::serve(args.http, reader, config.credential.clone(), oauth).await {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => usage_error(&e.to_string()),
         };

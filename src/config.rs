@@ -49,6 +49,8 @@ pub(crate) enum TokenOrigin {
     PersonalAccessToken,
     /// The HTTP request's own `Authorization` / `PRIVATE-TOKEN` header.
     Request,
+    /// A sign-in with GitLab (`--oauth`): GitLab's token inside this server's access token.
+    SignIn,
 }
 
 /// A token together with where it came from.

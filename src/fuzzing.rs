@@ -141,7 +141,15 @@ pub struct OutlineRanges {
     /// The languages whose outline differs from a walk of every node (the pruning missed or
     /// added something): never any.
     pub pruning_differs_in: Vec<&'static str>,
+    /// Per supported language, each definition's name as printed.
+    pub names: Vec<Vec<String>>,
 }
+
+/// Definitions nested this deep are not listed (`outline::MAX_DEPTH`).
+pub const MAX_OUTLINE_DEPTH: usize = crate::outline::MAX_DEPTH;
+
+/// The most characters of one part of a printed name before its `…[+N bytes]` marker.
+pub const MAX_OUTLINE_NAME_CHARS: usize = crate::outline::MAX_NAME_CHARS;
 
 pub use crate::outline::OutlineError;
 
@@ -149,6 +157,7 @@ pub use crate::outline::OutlineError;
 /// every node (a parser failure, never expected, is its error).
 pub fn outline_ranges(text: &str) -> Result<OutlineRanges, OutlineError> {
     let (mut per_language, mut pruning_differs_in) = (Vec::new(), Vec::new());
+    let mut names = Vec::new();
     for language in crate::outline::Language::ALL {
         let outline = crate::outline::outline(text, language)?;
         if outline != crate::outline::outline_of_every_node(text, language)? {
@@ -161,10 +170,12 @@ pub fn outline_ranges(text: &str) -> Result<OutlineRanges, OutlineError> {
                 .map(|d| (d.start_line, d.end_line, d.depth))
                 .collect(),
         );
+        names.push(outline.definitions.iter().map(|d| d.name.clone()).collect());
     }
     Ok(OutlineRanges {
         lines: crate::window::count_lines(text.as_bytes()),
         per_language,
         pruning_differs_in,
+        names,
     })
 }

@@ -21,6 +21,7 @@ pub mod limits;
 pub mod outline;
 pub mod window;
 
+mod auth;
 mod base;
 mod config;
 mod http;

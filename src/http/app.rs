@@ -23,6 +23,7 @@ use super::guard::{body, capacity, gate};
 use super::scrape;
 use super::sessions::{session, session_open};
 use super::wording;
+use crate::auth::Oauth;
 use crate::config::Credential;
 use crate::reader::Reader;
 use crate::tool::{FileServer, TokenSource};
@@ -55,17 +56,10 @@ pub(crate) fn router(
     reader: Reader,
     configured: Option<Credential>,
     controls: &Controls,
+    oauth: Option<Arc<Oauth>>,
 ) -> Router {
-    let admission = Arc::new(Admission {
-        allowed_hosts: args.host_allow_list(),
-        origins: OriginPolicy::new(&args.allowed_origins, local.port()),
-        token_from_request: args.token_from_request,
-        max_body: args.max_body(),
-        body_timeout: args.body_timeout(),
-        slots: Arc::clone(&controls.slots),
-        request_timeout: args.request_timeout(),
-    });
-    let parts = session_open::Parts::new(args.sessions(), reader.backend().clone());
+    let admission = admission(args, local, controls, oauth.clone());
+    let parts = session_open::Parts::new(args.sessions(), reader.backend().clone(), oauth.clone());
     let handler = file_server(args, reader, configured, controls);
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(!args.stateless)
@@ -100,12 +94,46 @@ pub(crate) fn router(
         .route_layer(checks)
         .merge(Router::new().route("/healthz", get(healthz)));
     if args.metrics_on_main_listener() {
-        router = router.merge(scrape::route(admission));
+        router = router.merge(scrape::route(Arc::clone(&admission)));
     }
-    if args.token_from_request {
+    if let Some(oauth) = &oauth {
+        router = router.merge(sign_in(oauth, &admission));
+    } else if args.token_from_request {
         router = router.fallback(super::wording::reply::no_oauth);
     }
     router
+}
+
+/// `--oauth`'s routes, behind the same Origin and Host checks as `/mcp`.
+fn sign_in(oauth: &Arc<Oauth>, admission: &Arc<Admission>) -> Router {
+    crate::auth::router(oauth).layer(from_fn_with_state(Arc::clone(admission), gate::admit))
+}
+
+/// What every request to `/mcp` is checked against: the flags, and with `--oauth` the
+/// public URL's host and origin allowed.
+fn admission(
+    args: &HttpArgs,
+    local: SocketAddr,
+    controls: &Controls,
+    oauth: Option<Arc<Oauth>>,
+) -> Arc<Admission> {
+    let mut hosts = args.host_allow_list();
+    let mut origins = args.allowed_origins.clone();
+    if let Some(oauth) = &oauth {
+        let (origin, host) = oauth.public_origin_and_host();
+        origins.push(origin);
+        hosts.push(host);
+    }
+    Arc::new(Admission {
+        allowed_hosts: hosts,
+        origins: OriginPolicy::new(&origins, local.port()),
+        token_from_request: args.token_from_request,
+        max_body: args.max_body(),
+        body_timeout: args.body_timeout(),
+        slots: Arc::clone(&controls.slots),
+        request_timeout: args.request_timeout(),
+        oauth,
+    })
 }
 
 /// The tool server: cut off at the drain deadline; in session mode also at the request
@@ -116,7 +144,7 @@ fn file_server(
     configured: Option<Credential>,
     controls: &Controls,
 ) -> FileServer {
-    let tokens = if args.token_from_request {
+    let tokens = if args.per_caller_tokens() {
         TokenSource::FromRequest
     } else {
         TokenSource::Configured(configured)

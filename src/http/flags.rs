@@ -134,6 +134,9 @@ pub(crate) struct HttpArgs {
     /// No /metrics and no instrumentation at all.
     #[arg(long, requires = "http")]
     pub no_metrics: bool,
+
+    #[command(flatten)]
+    pub oauth: crate::auth::OauthArgs,
 }
 
 impl Default for HttpArgs {
@@ -156,6 +159,7 @@ impl Default for HttpArgs {
             session_idle_secs: DEFAULT_SESSION_IDLE_SECS,
             metrics_addr: None,
             no_metrics: false,
+            oauth: crate::auth::OauthArgs::default(),
         }
     }
 }
@@ -189,11 +193,16 @@ impl HttpArgs {
         seconds(self.drain_timeout_secs)
     }
 
+    /// Whether each caller reads with a token of its own (`--token-from-request`, `--oauth`).
+    pub(crate) fn per_caller_tokens(&self) -> bool {
+        self.token_from_request || self.oauth.oauth
+    }
+
     /// What the flags say of sessions.
     pub(crate) fn sessions(&self) -> SessionSettings {
         SessionSettings {
             sessions_on: !self.stateless,
-            token_from_request: self.token_from_request,
+            token_from_request: self.per_caller_tokens(),
             caps: Caps {
                 per_token: self.max_sessions_per_token,
                 total: self.max_sessions,
@@ -256,7 +265,7 @@ pub(crate) fn exposure_warnings(args: &HttpArgs, local: SocketAddr) -> Vec<Strin
         return Vec::new();
     }
     let mut warnings = Vec::new();
-    if !args.token_from_request && !args.allow_shared_token {
+    if !args.per_caller_tokens() && !args.allow_shared_token {
         warnings.push(wording::shared_token_exposed(local));
     }
     if args.allowed_hosts.is_empty() {

@@ -58,7 +58,7 @@ pub(crate) async fn accept_until(
             () = stop.cancelled() => break,
         };
         match accepted {
-            Ok((stream, _peer)) => serve_connection(&http, &connections, stream, app.clone()),
+            Ok((stream, peer)) => serve_connection(&http, &connections, stream, peer, app.clone()),
             Err(e) if is_about_one_connection(&e) => {}
             Err(e) => {
                 tracing::error!(error = %e, "{}", wording::LOG_ACCEPT_FAILED);
@@ -73,10 +73,18 @@ fn serve_connection(
     http: &http1::Builder,
     connections: &GracefulShutdown,
     stream: TcpStream,
+    peer: std::net::SocketAddr,
     app: Router,
 ) {
     // Answers are small and written whole; do not let Nagle hold them back.
     let _ = stream.set_nodelay(true);
+    // The peer's address, for what counts per address (`--oauth`'s registrations).
+    let app = tower::ServiceExt::map_request(app, move |mut request: http::Request<_>| {
+        request
+            .extensions_mut()
+            .insert(axum::extract::ConnectInfo(peer));
+        request
+    });
     let connection = http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app));
     let watched = connections.watch(connection);
     let open = crate::metrics::connection_open();

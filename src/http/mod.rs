@@ -54,6 +54,7 @@ mod sessions;
 mod wording;
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::{Semaphore, SemaphorePermit};
@@ -63,6 +64,7 @@ use self::app::Controls;
 pub(crate) use self::flags::{DEFAULT_ADDR, HttpArgs};
 pub(crate) use self::wording::call_timed_out;
 pub(crate) use self::wording::start::StartError;
+use crate::auth::Oauth;
 use crate::config::Credential;
 use crate::reader::Reader;
 
@@ -77,6 +79,7 @@ pub(crate) async fn serve(
     args: HttpArgs,
     reader: Reader,
     configured: Option<Credential>,
+    oauth: Option<Arc<Oauth>>,
 ) -> Result<(), StartError> {
     args.check()?;
     // Before listening, so that a signal can never kill the process with calls in flight.
@@ -89,7 +92,7 @@ pub(crate) async fn serve(
     scrape::serve_apart(&args, stop_accepting.clone()).await?;
     announce(&args, local, configured.is_some());
     let controls = Controls::new(args.slots());
-    let app = app::router(&args, local, reader, configured, &controls);
+    let app = app::router(&args, local, reader, configured, &controls, oauth);
     let mut accepting = tokio::spawn(listen::accept_until(
         listener,
         app,
@@ -126,7 +129,7 @@ fn announce(args: &HttpArgs, local: SocketAddr, has_configured_token: bool) {
     for warning in flags::exposure_warnings(args, local) {
         tracing::warn!("{warning}");
     }
-    if args.token_from_request && has_configured_token {
+    if args.per_caller_tokens() && has_configured_token {
         tracing::info!("{}", wording::CONFIGURED_TOKEN_UNUSED);
     }
     // The one line scripts and tests wait for; printed whatever the log level.
@@ -135,6 +138,7 @@ fn announce(args: &HttpArgs, local: SocketAddr, has_configured_token: bool) {
         %local,
         stateless = args.stateless,
         token_from_request = args.token_from_request,
+        oauth = args.oauth.oauth,
         "{}",
         wording::LOG_SERVING
     );

@@ -273,6 +273,46 @@ pub(crate) struct EndpointLabels {
     pub endpoint: Endpoint,
 }
 
+/// A step of `--oauth`'s sign-in, done or refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, IntoStaticStr, VariantArray)]
+pub(crate) enum SignInStep {
+    /// A client registered at `/register`.
+    #[strum(serialize = "registered")]
+    Registered,
+    /// A registration refused (bad metadata, rate limit).
+    #[strum(serialize = "registration_refused")]
+    RegistrationRefused,
+    /// A sign-in back from GitLab with a code for the client.
+    #[strum(serialize = "signed_in")]
+    SignedIn,
+    /// `/authorize` or the callback refused (bad request, denied, GitLab's refusal).
+    #[strum(serialize = "authorization_refused")]
+    AuthorizationRefused,
+    /// A code exchanged at `/token`.
+    #[strum(serialize = "code_exchanged")]
+    CodeExchanged,
+    /// A refresh done (one refresh at GitLab).
+    #[strum(serialize = "refreshed")]
+    Refreshed,
+    /// A `/token` request refused (`invalid_grant` and the like).
+    #[strum(serialize = "token_refused")]
+    TokenRefused,
+}
+
+impl LabelValue for SignInStep {}
+
+impl EncodeLabelValue for SignInStep {
+    fn encode(&self, encoder: &mut LabelValueEncoder) -> fmt::Result {
+        encode_label(self.as_str(), encoder)
+    }
+}
+
+/// The label of the sign-in's counter.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+pub(crate) struct SignInLabels {
+    pub step: SignInStep,
+}
+
 /// The label of the refusals' counter.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
 pub(crate) struct GuardLabels {

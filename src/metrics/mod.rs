@@ -16,7 +16,7 @@ mod registry;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-pub(crate) use labels::{Endpoint, ErrorKind, Guard};
+pub(crate) use labels::{Endpoint, ErrorKind, Guard, SignInStep};
 
 use crate::base::tool_name::ToolName;
 pub(crate) use registry::Metrics;
@@ -124,6 +124,13 @@ pub(crate) fn outline_cache_state(bytes: u64, entries: usize, evictions: u64) {
 pub(crate) fn refused(guard: Guard) {
     if let Some(m) = installed() {
         m.http.refused(guard);
+    }
+}
+
+/// A step of `--oauth`'s sign-in.
+pub(crate) fn sign_in(step: SignInStep) {
+    if let Some(m) = installed() {
+        m.http.sign_in(step);
     }
 }
 

@@ -18,7 +18,7 @@ use prometheus_client::registry::{Registry, Unit};
 
 use super::labels::{
     CallLabels, DurationLabels, Endpoint, EndpointLabels, ErrorKind, Guard, GuardLabels,
-    LabelValue, Outcome, Part, RequestLabels, StatusClass,
+    LabelValue, Outcome, Part, RequestLabels, SignInLabels, SignInStep, StatusClass,
 };
 use crate::base::tool_name::ToolName;
 
@@ -386,6 +386,8 @@ fn register_outline(r: &mut Registry) -> OutlineMetrics {
 pub(crate) struct HttpMetrics {
     /// Index: [`Guard`].
     refused: Vec<Counter>,
+    /// Index: [`SignInStep`].
+    sign_in: Vec<Counter>,
     pub(crate) open_connections: Gauge,
     pub(crate) open_sessions: Gauge,
 }
@@ -401,6 +403,14 @@ impl HttpMetrics {
                 counters(),
                 Guard::ALL.iter().map(|&guard| GuardLabels { guard }),
             ),
+            sign_in: series(
+                r,
+                "oauth_sign_in_steps",
+                "Steps of the sign-in with GitLab (--oauth), done or refused",
+                None,
+                counters(),
+                SignInStep::ALL.iter().map(|&step| SignInLabels { step }),
+            ),
             open_connections: single(
                 r,
                 "http_open_connections",
@@ -413,5 +423,9 @@ impl HttpMetrics {
 
     pub(crate) fn refused(&self, guard: Guard) {
         self.refused[guard as usize].inc();
+    }
+
+    pub(crate) fn sign_in(&self, step: SignInStep) {
+        self.sign_in[step as usize].inc();
     }
 }

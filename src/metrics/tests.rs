@@ -4,7 +4,7 @@ use std::time::Duration;
 use prometheus_parse::{Scrape, Value};
 
 use super::Running;
-use super::labels::{Endpoint, ErrorKind, Guard, LabelValue};
+use super::labels::{Endpoint, ErrorKind, Guard, LabelValue, SignInStep};
 use super::registry::{DURATION_BUCKETS, Metrics};
 use crate::base::tool_name::ToolName;
 
@@ -228,6 +228,7 @@ fn the_exposition_has_only_known_label_values() {
             vec!["1xx", "2xx", "3xx", "4xx", "5xx", "no_answer"],
         ),
         ("guard", Guard::ALL.iter().map(|g| g.as_str()).collect()),
+        ("step", SignInStep::ALL.iter().map(|g| g.as_str()).collect()),
     ]);
     for sample in &s.samples {
         for (name, value) in sample.labels.iter() {

@@ -1,6 +1,8 @@
 //! Outlines kept by blob id and language within a memory budget, least recently used out, so
 //! an outline followed by symbol reads of the same blob costs one parse. Counted in the
-//! metrics (`outline_cache_*`). A blob without an id is parsed every time.
+//! metrics (`outline_cache_*`). A blob without an id is parsed every time. What is kept is the
+//! outline alone (its definitions, weighed by [`Outline::weight`]): the syntax tree is dropped
+//! once walked, and after a large parse its memory is given back to the system.
 
 use std::sync::Arc;
 
@@ -8,6 +10,7 @@ use super::definition::Outline;
 use super::language::Language;
 use super::parse::{OutlineError, outline_until};
 use crate::base::lru::SharedLru;
+use crate::base::memory::{GIVE_BACK_BYTES, give_back};
 use crate::metrics;
 
 /// Bytes of outlines kept (a 600 KB source file's outline weighs about 0.5 MB).
@@ -43,7 +46,7 @@ impl Outlines {
         go_on: impl FnMut() -> Result<(), E>,
     ) -> Result<Result<Arc<Outline>, OutlineError>, E> {
         let Some(id) = blob_id else {
-            return Ok(outline_until(text, language, go_on)?.map(Arc::new));
+            return Ok(parsed(text, language, go_on)?.map(Arc::new));
         };
         let key = (id.to_string(), language);
         let kept = self.cache.lock().get(&key).cloned();
@@ -51,7 +54,7 @@ impl Outlines {
         if let Some(kept) = kept {
             return Ok(Ok(kept));
         }
-        let parsed = match outline_until(text, language, go_on)? {
+        let parsed = match parsed(text, language, go_on)? {
             Ok(parsed) => Arc::new(parsed),
             Err(e) => return Ok(Err(e)),
         };
@@ -60,6 +63,20 @@ impl Outlines {
         metrics::outline_cache_state(cache.weight(), cache.len(), cache.evictions());
         Ok(Ok(parsed))
     }
+}
+
+/// [`outline_until`], and the memory of a large parse given back to the system once its tree
+/// is dropped (also when it was stopped).
+fn parsed<E>(
+    text: &str,
+    language: Language,
+    go_on: impl FnMut() -> Result<(), E>,
+) -> Result<Result<Outline, OutlineError>, E> {
+    let outline = outline_until(text, language, go_on);
+    if text.len() >= GIVE_BACK_BYTES {
+        give_back();
+    }
+    outline
 }
 
 #[cfg(test)]

@@ -57,6 +57,8 @@ pub struct Definition {
     pub depth: usize,
     pub kind: Kind,
     pub name: String,
+    /// Whether the name was shortened (it ends in `…[+N bytes]`, `super::name::marker`).
+    pub shortened: bool,
 }
 
 impl Definition {
@@ -108,6 +110,9 @@ pub struct Outline {
     pub language: Language,
     pub definitions: Vec<Definition>,
     pub partial: bool,
+    /// Definitions left out for being nested `super::walk::MAX_DEPTH` deep (what is inside
+    /// them is not counted).
+    pub too_deep: usize,
 }
 
 impl Outline {
@@ -131,6 +136,7 @@ mod tests {
             depth: 3,
             kind: Kind::Method,
             name: "Invoice.Status.parse".into(),
+            shortened: false,
         };
         assert_eq!(d(35, 35).line(), "35-35 method Invoice.Status.parse");
         assert_eq!(d(9, 10).line(), "9-10 method Invoice.Status.parse");

@@ -11,6 +11,7 @@
 mod cache;
 mod definition;
 mod language;
+mod name;
 mod page;
 mod parse;
 mod reach;
@@ -22,12 +23,14 @@ pub(crate) use cache::Outlines;
 pub use definition::{Definition, Kind, Outline};
 pub use language::Language;
 pub(crate) use language::SUPPORTED;
-pub(crate) use page::{OutlinePage, PageCap, page};
+pub(crate) use name::MAX_NAME_CHARS;
+pub(crate) use page::{OutlinePage, OutlinePageCap, SplitLine, page};
 pub use parse::{OutlineError, outline, outline_until};
 pub(crate) use parse::{
     PARSE_SECONDS_BASE, PARSE_SECONDS_PER_MIB, outline_of_every_node, parse_budget,
 };
 pub(crate) use symbol::{Picked, SymbolError, pick};
+pub(crate) use walk::MAX_DEPTH;
 
 /// The largest file outlined (12 MiB): past GitLab's 10 MiB GraphQL cut (such files are read
 /// whole, as for `pattern`), below what takes seconds to parse and a few hundred MiB of syntax

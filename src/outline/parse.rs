@@ -118,10 +118,12 @@ fn walked<E>(
     let Some(tree) = tree else {
         return Ok(Err(OutlineError::NoTree(language)));
     };
+    let walked = walk::definitions(&tree, bytes, language, kinds, &mut go_on)?;
     Ok(Ok(Outline {
         language,
-        definitions: walk::definitions(&tree, bytes, language, kinds),
+        definitions: walked.definitions,
         partial: tree.root_node().has_error(),
+        too_deep: walked.too_deep,
     }))
 }
 

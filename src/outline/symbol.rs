@@ -1,5 +1,6 @@
-//! One definition found by name (pure): a qualified name as the outline prints it, or its last
-//! part; `::` and `#` are read as `.`. Adjacent definitions of one name (overloads, a
+//! One definition found by name (pure): a qualified name as the outline prints it, or any
+//! end of it made of whole parts (`Cart.total`, `total` for `Billing.Cart.total`); `::` and
+//! `#` are read as `.` (`Cart#total`, `Matrix::transpose`). Adjacent definitions of one name (overloads, a
 //! signature and its body) are one; several apart are an error listing them, and no match an
 //! error naming the closest names. Never a guess.
 
@@ -12,6 +13,14 @@ use crate::base::quote::shown;
 pub(crate) const MAX_CANDIDATES: usize = 20;
 /// Names offered when none matches.
 const MAX_NEAR: usize = 5;
+/// The longest name (in characters) looked for among near names by edit distance: the
+/// distance costs the product of the two lengths, so a longer one is only looked for inside
+/// names (a 1,024-character name against a file of long names took a minute).
+const MAX_NEAR_CHARS: usize = 64;
+/// The most definitions compared for near names (the first in the file).
+const MAX_NEAR_COMPARED: usize = 20_000;
+/// Definitions compared between two questions whether to go on.
+const COMPARED_PER_ASK: usize = 256;
 
 /// The definition a name picked: its lines span every adjacent definition of that name.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -116,8 +125,15 @@ fn how_to_read_each(f: &mut Formatter<'_>, candidates: &[Definition]) -> fmt::Re
     }
 }
 
-/// The definition of `outline` named `name`, in the file at `path` (for the errors).
-pub(crate) fn pick(outline: &Outline, name: &str, path: &str) -> Result<Picked, SymbolError> {
+/// The definition of `outline` named `name`, in the file at `path` (for the errors). The
+/// search for near names asks `go_on` as it goes, and ends early (with the names found so far)
+/// when it says no: the caller has given up.
+pub(crate) fn pick(
+    outline: &Outline,
+    name: &str,
+    path: &str,
+    go_on: &dyn Fn() -> bool,
+) -> Result<Picked, SymbolError> {
     let asked = name.trim();
     let wanted = asked.replace("::", ".").replace('#', ".");
     let defs = &outline.definitions;
@@ -128,13 +144,15 @@ pub(crate) fn pick(outline: &Outline, name: &str, path: &str) -> Result<Picked, 
     };
     let mut matches = named(&|d| d.name.as_str());
     if matches.is_empty() {
-        matches = named(&|d| d.last_part());
+        matches = (0..defs.len())
+            .filter(|&i| is_suffix(&defs[i].name, &wanted))
+            .collect();
     }
     let Some(&first) = matches.first() else {
         return Err(SymbolError::NotFound {
             name: name.to_string(),
             path: path.to_string(),
-            near: near(defs, &wanted),
+            near: near(defs, &wanted, go_on),
         });
     };
     if !matches.windows(2).all(|w| adjacent(defs, w[0], w[1])) {
@@ -158,6 +176,15 @@ pub(crate) fn pick(outline: &Outline, name: &str, path: &str) -> Result<Picked, 
     })
 }
 
+/// Whether `wanted` ends the qualified name `name` at a part's start (`Cart.total` ends
+/// `Billing.Cart.total`, `total` too; `art.total` does not).
+fn is_suffix(name: &str, wanted: &str) -> bool {
+    !wanted.is_empty()
+        && name
+            .strip_suffix(wanted)
+            .is_some_and(|head| head.is_empty() || head.ends_with('.'))
+}
+
 /// Whether definitions `a < b` are one name's adjacent definitions: the same qualified name,
 /// and nothing but `a`'s own contents between them.
 fn adjacent(defs: &[Definition], a: usize, b: usize) -> bool {
@@ -166,20 +193,37 @@ fn adjacent(defs: &[Definition], a: usize, b: usize) -> bool {
         && defs[a + 1..b].iter().all(|d| d.depth > defs[a].depth)
 }
 
-/// The names closest to `wanted` (qualified names, or their last parts), closest first.
-fn near(defs: &[Definition], wanted: &str) -> Vec<String> {
+/// The names closest to `wanted` (qualified names, or their last parts), closest first: by
+/// edit distance (at most a quarter of the name) for a name of at most [`MAX_NEAR_CHARS`], and
+/// names containing it; among the first [`MAX_NEAR_COMPARED`] definitions, while `go_on`.
+fn near(defs: &[Definition], wanted: &str, go_on: &dyn Fn() -> bool) -> Vec<String> {
     let wanted = wanted.to_lowercase();
-    let limit = (wanted.chars().count() / 4).max(1);
-    let mut scored: Vec<(usize, &str)> = defs
-        .iter()
-        .filter_map(|d| {
-            let whole = strsim::osa_distance(&d.name.to_lowercase(), &wanted);
-            let last = strsim::osa_distance(&d.last_part().to_lowercase(), &wanted);
-            let contains = d.name.to_lowercase().contains(&wanted);
-            let distance = whole.min(last);
-            (distance <= limit || contains).then_some((distance, d.name.as_str()))
-        })
-        .collect();
+    let wanted_chars = wanted.chars().count();
+    let limit = (wanted_chars / 4).max(1);
+    let fuzzy = wanted_chars <= MAX_NEAR_CHARS;
+    // The edit distance is at least the difference of the lengths.
+    let distance = |name: &str| {
+        let chars = name.chars().count();
+        (fuzzy && chars.abs_diff(wanted_chars) <= limit)
+            .then(|| strsim::osa_distance(name, &wanted))
+            .filter(|&d| d <= limit)
+    };
+    let mut scored: Vec<(usize, &str)> = Vec::new();
+    for (i, d) in defs.iter().take(MAX_NEAR_COMPARED).enumerate() {
+        if i % COMPARED_PER_ASK == 0 && !go_on() {
+            break;
+        }
+        let name = d.name.to_lowercase();
+        let last = d.last_part().to_lowercase();
+        let best = match (distance(&name), distance(&last)) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let contains = name.contains(&wanted);
+        if let Some(score) = best.or(contains.then_some(limit + 1)) {
+            scored.push((score, d.name.as_str()));
+        }
+    }
     scored.sort_unstable();
     scored.dedup_by(|a, b| a.1 == b.1);
     scored
@@ -201,6 +245,7 @@ mod tests {
             depth,
             kind,
             name: name.to_string(),
+            shortened: false,
         }
     }
 
@@ -218,20 +263,21 @@ mod tests {
                 def(21, 22, 2, Kind::Method, "Router.Inner.add"),
             ],
             partial: false,
+            too_deep: 0,
         }
     }
 
     #[test]
     fn overloads_are_one_window() {
-        let p = pick(&outline(), "parse", "r.ts").unwrap();
+        let p = pick(&outline(), "parse", "r.ts", &|| true).unwrap();
         assert_eq!((p.start_line, p.end_line, p.kind), (1, 9, Kind::Function));
     }
 
     #[test]
     fn qualified_names_win_over_last_parts() {
-        let p = pick(&outline(), "Router.add", "r.ts").unwrap();
+        let p = pick(&outline(), "Router.add", "r.ts", &|| true).unwrap();
         assert_eq!((p.start_line, p.end_line), (12, 14));
-        let p = pick(&outline(), "Router::Inner::add", "r.ts").unwrap();
+        let p = pick(&outline(), "Router::Inner::add", "r.ts", &|| true).unwrap();
         assert_eq!((p.start_line, p.end_line), (21, 22));
     }
 
@@ -240,6 +286,7 @@ mod tests {
             language: Language::Rust,
             definitions,
             partial: false,
+            too_deep: 0,
         }
     }
 
@@ -251,7 +298,7 @@ mod tests {
             def(24, 29, 0, Kind::Struct, "Slot"),
             def(31, 127, 0, Kind::Impl, "Lru"),
         ]);
-        let e = pick(&o, "Lru", "lru.rs").unwrap_err().to_string();
+        let e = pick(&o, "Lru", "lru.rs", &|| true).unwrap_err().to_string();
         assert_eq!(
             e,
             "Symbol 'Lru' matches 2 definitions in 'lru.rs':\n  11-22 struct Lru\n  31-127 impl Lru\nThese definitions share one qualified name: read one by its lines with start_line and end_line (e.g. {\"start_line\": 11, \"end_line\": 22})."
@@ -268,7 +315,7 @@ mod tests {
             def(22, 30, 0, Kind::Impl, "B"),
             def(23, 25, 1, Kind::Method, "B.add"),
         ]);
-        let e = pick(&o, "add", "a.rs").unwrap_err().to_string();
+        let e = pick(&o, "add", "a.rs", &|| true).unwrap_err().to_string();
         assert!(
             e.ends_with("Call again with symbol set to a qualified name listed once above (e.g. {\"symbol\": \"B.add\"}); definitions listed under one name are read by their lines with start_line and end_line (e.g. {\"start_line\": 2, \"end_line\": 4})."),
             "{e}"
@@ -277,7 +324,9 @@ mod tests {
 
     #[test]
     fn a_last_part_of_several_is_ambiguous() {
-        let e = pick(&outline(), "add", "r.ts").unwrap_err().to_string();
+        let e = pick(&outline(), "add", "r.ts", &|| true)
+            .unwrap_err()
+            .to_string();
         assert_eq!(
             e,
             "Symbol 'add' matches 2 definitions in 'r.ts':\n  12-14 method Router.add\n  21-22 method Router.Inner.add\nCall again with symbol set to one of the qualified names above (e.g. {\"symbol\": \"Router.add\"}), or read a definition's lines with start_line and end_line (e.g. {\"start_line\": 12, \"end_line\": 14})."
@@ -286,24 +335,55 @@ mod tests {
 
     #[test]
     fn a_missing_name_suggests_the_closest() {
-        let e = pick(&outline(), "Router.mach", "r.ts")
+        let e = pick(&outline(), "Router.mach", "r.ts", &|| true)
             .unwrap_err()
             .to_string();
         assert_eq!(
             e,
             "No definition named 'Router.mach' in 'r.ts'. Did you mean 'Router.match'? Call with outline: true to list the file's definitions."
         );
-        let e = pick(&outline(), "zzzzzzzz", "r.ts")
+        let e = pick(&outline(), "zzzzzzzz", "r.ts", &|| true)
             .unwrap_err()
             .to_string();
         assert!(!e.contains("Did you mean"), "{e}");
     }
 
     #[test]
+    fn any_qualified_end_of_a_name_picks_it_in_each_notation() {
+        let o = outline();
+        for name in ["Inner.add", "Inner::add", "Inner#add", " Router.Inner.add "] {
+            let p = pick(&o, name, "r.ts", &|| true).unwrap();
+            assert_eq!(
+                (p.start_line, p.name.as_str()),
+                (21, "Router.Inner.add"),
+                "{name}"
+            );
+        }
+        // Whole parts only.
+        let e = pick(&o, "nner.add", "r.ts", &|| true).unwrap_err();
+        assert!(matches!(e, SymbolError::NotFound { .. }), "{e}");
+        // An end that several names share is ambiguous.
+        let mut o = outline();
+        o.definitions.push(def(31, 40, 0, Kind::Class, "Other"));
+        o.definitions
+            .push(def(32, 39, 1, Kind::Class, "Other.Inner"));
+        o.definitions
+            .push(def(33, 34, 2, Kind::Method, "Other.Inner.add"));
+        let e = pick(&o, "Inner::add", "r.ts", &|| true).unwrap_err();
+        assert!(matches!(e, SymbolError::Ambiguous { total: 2, .. }), "{e}");
+        assert!(
+            e.to_string().contains("33-34 method Other.Inner.add"),
+            "{e}"
+        );
+        assert!(is_suffix("a.b", "a.b") && is_suffix("a.b", "b") && !is_suffix("ab", "b"));
+        assert!(!is_suffix("a.b", ""));
+    }
+
+    #[test]
     fn definitions_apart_are_not_overloads() {
         let mut o = outline();
         o.definitions.push(def(31, 32, 0, Kind::Function, "parse"));
-        let e = pick(&o, "parse", "r.ts").unwrap_err();
+        let e = pick(&o, "parse", "r.ts", &|| true).unwrap_err();
         assert!(matches!(e, SymbolError::Ambiguous { total: 4, .. }), "{e}");
     }
 }

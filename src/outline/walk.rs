@@ -2,14 +2,33 @@
 //! cannot overflow the stack), entering only nodes a definition may lie in ([`Kinds`]): each
 //! node a language's rules call a definition becomes one,
 //! qualified and indented by the definitions around it, its lines widened to the comments and
-//! attributes just above that belong to it.
+//! attributes just above that belong to it, its name as [`name::printed`] prints it.
+//!
+//! Bounded whatever the file: definitions nested [`MAX_DEPTH`] deep are counted but not
+//! entered (the work per definition and the length of a qualified name grow with the depth,
+//! so 10,000 nested functions would take minutes and gigabytes), and the walk asks whether to
+//! go on every [`NODES_PER_ASK`] nodes.
 
 use tree_sitter::{Node, Tree};
 
 use super::definition::Definition;
 use super::language::Language;
+use super::name;
 use super::reach::Kinds;
 use super::rules::{self, Found};
+
+/// Definitions inside this many enclosing definitions are counted, not listed, nor entered.
+pub(crate) const MAX_DEPTH: usize = 32;
+
+/// Nodes visited between two questions whether to go on (microseconds of work).
+const NODES_PER_ASK: u32 = 4096;
+
+/// What a walk found: the definitions in file order, and how many were left out at
+/// [`MAX_DEPTH`] (their contents not counted).
+pub(super) struct Walked {
+    pub definitions: Vec<Definition>,
+    pub too_deep: usize,
+}
 
 /// A definition the walk is inside: where its node ends, what its contents are qualified
 /// with, and whether functions directly in it are methods.
@@ -20,17 +39,24 @@ struct Open {
 }
 
 /// The definitions of `tree`, parsed from `src` in `language`, in file order; `kinds` says
-/// which nodes to enter and classify.
-pub(super) fn definitions(
+/// which nodes to enter and classify. Asks `go_on` as it goes: its error ends the walk.
+pub(super) fn definitions<E>(
     tree: &Tree,
     src: &[u8],
     language: Language,
     kinds: &Kinds,
-) -> Vec<Definition> {
+    go_on: &mut impl FnMut() -> Result<(), E>,
+) -> Result<Walked, E> {
     let mut found = Vec::new();
+    let mut too_deep = 0;
     let mut open: Vec<Open> = Vec::new();
     let mut cursor = tree.walk();
+    let mut visited: u32 = 0;
     loop {
+        visited = visited.wrapping_add(1);
+        if visited.is_multiple_of(NODES_PER_ASK) {
+            go_on()?;
+        }
         let node = cursor.node();
         while open.last().is_some_and(|o| o.end_byte <= node.start_byte()) {
             open.pop();
@@ -40,7 +66,11 @@ pub(super) fn definitions(
             true => rules::classify(language, node, src, in_type),
             false => None,
         };
-        if let Some(def) = def {
+        let mut enter = kinds.may_hold(node);
+        if def.is_some() && open.len() >= MAX_DEPTH {
+            too_deep += 1;
+            enter = false;
+        } else if let Some(def) = def {
             let (definition, scope) = define(&def, &open, src, language);
             open.push(Open {
                 end_byte: node.end_byte(),
@@ -49,12 +79,15 @@ pub(super) fn definitions(
             });
             found.push(definition);
         }
-        if kinds.may_hold(node) && cursor.goto_first_child() {
+        if enter && cursor.goto_first_child() {
             continue;
         }
         while !cursor.goto_next_sibling() {
             if !cursor.goto_parent() {
-                return found;
+                return Ok(Walked {
+                    definitions: found,
+                    too_deep,
+                });
             }
         }
     }
@@ -66,22 +99,34 @@ fn define(def: &Found<'_>, open: &[Open], src: &[u8], language: Language) -> (De
         .last()
         .map(|o| o.scope.as_str())
         .filter(|q| !q.is_empty());
-    let outer = match (enclosing, def.qualifier.as_deref()) {
+    let (qualifier, qualifier_cut) = match def.qualifier.as_deref() {
+        Some(q) => {
+            let (q, cut) = name::printed(q);
+            (Some(q), cut)
+        }
+        None => (None, false),
+    };
+    let outer = match (enclosing, qualifier) {
         (Some(e), Some(q)) => Some(format!("{e}.{q}")),
-        (e, q) => q.or(e).map(str::to_string),
+        (e, q) => q.or(e.map(str::to_string)),
     };
     let qualify = |name: &str| match &outer {
         Some(q) => format!("{q}.{name}"),
         None => name.to_string(),
     };
-    let name = qualify(&def.name);
-    let scope = qualify(def.scope.as_deref().unwrap_or(&def.name));
+    let (own, own_cut) = name::printed(&def.name);
+    let name = qualify(&own);
+    let scope = match def.scope.as_deref() {
+        Some(scope) => qualify(&name::printed(scope).0),
+        None => name.clone(),
+    };
     let definition = Definition {
         start_line: first_row(def.extent, src, language) as u64 + 1,
         end_line: last_row(def.extent) as u64 + 1,
         depth: open.len(),
         kind: def.kind,
         name,
+        shortened: own_cut || qualifier_cut,
     };
     (definition, scope)
 }
@@ -198,10 +243,11 @@ mod tests {
         parser.set_language(&language.grammar().unwrap()).unwrap();
         let tree = parser.parse(text, None).unwrap();
         let src = text.as_bytes();
-        (
-            definitions(&tree, src, language, Kinds::of(language)),
-            definitions(&tree, src, language, Kinds::everything()),
-        )
+        let walk = |kinds| {
+            let walked = definitions(&tree, src, language, kinds, &mut || Ok::<(), ()>(()));
+            walked.unwrap().definitions
+        };
+        (walk(Kinds::of(language)), walk(Kinds::everything()))
     }
 
     #[test]

@@ -200,7 +200,12 @@ pub(crate) enum ArgError {
     /// An `if_none_match` that is not 40 or 64 hexadecimal digits (at most
     /// [`MAX_BLOB_ID_BYTES`] long, so quoted whole, escaped).
     NotABlobId { got: String },
+    /// A `symbol` that is empty or only white space.
+    EmptySymbol,
 }
+
+/// What an empty `symbol` is told.
+const EMPTY_SYMBOL: &str = "Argument 'symbol' is empty: name a definition (a qualified name as the outline prints it, e.g. \"Invoice.total\", or its last part, \"total\"), or call with outline: true to list the file's definitions.";
 
 impl Display for ArgError {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
@@ -259,6 +264,7 @@ impl Display for ArgError {
                 f,
                 "Argument 'if_none_match' must be a blob id, 40 or 64 hexadecimal digits (metadata.blob_id of an earlier answer), got '{got}'."
             ),
+            ArgError::EmptySymbol => f.write_str(EMPTY_SYMBOL),
         }
     }
 }
@@ -384,6 +390,9 @@ pub(crate) fn parse(arguments: Option<&Map<String, Value>>) -> Result<ToolArgs, 
         outline: boolean(map, ArgName::Outline)?,
         symbol: string(map, ArgName::Symbol)?,
     };
+    if args.symbol.as_deref().is_some_and(|s| s.trim().is_empty()) {
+        return Err(ArgError::EmptySymbol);
+    }
     // `start_line: 0, end_line: 0` is no line range, so it goes with offset/limit.
     let line_range = LineRequest::from_line_args(args.start_line, args.end_line).is_some();
     if line_range && (args.offset.is_some() || args.limit.is_some()) {
@@ -771,6 +780,22 @@ mod tests {
                 .contains("integer")
         );
         assert!(p(json!({"offset": "-"})).unwrap_err().contains("integer"));
+    }
+
+    #[test]
+    fn an_empty_symbol_is_refused() {
+        for empty in ["", "  ", "\n\t"] {
+            let e = p(json!({ "symbol": empty })).unwrap_err();
+            assert!(
+                e.starts_with("Argument 'symbol' is empty: name a definition"),
+                "{e}"
+            );
+        }
+        assert_eq!(p(json!({"symbol": null})).unwrap().symbol, None);
+        assert_eq!(
+            p(json!({"symbol": " a "})).unwrap().symbol.as_deref(),
+            Some(" a ")
+        );
     }
 
     #[test]

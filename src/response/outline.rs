@@ -10,7 +10,7 @@ use super::output::{
 };
 use super::search::ends_by_caller;
 use super::window::file_output;
-use crate::outline::{Outline, OutlinePage, PageCap, Picked};
+use crate::outline::{MAX_DEPTH, Outline, OutlinePage, OutlinePageCap, Picked, SplitLine};
 use crate::resolve::OutlineArgs;
 use crate::window::{Fitted, MAX_LIMIT, MAX_WINDOW_BYTES, Shortened};
 
@@ -104,6 +104,21 @@ fn whole_symbol_note(fitted: &Fitted<'_>, picked: &Picked, last_line: u64) -> Op
 fn outline_instruction(facts: &ReadFacts<'_>, shown: &OutlineShown<'_>) -> Option<String> {
     let mut notes = read_notes(facts);
     notes.extend(outcome_note(facts, shown));
+    if let Some(split) = shown.page.split {
+        notes.push(split_note(split, shown));
+    }
+    if shown.page.shortened > 0 {
+        notes.push(format!(
+            "Names ending in …[+N bytes] are shortened ({} on this page): N more bytes of the name are in the file; symbol accepts a name as shown.",
+            shown.page.shortened
+        ));
+    }
+    if shown.outline.too_deep > 0 {
+        notes.push(format!(
+            "Definitions nested {MAX_DEPTH} deep are not listed ({} of them, not counting the definitions inside them): read them by their lines.",
+            shown.outline.too_deep
+        ));
+    }
     if shown.outline.partial {
         notes.push("The file has syntax errors: where the parser could not recover, definitions may be missing (metadata.outline.partial).".to_string());
     }
@@ -143,12 +158,29 @@ fn outcome_note(facts: &ReadFacts<'_>, shown: &OutlineShown<'_>) -> Option<Strin
     ))
 }
 
+/// The sentence of a page whose first line starts more definitions than it holds: those
+/// left out are read in the line itself (or by name); the next page is the next line's.
+fn split_note(split: SplitLine, shown: &OutlineShown<'_>) -> String {
+    let cap = shown
+        .page
+        .cut_by
+        .map(|cap| format!(" within {}", cap_words(cap, shown.budget)))
+        .unwrap_or_default();
+    let line = split.line;
+    format!(
+        "Line {line} starts {} definitions, more than one page holds{cap}: the first {} are listed, the other {} are not listed by any outline page; read the line itself with {{\"start_line\": {line}, \"end_line\": {line}}} without outline, or one definition with symbol.",
+        split.total,
+        split.shown,
+        split.total - split.shown
+    )
+}
+
 /// A cap as the hints name it.
-fn cap_words(cap: PageCap, budget: u64) -> String {
+fn cap_words(cap: OutlinePageCap, budget: u64) -> String {
     match cap {
-        PageCap::Lines => format!("the {MAX_LIMIT} definitions a page holds"),
-        PageCap::Bytes => format!("the {MAX_WINDOW_BYTES} byte response limit"),
-        PageCap::Chars => format!("the {budget} character budget (max_chars)"),
+        OutlinePageCap::Lines => format!("the {MAX_LIMIT} definitions a page holds"),
+        OutlinePageCap::Bytes => format!("the {MAX_WINDOW_BYTES} byte response limit"),
+        OutlinePageCap::Chars => format!("the {budget} character budget (max_chars)"),
     }
 }
 

@@ -106,7 +106,7 @@ impl Display for ViewError {
                 budget,
             } => write!(
                 f,
-                "File '{}' ({size_bytes} bytes) could not be outlined: its parse passed {} s, the most a file of its size may take ({PARSE_SECONDS_BASE} s and {PARSE_SECONDS_PER_MIB} s per MiB). That happens when a file has many syntax errors, or is not in the language its extension says (tree-sitter recovers from errors slowly). Use pattern to find lines in it instead.",
+                "File '{}' ({size_bytes} bytes) could not be outlined: its parse passed {} s of CPU time, the most a file of its size may take ({PARSE_SECONDS_BASE} s and {PARSE_SECONDS_PER_MIB} s per MiB). That happens when a file has many syntax errors, or is not in the language its extension says (tree-sitter recovers from errors slowly). Use pattern to find lines in it instead.",
                 shown(path),
                 budget.as_secs()
             ),

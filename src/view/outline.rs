@@ -2,12 +2,11 @@
 //! the cache), then a page of its definitions, or one definition's lines as a window.
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use super::error::ViewError;
 use super::read::Read;
 use super::rendered::Rendered;
-use crate::base::cpu::{Stop, Stopped};
+use crate::base::cpu::{Stop, Stopped, thread_cpu_time};
 use crate::outline::{self, Language, MAX_OUTLINE_BYTES, Outline, Outlines, Picked};
 use crate::resolve::{OutlineArgs, SymbolArgs, Target};
 use crate::response;
@@ -75,7 +74,9 @@ pub(super) fn symbol_window<'t, L>(
 ) -> Result<SymbolWindow<'t>, ViewError> {
     let outline = parsed(outlines, read, text, stop)?;
     let blob = &read.fetched.blob;
-    let picked = outline::pick(&outline, &args.name, &blob.path).map_err(ViewError::Symbol)?;
+    let picked = outline::pick(&outline, &args.name, &blob.path, &|| stop.go_on().is_ok());
+    stop.go_on().map_err(ViewError::Stopped)?;
+    let picked = picked.map_err(ViewError::Symbol)?;
     let (mut start, mut end) = (picked.start_line, picked.end_line);
     let total = count_lines(text.as_bytes());
     let within = lines_covered(args.lines, total).map_err(ViewError::Window)?;
@@ -96,7 +97,8 @@ pub(super) fn symbol_window<'t, L>(
 
 /// The outline of the blob `read` holds (its text `text`): its language as the repository
 /// declares it, else by the path's extension; refused past [`MAX_OUTLINE_BYTES`]; a parse
-/// stops when `stop` says so, and is refused past [`outline::parse_budget`].
+/// stops when `stop` says so, and is refused past [`outline::parse_budget`] of CPU time (the
+/// parse and the walk after it).
 fn parsed(
     outlines: &Outlines,
     read: &Read,
@@ -116,10 +118,11 @@ fn parsed(
         });
     }
     let budget = outline::parse_budget(blob.size_bytes);
-    let started = Instant::now();
+    // CPU time of this thread, not wall time: a parse on a loaded machine gets what it needs.
+    let started = thread_cpu_time();
     let go_on = || {
         stop.go_on().map_err(ParseEnd::Stopped)?;
-        match started.elapsed() > budget {
+        match thread_cpu_time().saturating_sub(started) > budget {
             true => Err(ParseEnd::OverBudget),
             false => Ok(()),
         }

@@ -13,6 +13,8 @@
 //! - `contract`: what is published and promised: the `tools/list` snapshot, strict schemas, the
 //!   README and docs, the command line.
 //! - `models`: the pure parts against their references: the fuzz corpus and the search model.
+//! - `oauth`: the sign-in with GitLab (`--oauth`): a scripted client and rmcp's own OAuth client
+//!   against a GitLab stand-in answering as GitLab's OAuth provider does.
 //!
 //! `support` holds what they share: the binary spawned over stdio or HTTP, GitLab stand-ins,
 //! git fixtures, the cleaned environment.
@@ -20,6 +22,7 @@
 mod contract;
 mod gitlab;
 mod models;
+mod oauth;
 mod serving;
 mod support;
 mod tools;

@@ -18,4 +18,6 @@ pub(crate) struct Admission {
     pub body_timeout: Duration,
     pub slots: Arc<Semaphore>,
     pub request_timeout: Duration,
+    /// `--oauth`: the sign-in whose access tokens `/mcp` takes.
+    pub oauth: Option<Arc<crate::auth::Oauth>>,
 }

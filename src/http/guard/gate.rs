@@ -10,7 +10,9 @@ use http::{StatusCode, header};
 
 use super::admission::Admission;
 use super::host::{HostProblem, host_allowed, request_host};
-use super::token::{hide_tokens, request_token};
+use super::token::{bearer_text, hide_tokens, private_token, request_token};
+use crate::auth::Oauth;
+use crate::config::Credential;
 use crate::http::wording;
 use crate::http::wording::reply;
 use crate::metrics::{self, Guard};
@@ -56,6 +58,46 @@ pub(crate) async fn admit(
     next.run(request).await
 }
 
+/// With `--oauth`: the credential a live access token of this server carries, or (with
+/// `--token-from-request` as well) a `PRIVATE-TOKEN`.
+fn signed_in(
+    oauth: &Oauth,
+    private_allowed: bool,
+    headers: &http::HeaderMap,
+) -> Option<Credential> {
+    match bearer_text(headers) {
+        Some(token) => oauth.credential(token),
+        None => private_token(headers).filter(|_| private_allowed),
+    }
+}
+
+/// The 401 of a request [`signed_in`] found no credential in: its challenge names the
+/// resource metadata (with `error="invalid_token"` when a token was sent); the connection
+/// closes after it.
+fn sign_in_first(oauth: &Oauth, request: &Request) -> Response {
+    let sent = bearer_text(request.headers()).is_some();
+    if sent {
+        tracing::info!("{}", wording::LOG_BEARER_REFUSED);
+    } else {
+        tracing::debug!("{}", wording::LOG_NO_TOKEN);
+    }
+    metrics::refused(Guard::Token);
+    let challenge = http::HeaderValue::from_str(&oauth.challenge(sent))
+        .unwrap_or_else(|_| http::HeaderValue::from_static(reply::CHALLENGE));
+    let message = if sent {
+        wording::SIGN_IN_AGAIN
+    } else {
+        wording::SIGN_IN
+    };
+    let mut response = reply::challenged(request.method(), message, challenge);
+    // The body is left unread, so the connection cannot serve another request; saying so
+    // keeps a client from sending its discovery on a connection about to close.
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, http::HeaderValue::from_static("close"));
+    response
+}
+
 fn host_problem(problem: HostProblem) -> &'static str {
     match problem {
         HostProblem::Missing => wording::HOST_MISSING,
@@ -85,6 +127,15 @@ pub(crate) async fn authenticate(
     next: Next,
 ) -> Response {
     hide_tokens(request.headers_mut());
+    if let Some(oauth) = &a.oauth {
+        return match signed_in(oauth, a.token_from_request, request.headers()) {
+            Some(credential) => {
+                request.extensions_mut().insert(credential);
+                next.run(request).await
+            }
+            None => sign_in_first(oauth, &request),
+        };
+    }
     if a.token_from_request {
         let Some(credential) = request_token(request.headers()) else {
             tracing::debug!("{}", wording::LOG_NO_TOKEN);

@@ -10,21 +10,37 @@ const PRIVATE_TOKEN: HeaderName = HeaderName::from_static("private-token");
 
 /// The caller's token: `Authorization: Bearer <t>` first, then `PRIVATE-TOKEN: <t>`.
 pub(crate) fn request_token(headers: &HeaderMap) -> Option<Credential> {
-    let bearer = headers
+    bearer(headers).or_else(|| private_token(headers))
+}
+
+/// The token of `Authorization: Bearer <t>`, if any.
+pub(crate) fn bearer_text(headers: &HeaderMap) -> Option<&str> {
+    headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| {
             let (scheme, token) = v.trim().split_once(' ')?;
-            scheme.eq_ignore_ascii_case("bearer").then_some(token)
-        });
-    let private = headers.get(PRIVATE_TOKEN).and_then(|v| v.to_str().ok());
-    bearer
-        .or(private)
-        .and_then(Secret::new)
-        .map(|token| Credential {
-            token,
-            origin: TokenOrigin::Request,
+            scheme
+                .eq_ignore_ascii_case("bearer")
+                .then_some(token.trim())
         })
+        .filter(|t| !t.is_empty())
+}
+
+fn bearer(headers: &HeaderMap) -> Option<Credential> {
+    request_credential(bearer_text(headers))
+}
+
+/// The token of `PRIVATE-TOKEN: <t>`, if any.
+pub(crate) fn private_token(headers: &HeaderMap) -> Option<Credential> {
+    request_credential(headers.get(PRIVATE_TOKEN).and_then(|v| v.to_str().ok()))
+}
+
+fn request_credential(token: Option<&str>) -> Option<Credential> {
+    token.and_then(Secret::new).map(|token| Credential {
+        token,
+        origin: TokenOrigin::Request,
+    })
 }
 
 /// Marks token-bearing header values sensitive (`Debug` then prints `Sensitive`).

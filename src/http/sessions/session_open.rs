@@ -31,7 +31,9 @@ use super::fingerprint::Fingerprints;
 use super::session::Owners;
 use super::session_slots::{Caps, Full, Slots};
 use super::token_verdicts::Verdicts;
-use crate::config::Credential;
+use crate::auth::Oauth;
+use crate::base::refused_tokens;
+use crate::config::{Credential, TokenOrigin};
 use crate::http::wording::{self, reply};
 use crate::metrics::{self, Guard};
 use crate::reader::AnySource;
@@ -67,8 +69,13 @@ pub(crate) struct Parts {
 }
 
 impl Parts {
-    /// The parts for a server with `settings`, reading from `source`.
-    pub(crate) fn new(settings: SessionSettings, source: AnySource) -> Self {
+    /// The parts for a server with `settings`, reading from `source`; `oauth`: `--oauth`'s
+    /// sign-in, whose tokens are vouched for on every request.
+    pub(crate) fn new(
+        settings: SessionSettings,
+        source: AnySource,
+        oauth: Option<Arc<Oauth>>,
+    ) -> Self {
         let sessions_on = settings.sessions_on;
         let prints = Fingerprints::default();
         let owners = Arc::new(Owners::new(
@@ -91,6 +98,7 @@ impl Parts {
             checks: Flights::default(),
             slots,
             sessions: Arc::clone(&manager),
+            oauth,
         });
         Self {
             owners,
@@ -114,10 +122,42 @@ pub(crate) struct Opening {
     checks: Flights<u64, Result<TokenStanding, SourceError>>,
     slots: Arc<Slots>,
     sessions: Arc<CountedSessions>,
+    /// `--oauth`: every `POST` with a signed-in token is vouched for, session or not.
+    oauth: Option<Arc<Oauth>>,
 }
 
 /// Check 7: see the module doc.
 pub(crate) async fn admit(State(o): State<Arc<Opening>>, request: Request, next: Next) -> Response {
+    let signed_in = o.signed_in(&request);
+    if let Some((credential, method)) = &signed_in
+        && let Some(refusal) = o.vouch(credential, method).await
+    {
+        return refusal;
+    }
+    let response = open(&o, request, next).await;
+    // GitLab refused the sign-in's token during this very request (revoked since its last
+    // check): a 401 rather than the tool error, unless the answer is already streaming.
+    match signed_in {
+        Some((credential, method))
+            if refused_tokens::is_marked(credential.token.expose()) && !streaming(&response) =>
+        {
+            o.refused(&method)
+        }
+        _ => response,
+    }
+}
+
+/// Whether `response` is an SSE stream (its status and headers are sent already).
+fn streaming(response: &Response) -> bool {
+    response
+        .headers()
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/event-stream"))
+}
+
+/// The session opening of check 7, for a request that passed the sign-in's vouching.
+async fn open(o: &Opening, request: Request, next: Next) -> Response {
     let may_open = o.sessions_on
         && request.method() == Method::POST
         && !request.headers().contains_key(SESSION_ID);
@@ -171,6 +211,53 @@ pub(crate) async fn admit(State(o): State<Arc<Opening>>, request: Request, next:
 }
 
 impl Opening {
+    /// With `--oauth`, a `POST` carrying a signed-in token: `None` if GitLab accepts the token
+    /// inside (as far as the remembered verdict goes), else the 401 (`invalid_token`) or 502.
+    /// With `--oauth`, a `POST` carrying a signed-in token: the credential and the method.
+    fn signed_in(&self, request: &Request) -> Option<(Credential, Method)> {
+        self.oauth.as_ref()?;
+        if request.method() != Method::POST {
+            return None;
+        }
+        let credential = request
+            .extensions()
+            .get::<Credential>()
+            .filter(|c| c.origin == TokenOrigin::SignIn)?;
+        Some((credential.clone(), request.method().clone()))
+    }
+
+    /// `None` if GitLab accepts the signed-in token (as far as the remembered verdict goes and
+    /// no call saw it refused), else the 401 (`invalid_token`) or 502.
+    async fn vouch(&self, credential: &Credential, method: &Method) -> Option<Response> {
+        if refused_tokens::is_marked(credential.token.expose()) {
+            return Some(self.refused(method));
+        }
+        match self.standing(credential).await {
+            Ok(TokenStanding::Accepted) => None,
+            Ok(TokenStanding::Refused) => Some(self.refused(method)),
+            Err(failure) => {
+                tracing::warn!(%failure, "{}", wording::LOG_TOKEN_UNCHECKED);
+                metrics::refused(Guard::TokenCheck);
+                Some(reply::plain(
+                    StatusCode::BAD_GATEWAY,
+                    wording::token_unchecked(&failure.to_string()),
+                ))
+            }
+        }
+    }
+
+    /// The 401 for a signed-in token GitLab refused.
+    fn refused(&self, method: &Method) -> Response {
+        tracing::info!("{}", wording::LOG_TOKEN_REFUSED);
+        metrics::refused(Guard::TokenRefused);
+        let challenge = self
+            .oauth
+            .as_ref()
+            .and_then(|oauth| http::HeaderValue::from_str(&oauth.challenge(true)).ok())
+            .unwrap_or_else(|| http::HeaderValue::from_static(reply::CHALLENGE));
+        reply::challenged(method, wording::SIGN_IN_REFUSED, challenge)
+    }
+
     /// What GitLab says of `credential`'s token: remembered, or asked now — once for
     /// concurrent callers with the token (a failure shared as well; a check whose caller went
     /// away leaves each follower to ask for itself).

@@ -32,6 +32,14 @@ pub(crate) const TOKEN_REFUSED: &str = "Unauthorized: GitLab refused this token.
 /// (Claude Code and the Inspector show this body after "Dynamic Client Registration rejected
 /// (HTTP 404):"; Claude Code tells the model the first 200 characters of that line, without
 /// semicolons and angle brackets, hence short and without either).
+/// The 401 of `/mcp` with `--oauth` and no token: the client signs in (its challenge names
+/// where the resource metadata is).
+pub(crate) const SIGN_IN: &str = "Unauthorized: sign in with GitLab (this server's OAuth; your MCP client starts it from this answer's WWW-Authenticate challenge)\n";
+/// The 401 of `/mcp` with `--oauth` and a bearer token that is none of this server's live
+/// access tokens (expired, from before a key rotation, or a GitLab token sent as is).
+pub(crate) const SIGN_IN_AGAIN: &str = "Unauthorized: this access token is not one this server issued, or it has expired; refresh it or sign in with GitLab again (a GitLab token is not accepted as a Bearer token here)\n";
+/// The 401 with `--oauth` when GitLab refuses the token a sign-in gave (revoked, expired).
+pub(crate) const SIGN_IN_REFUSED: &str = "Unauthorized: GitLab refused the token of this sign-in (revoked or expired); sign in with GitLab again\n";
 pub(crate) const NO_OAUTH: &str = "Not Found: this server has no OAuth. Send your GitLab token in an 'Authorization: Bearer' or a 'PRIVATE-TOKEN' header.\n";
 pub(crate) const BODY_UNREADABLE: &str = "Bad Request: the request body could not be read (malformed chunked encoding, or the connection broke)\n";
 pub(crate) const BUSY: &str = "Service Unavailable: too many requests in flight, retry shortly\n";
@@ -176,6 +184,8 @@ pub(crate) fn sessions_full(cap: u32) -> String {
     )
 }
 
+pub(crate) const LOG_BEARER_REFUSED: &str =
+    "a bearer token that is no live access token of this server; answered 401";
 pub(crate) const LOG_TOKEN_REFUSED: &str =
     "GitLab refused the caller's token; no session opened, answered 401";
 pub(crate) const LOG_TOKEN_UNCHECKED: &str =

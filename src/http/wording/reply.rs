@@ -43,6 +43,12 @@ pub(crate) fn closing(status: StatusCode, message: impl Into<String>) -> Respons
 /// SDK raises as the call's error; to anything else, `message` as plain text. The challenge
 /// carries no `error` attribute: RFC 6750 §3.1 asks for none when the request has no token.
 pub(crate) fn unauthorized(method: &Method, message: &str) -> Response {
+    challenged(method, message, HeaderValue::from_static(CHALLENGE))
+}
+
+/// 401 as [`unauthorized`], with `challenge` as its `WWW-Authenticate` (`--oauth`'s, naming
+/// the resource metadata).
+pub(crate) fn challenged(method: &Method, message: &str, challenge: HeaderValue) -> Response {
     let mut response = if method == Method::POST {
         let body = error_body(None, UNAUTHORIZED_CODE, message.trim_end());
         (
@@ -54,10 +60,9 @@ pub(crate) fn unauthorized(method: &Method, message: &str) -> Response {
     } else {
         plain(StatusCode::UNAUTHORIZED, message)
     };
-    response.headers_mut().insert(
-        header::WWW_AUTHENTICATE,
-        HeaderValue::from_static(CHALLENGE),
-    );
+    response
+        .headers_mut()
+        .insert(header::WWW_AUTHENTICATE, challenge);
     response
 }
 

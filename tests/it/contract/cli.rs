@@ -130,3 +130,60 @@ fn read_naming_no_file_is_bad_usage() {
     assert!(stderr.contains("--path"), "{stderr}");
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn oauth_settings_missing_or_malformed_are_usage_errors_naming_them() {
+    let key = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8";
+    let serve = ["serve", "--http", "127.0.0.1:0", "--oauth"];
+    let public = ["--public-url", "https://mcp.example.com"];
+    let with_public: Vec<&str> = serve.iter().chain(public.iter()).copied().collect();
+    for (args, env, named) in [
+        (serve.to_vec(), vec![], "--public-url"),
+        (
+            serve
+                .iter()
+                .copied()
+                .chain(["--public-url", "http://mcp.example.com"])
+                .collect(),
+            vec![],
+            "--public-url",
+        ),
+        (with_public.clone(), vec![], "GITLAB_OAUTH_CLIENT_ID"),
+        (
+            with_public.clone(),
+            vec![("GITLAB_OAUTH_CLIENT_ID", "app")],
+            "GITLAB_FILE_MCP_OAUTH_KEYS",
+        ),
+        (
+            with_public.clone(),
+            vec![
+                ("GITLAB_OAUTH_CLIENT_ID", "app"),
+                ("GITLAB_FILE_MCP_OAUTH_KEYS", "c2VjcmV0LWtleS10b28tc2hvcnQ"),
+            ],
+            "GITLAB_FILE_MCP_OAUTH_KEYS",
+        ),
+        (
+            with_public.clone(),
+            vec![
+                ("GITLAB_OAUTH_CLIENT_ID", "app"),
+                ("GITLAB_FILE_MCP_OAUTH_KEYS", "c2VjcmV0LWtleS10b28tc2hvcnQ="),
+            ],
+            "GITLAB_FILE_MCP_OAUTH_KEYS",
+        ),
+        (
+            with_public.iter().copied().chain(["--repo", "."]).collect(),
+            vec![
+                ("GITLAB_OAUTH_CLIENT_ID", "app"),
+                ("GITLAB_FILE_MCP_OAUTH_KEYS", key),
+            ],
+            "--repo",
+        ),
+    ] {
+        let out = run(&args, &env);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?} {env:?}: {stderr}");
+        assert!(stderr.contains(named), "{named} not named: {stderr}");
+        assert!(!stderr.contains("c2VjcmV0"), "a key is shown: {stderr}");
+        assert!(out.stdout.is_empty());
+    }
+}

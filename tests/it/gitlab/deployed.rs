@@ -106,8 +106,11 @@ async fn a_small_compressed_body_that_expands_past_the_maximum_is_refused() {
     let mock = start(&gitlab).await;
     let server = server_for(&mock, &["--max-file-bytes", "1000000"]).await;
     let e = err(&server.call(read("data/small.txt")).await);
+    // Refused one byte past the pointer's size (issue 35), long before the maximum: a body
+    // longer than the object is not the object.
     assert!(
-        e.contains("--max-file-bytes") || e.contains("1000000"),
+        e.starts_with("GitLab's answer did not match the LFS object")
+            && e.contains("longer than the 1000 bytes"),
         "{e}"
     );
     let log = gitlab.log();
@@ -179,6 +182,44 @@ async fn storage_bytes_that_are_not_the_object_are_refused_and_never_cached() {
     // Refused both times (each call downloads twice: a mismatch is asked once more), so
     // downloaded again the second time: nothing was cached.
     assert_eq!(storage.seen().len(), 4);
+    server.stop().await;
+}
+
+/// The object store streams far more than the pointer's size (issue 35: 1 GiB for a 92 KB
+/// pointer was read up to --max-file-bytes and reported as the file's size); the download
+/// stops one byte past the size and is refused as not the LFS object.
+#[tokio::test]
+async fn a_storage_body_longer_than_the_pointer_says_is_refused() {
+    let (_gitlab, storage, (mock, _s), text) = lfs_on_storage(false).await;
+    *storage.tail.lock().unwrap() = 8 << 20;
+    let server = server_for(&mock, &[]).await;
+    let e = err(&server.call(read("assets/model.txt")).await);
+    assert!(
+        e.starts_with("GitLab's answer did not match the LFS object"),
+        "{e}"
+    );
+    assert!(
+        e.contains(&format!("longer than the {} bytes", text.len())),
+        "{e}"
+    );
+    assert!(!e.contains("larger than this server reads"), "{e}");
+    server.stop().await;
+}
+
+/// A 5xx of the object store, still failing after the retries, is the object store's, not
+/// GitLab's ("GitLab answered HTTP 500 … GitLab may be down" before).
+#[tokio::test]
+async fn a_failing_object_store_is_named_as_such() {
+    let (_gitlab, storage, (mock, _s), _text) = lfs_on_storage(false).await;
+    *storage.failing.lock().unwrap() = Some(500);
+    let server = server_for(&mock, &[]).await;
+    let e = err(&server.call(read("assets/model.txt")).await);
+    assert!(
+        e.starts_with("The object storage GitLab sent the LFS object of"),
+        "{e}"
+    );
+    assert!(e.contains("answered HTTP 500"), "{e}");
+    assert!(!e.contains("GitLab may be down"), "{e}");
     server.stop().await;
 }
 

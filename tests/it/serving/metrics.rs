@@ -175,6 +175,18 @@ fn allowed_labels() -> HashMap<&'static str, Vec<&'static str>> {
             kinds
         }),
         ("part", vec!["total", "gitlab", "own"]),
+        (
+            "step",
+            vec![
+                "registered",
+                "registration_refused",
+                "signed_in",
+                "authorization_refused",
+                "code_exchanged",
+                "refreshed",
+                "token_refused",
+            ],
+        ),
         ("endpoint", vec!["graphql", "rest_raw", "lfs"]),
         (
             "status_class",

@@ -32,11 +32,31 @@ fn broken_typescript() -> String {
         .collect()
 }
 
+/// 10,000 nested functions (140 KB): minutes of walk and a gigabyte of qualified names
+/// before issue 35.
+fn deep_javascript() -> String {
+    format!(
+        "{}{}",
+        "function a(){\n".repeat(10_000),
+        "}\n".repeat(10_000)
+    )
+}
+
+/// 2,000 functions of 1,000-character names (2 MB): a "Did you mean" for a long name compared
+/// it with each by edit distance (a minute before issue 35).
+fn long_names() -> String {
+    (0..2_000)
+        .map(|i| format!("function {}{i:04}(){{}}\n", "n".repeat(996)))
+        .collect()
+}
+
 async fn gitlab() -> MockServer {
     gitlab_serving(vec![
         text_node("big.txt", &heavy_text()),
         text_node("broken.ts", &broken_typescript()),
         text_node("small.txt", "a\nb\n"),
+        text_node("deep.js", &deep_javascript()),
+        text_node("names.js", &long_names()),
     ])
     .await
 }
@@ -87,7 +107,7 @@ async fn a_broken_file_is_refused_once_its_parse_passes_its_budget() {
         .await;
     assert_eq!(
         mcp::err(&result),
-        "File 'broken.ts' (600000 bytes) could not be outlined: its parse passed 3 s, the most a file of its size may take (2 s and 1 s per MiB). That happens when a file has many syntax errors, or is not in the language its extension says (tree-sitter recovers from errors slowly). Use pattern to find lines in it instead."
+        "File 'broken.ts' (600000 bytes) could not be outlined: its parse passed 3 s of CPU time, the most a file of its size may take (2 s and 1 s per MiB). That happens when a file has many syntax errors, or is not in the language its extension says (tree-sitter recovers from errors slowly). Use pattern to find lines in it instead."
     );
     assert_idle(server.pid(), "the refusal").await;
     // Not kept as an outline: asked again, it is parsed (and refused) again.
@@ -98,6 +118,45 @@ async fn a_broken_file_is_refused_once_its_parse_passes_its_budget() {
         )
         .await;
     assert!(mcp::err(&again).contains("could not be outlined"));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn deep_nesting_and_a_did_you_mean_for_a_long_name_free_the_cpu_by_the_deadline() {
+    let gitlab = gitlab().await;
+    let server = serve(&gitlab, "2").await;
+    // Two of each at once: as many as the blocking pool has slots on 2 cores.
+    let deep = json!({"project_id": "grp/proj", "file_path": "deep.js", "ref": "main",
+        "outline": true});
+    let near = json!({"project_id": "grp/proj", "file_path": "names.js", "ref": "main",
+        "symbol": "x".repeat(1_024)});
+    let (a, b) = tokio::join!(server.call(deep.clone()), server.call(deep));
+    for answer in [a, b] {
+        // Answered (a bounded outline), or at the deadline: either way, no work left behind.
+        let text = mcp::text(&answer);
+        assert!(
+            text.contains("Definitions nested 32 deep are not listed")
+                || text.contains("did not finish within 2 s"),
+            "{text}"
+        );
+    }
+    let (a, b) = tokio::join!(server.call(near.clone()), server.call(near));
+    for answer in [a, b] {
+        let text = mcp::err(&answer);
+        assert!(
+            text.starts_with("No definition named 'xxxx") || text.contains("did not finish"),
+            "{text}"
+        );
+    }
+    assert_idle(server.pid(), "the deep outline and the long symbol").await;
+    // A call that needs a pool slot (a search of a large file) is answered.
+    let search = server
+        .call(
+            json!({"project_id": "grp/proj", "file_path": "names.js", "ref": "main",
+            "pattern": "n0007\\(", "max_chars": 2000}),
+        )
+        .await;
+    assert_eq!(mcp::ok(&search)["metadata"]["matches"]["total"], 1);
     server.stop().await;
 }
 

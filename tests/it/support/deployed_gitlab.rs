@@ -450,6 +450,10 @@ pub struct Storage {
     pub seen: Arc<Mutex<Vec<StorageRequest>>>,
     /// Answer 403 (an expired signature) to everything.
     pub expired: bool,
+    /// Answer this status (a 5xx of the storage itself) to everything.
+    pub failing: Arc<Mutex<Option<u16>>>,
+    /// Bytes sent after each object (a storage streaming more than the pointer says).
+    pub tail: Arc<Mutex<usize>>,
 }
 
 impl Storage {
@@ -512,10 +516,15 @@ impl Respond for Storage {
         if self.expired || !signed {
             return s3_error(403, "AccessDenied", "Request has expired");
         }
+        if let Some(status) = *self.failing.lock().unwrap() {
+            return s3_error(status, "InternalError", "We encountered an internal error.");
+        }
         let sha = path.strip_prefix("/lfs-objects/").unwrap_or_default();
         match self.objects.lock().unwrap().get(sha) {
             Some(bytes) => {
-                ResponseTemplate::new(200).set_body_raw(bytes.clone(), "application/octet-stream")
+                let mut body = bytes.clone();
+                body.resize(bytes.len() + *self.tail.lock().unwrap(), b'x');
+                ResponseTemplate::new(200).set_body_raw(body, "application/octet-stream")
             }
             None => s3_error(404, "NoSuchKey", "The specified key does not exist."),
         }

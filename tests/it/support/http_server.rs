@@ -36,12 +36,26 @@ impl HttpServer {
     /// Starts `serve --http 127.0.0.1:0 <extra>` against `gitlab`, with `token` as the
     /// server's own GITLAB_TOKEN, and waits for its "listening on" line.
     pub fn start(gitlab: &str, extra: &[&str], token: Option<&str>) -> HttpServer {
+        Self::start_with_env(gitlab, extra, token, &[])
+    }
+
+    /// [`Self::start`] with `vars` set in the server's environment.
+    pub fn start_with_env(
+        gitlab: &str,
+        extra: &[&str],
+        token: Option<&str>,
+        vars: &[(&str, &str)],
+    ) -> HttpServer {
         let mut cmd = Command::new(BIN);
         for var in env::cleared() {
             cmd.env_remove(var);
         }
-        cmd.args(["serve", "--http", "127.0.0.1:0"])
-            .args(extra)
+        cmd.arg("serve");
+        // A test may name its own address (`--http 127.0.0.1:PORT`).
+        if !extra.contains(&"--http") {
+            cmd.args(["--http", "127.0.0.1:0"]);
+        }
+        cmd.args(extra)
             .env("GITLAB_URL", gitlab)
             .env("GITLAB_FILE_MCP_LOG", "debug")
             .stdin(Stdio::null())
@@ -50,6 +64,7 @@ impl HttpServer {
         if let Some(token) = token {
             cmd.env("GITLAB_TOKEN", token);
         }
+        cmd.envs(vars.iter().copied());
         let mut child = cmd.spawn().expect("spawn the server");
         let stderr = child.stderr.take().expect("piped stderr");
         let log = Arc::new(Mutex::new(String::new()));

@@ -11,3 +11,4 @@ pub mod heavy_work;
 pub mod http_server;
 pub mod mcp;
 pub mod users;
+pub mod wire;

@@ -11,6 +11,7 @@
 use crate::support::git_fixture;
 use crate::support::mcp;
 
+use crate::support::wire::Wire;
 use mcp::{Server, ok, spawn};
 use serde_json::{Value, json};
 
@@ -193,62 +194,6 @@ fn named_call(hint: &str) -> String {
     let at = hint.find(" with {").expect("a hint naming a call") + " with ".len();
     let mut stream = serde_json::Deserializer::from_str(&hint[at..]).into_iter::<Value>();
     stream.next().unwrap().unwrap().to_string()
-}
-
-/// The server over stdio, spoken to line by line, so each message's bytes can be counted.
-struct Wire {
-    child: std::process::Child,
-    stdout: std::io::BufReader<std::process::ChildStdout>,
-    next_id: u64,
-}
-
-impl Wire {
-    fn start(repo: &tempfile::TempDir) -> Wire {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gitlab-file-mcp"))
-            .args(["serve", "--repo", repo.path().to_str().unwrap()])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
-        let mut wire = Wire {
-            child,
-            stdout,
-            next_id: 0,
-        };
-        wire.request(
-            "initialize",
-            json!({"protocolVersion": "2025-06-18", "capabilities": {},
-                                         "clientInfo": {"name": "wire", "version": "0"}}),
-        );
-        wire.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        wire
-    }
-
-    fn send(&mut self, message: &Value) {
-        use std::io::Write;
-        let stdin = self.child.stdin.as_mut().unwrap();
-        writeln!(stdin, "{message}").unwrap();
-        stdin.flush().unwrap();
-    }
-
-    /// Sends a request; returns its answer's line, as sent, newline excluded.
-    fn request(&mut self, method: &str, params: Value) -> String {
-        use std::io::BufRead;
-        self.next_id += 1;
-        let id = self.next_id;
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        let mut line = String::new();
-        self.stdout.read_line(&mut line).unwrap();
-        line.trim_end_matches('\n').to_string()
-    }
-}
-
-impl Drop for Wire {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 #[test]

@@ -6,6 +6,7 @@ mod gitlab_tool;
 mod gitlab_urls;
 mod local_repo;
 mod outline;
+mod outline_abuse;
 mod search;
 mod search_linear;
 mod small_holes;

@@ -83,7 +83,7 @@ pub(crate) async fn download(
 ) -> Result<Download, TransportError> {
     let (max_bytes, sniff) = limits;
     let lfs_sha256 = match &expected {
-        Expected::Lfs { sha256 } => Some(sha256.clone()),
+        Expected::Lfs { sha256, .. } => Some(sha256.clone()),
         Expected::GitBlob { .. } => None,
     };
     let lfs_sha256 = lfs_sha256.as_deref();
@@ -98,8 +98,9 @@ pub(crate) async fn download(
     let mut body = transport
         .get_raw(path_and_query, what, follow, credential)
         .await?;
-    if let Some(at_least) = body.declared_len().filter(|n| *n > max_bytes) {
-        return Ok(Download::TooLarge { at_least });
+    if let Some(refused) = refuse_declared(body.declared_len(), digesting.expected_len(), max_bytes)
+    {
+        return Ok(refused);
     }
     // Pre-sized from Content-Length (at most `max_bytes`, checked just above).
     let capacity = usize::try_from(body.declared_len().unwrap_or(0)).unwrap_or(0);
@@ -110,7 +111,11 @@ pub(crate) async fn download(
             return Ok(Download::TooLarge { at_least });
         }
         if let Err(problem) = digesting.update(&chunk) {
-            return Ok(Download::Mismatch(problem));
+            // GitLab's pointer for an object it lacks may be longer than a tiny object.
+            if at_least <= MAX_POINTER_BYTES {
+                bytes.extend_from_slice(&chunk);
+            }
+            return Ok(not_the_content(&bytes, problem, lfs_sha256));
         }
         let sniffed_before = bytes.len() >= BINARY_SNIFF_LEN;
         bytes.extend_from_slice(&chunk);
@@ -120,11 +125,40 @@ pub(crate) async fn download(
     }
     Ok(match digesting.finish() {
         Ok(()) => Download::Bytes(bytes),
-        Err(_) if lfs_sha256.is_some_and(|sha| is_pointer_to(&bytes, sha)) => {
-            Download::LfsObjectMissing
-        }
-        Err(problem) => Download::Mismatch(problem),
+        Err(problem) => not_the_content(&bytes, problem, lfs_sha256),
     })
+}
+
+/// What bytes that are not the content asked for are: GitLab's pointer to the LFS object
+/// `lfs_sha256` (it lacks the object), or a mismatch.
+fn not_the_content(bytes: &[u8], problem: Problem, lfs_sha256: Option<&str>) -> Download {
+    match lfs_sha256 {
+        Some(sha) if is_pointer_to(bytes, sha) => Download::LfsObjectMissing,
+        _ => Download::Mismatch(problem),
+    }
+}
+
+/// The longest LFS pointer (git-lfs's own limit on what it reads as one).
+const MAX_POINTER_BYTES: u64 = 1024;
+
+/// What a download is, from its declared length alone, before a byte is read: longer than the
+/// content's known size is not the content (an object store declaring 1 TB for a 92 KB
+/// pointer is refused, not reported as a 1 TB file), and longer than `max_bytes` too large.
+/// A declared length up to [`MAX_POINTER_BYTES`] is read: it may be GitLab's pointer for an
+/// object it lacks, which has its own error.
+fn refuse_declared(
+    declared: Option<u64>,
+    expected: Option<u64>,
+    max_bytes: u64,
+) -> Option<Download> {
+    let declared = declared?;
+    match expected {
+        Some(size) if declared > size && declared > MAX_POINTER_BYTES => {
+            Some(Download::Mismatch(Problem::TooLong { expected: size }))
+        }
+        _ if declared > max_bytes => Some(Download::TooLarge { at_least: declared }),
+        _ => None,
+    }
 }
 
 /// Whether `bytes` are an LFS pointer to the object `sha256`: what GitLab's `lfs=true` serves
@@ -143,6 +177,34 @@ fn is_pointer_to(bytes: &[u8], sha256: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_declared_length_is_held_to_the_size_before_reading() {
+        let mismatch = |size| Some(Download::Mismatch(Problem::TooLong { expected: size }));
+        // No length declared, or one within the size and the limit: read.
+        assert_eq!(refuse_declared(None, Some(10), 100), None);
+        assert_eq!(refuse_declared(Some(10), Some(10), 100), None);
+        assert_eq!(refuse_declared(Some(5), Some(10), 100), None);
+        // Longer than the size: not the content, whatever the limit (1 TB for 92,236 bytes).
+        assert_eq!(
+            refuse_declared(Some(1 << 40), Some(92_236), 100_000_000),
+            mismatch(92_236)
+        );
+        assert_eq!(
+            refuse_declared(Some(2_000), Some(1_500), 100),
+            mismatch(1_500)
+        );
+        // Pointer-sized answers are read (GitLab's pointer for a missing object).
+        assert_eq!(refuse_declared(Some(130), Some(5), 100_000), None);
+        assert_eq!(refuse_declared(Some(1_024), Some(5), 100_000), None);
+        assert_eq!(refuse_declared(Some(1_025), Some(5), 100_000), mismatch(5));
+        // No size known: only the limit.
+        assert_eq!(
+            refuse_declared(Some(101), None, 100),
+            Some(Download::TooLarge { at_least: 101 })
+        );
+        assert_eq!(refuse_declared(Some(100), None, 100), None);
+    }
 
     #[test]
     fn a_pointer_is_told_from_its_object() {

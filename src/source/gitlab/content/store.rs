@@ -297,6 +297,7 @@ impl ContentStore {
             sniff: Sniff::StopAtBinary,
             expected: Expected::Lfs {
                 sha256: sha256.to_string(),
+                size: node.raw_size.map(|s| s.0),
             },
         };
         let download = async {

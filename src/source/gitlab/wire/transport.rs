@@ -23,7 +23,7 @@ use serde::de::DeserializeOwned;
 use super::envelope::GraphqlResponse;
 use super::transport_error::{NoAnswer, TransportError};
 use crate::base::cause::Shared;
-use crate::config::{ConfigError, Credential, GitlabConfig};
+use crate::config::{ConfigError, Credential, GitlabConfig, TokenOrigin};
 use crate::metrics::{self, Endpoint};
 
 /// How many times a 429 or 5xx answer is retried before giving up.
@@ -166,6 +166,12 @@ impl Transport {
                     shown: shown.clone(),
                     why,
                 },
+                // A 5xx or 429 of the storage, still failing after the retries: the storage's.
+                TransportError::RetriesExhausted { status, .. } => TransportError::Storage {
+                    status,
+                    what: what.to_string(),
+                    shown: shown.clone(),
+                },
                 other => other,
             })?;
         let status = response.status();
@@ -288,6 +294,13 @@ impl Transport {
         body: &[u8],
         credential: Option<&Credential>,
     ) -> Result<(), TransportError> {
+        if status == StatusCode::UNAUTHORIZED {
+            // A signed-in user's token GitLab no longer takes (revoked): the HTTP layer
+            // answers 401 for it from now on (`--oauth`).
+            if let Some(c) = credential.filter(|c| c.origin == TokenOrigin::SignIn) {
+                crate::base::refused_tokens::mark(c.token.expose());
+            }
+        }
         match status {
             StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN => Err(TransportError::Rejected {
                 instance: self.instance.clone(),

@@ -95,6 +95,7 @@ fn what_to_check(origin: TokenOrigin) -> &'static str {
         TokenOrigin::Request => {
             "the token sent with this request (Authorization or PRIVATE-TOKEN header)"
         }
+        TokenOrigin::SignIn => "the sign-in with GitLab (sign in again)",
     }
 }
 

@@ -22,8 +22,10 @@ const CUT_SLACK: u64 = 3;
 pub(crate) enum Expected {
     /// A git blob of `size` bytes (GraphQL's `size`) with this oid.
     GitBlob { oid: String, size: u64 },
-    /// An LFS object with this sha256 (the pointer's `oid sha256:`, GraphQL's `lfsOid`).
-    Lfs { sha256: String },
+    /// An LFS object with this sha256 (the pointer's `oid sha256:`, GraphQL's `lfsOid`) and,
+    /// when GitLab named it, this size (the pointer's `size`, GraphQL's `rawSize`): a longer
+    /// download stops one byte past it.
+    Lfs { sha256: String, size: Option<u64> },
 }
 
 /// Why bytes are not the content they were asked for as.
@@ -108,7 +110,7 @@ impl Digesting {
     pub(crate) fn new(expected: Expected) -> Result<Self, Problem> {
         let address = match &expected {
             Expected::GitBlob { oid, .. } => oid,
-            Expected::Lfs { sha256 } => sha256,
+            Expected::Lfs { sha256, .. } => sha256,
         };
         let hexadecimal = address.bytes().all(|b| b.is_ascii_hexdigit());
         let mut hasher = match (address.len(), &expected) {
@@ -130,13 +132,21 @@ impl Digesting {
         })
     }
 
-    /// Hashes the next bytes; a blob longer than its size is refused as soon as it is.
+    /// The size the content must have, when it is known.
+    pub(crate) fn expected_len(&self) -> Option<u64> {
+        match &self.expected {
+            Expected::GitBlob { size, .. } => Some(*size),
+            Expected::Lfs { size, .. } => *size,
+        }
+    }
+
+    /// Hashes the next bytes; content longer than its size is refused as soon as it is.
     pub(crate) fn update(&mut self, bytes: &[u8]) -> Result<(), Problem> {
         self.seen += bytes.len() as u64;
-        if let Expected::GitBlob { size, .. } = &self.expected
-            && self.seen > *size
+        if let Some(size) = self.expected_len()
+            && self.seen > size
         {
-            return Err(Problem::TooLong { expected: *size });
+            return Err(Problem::TooLong { expected: size });
         }
         self.hasher.update(bytes);
         Ok(())
@@ -144,17 +154,17 @@ impl Digesting {
 
     /// Whether everything hashed is the expected content.
     pub(crate) fn finish(self) -> Result<(), Problem> {
-        if let Expected::GitBlob { size, .. } = &self.expected
-            && self.seen != *size
+        if let Some(size) = self.expected_len()
+            && self.seen != size
         {
             return Err(Problem::TooShort {
-                expected: *size,
+                expected: size,
                 got: self.seen,
             });
         }
         let expected = match self.expected {
             Expected::GitBlob { oid, .. } => oid,
-            Expected::Lfs { sha256 } => sha256,
+            Expected::Lfs { sha256, .. } => sha256,
         };
         let got = self.hasher.hex();
         if got.eq_ignore_ascii_case(&expected) {
@@ -248,6 +258,7 @@ mod tests {
         assert_eq!(admit(&sha256, b"hello\n"), Ok(()));
         let lfs = Expected::Lfs {
             sha256: "2CF24DBA5FB0A30E26E83B2AC5B9E29E1B161E5C1FA7425E73043362938B9824".into(),
+            size: Some(5),
         };
         assert_eq!(admit(&lfs, b"hello"), Ok(()));
     }
@@ -264,11 +275,28 @@ mod tests {
             })
         );
         assert!(matches!(admit(&e, b"abd"), Err(Problem::Hash { .. })));
-        // An LFS object is proven by its hash alone.
+        // An LFS object whose size GitLab did not name is proven by its hash alone.
         let lfs = Expected::Lfs {
             sha256: sha256_of(&[b"abc"]),
+            size: None,
         };
         assert!(matches!(admit(&lfs, b"abcd"), Err(Problem::Hash { .. })));
+        // With the pointer's size, a longer download stops one byte past it (issue 35: an
+        // object store streaming 1 GiB for a 92 KB pointer was read to --max-file-bytes).
+        let lfs = Expected::Lfs {
+            sha256: sha256_of(&[b"abc"]),
+            size: Some(3),
+        };
+        let mut d = Digesting::new(lfs.clone()).unwrap();
+        assert_eq!(d.update(b"abc"), Ok(()));
+        assert_eq!(d.update(b"d"), Err(Problem::TooLong { expected: 3 }));
+        assert_eq!(
+            admit(&lfs, b"ab"),
+            Err(Problem::TooShort {
+                expected: 3,
+                got: 2
+            })
+        );
     }
 
     #[test]
@@ -286,6 +314,7 @@ mod tests {
         // An LFS id is a sha256: 40 hex is not one.
         let e = Expected::Lfs {
             sha256: "a".repeat(40),
+            size: None,
         };
         assert!(matches!(admit(&e, b""), Err(Problem::Address { .. })));
     }
@@ -365,7 +394,7 @@ mod tests {
             how in bend(),
         ) {
             let blob = blob(&bytes);
-            let lfs = Expected::Lfs { sha256: sha256_of(&[&bytes]) };
+            let lfs = Expected::Lfs { sha256: sha256_of(&[&bytes]), size: Some(bytes.len() as u64) };
             for expected in [&blob, &lfs] {
                 prop_assert_eq!(admit(expected, &bytes), Ok(()));
                 let mut d = Digesting::new(expected.clone()).unwrap();

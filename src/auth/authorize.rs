@@ -1,0 +1,369 @@
+//! `GET /authorize` and the consent that comes before GitLab: the client and its redirect URI
+//! checked (an unknown client or an unregistered URI is an error page, never a redirect), then
+//! the request (`response_type=code`, PKCE S256 only, the one scope, this resource) or an error
+//! redirect to the registered URI; then, unless this browser approved this client before (a
+//! sealed cookie bound to the client), this server's consent page: one POST form, CSRF-bound to
+//! a cookie, not frameable. Approved, the browser goes to GitLab's `/oauth/authorize` with this
+//! server's own PKCE and the sign-in sealed as `state` ([`PendingSignIn`]).
+//!
+//! `GET /oauth/callback`: GitLab sends the browser back. The `state` must open as a sign-in
+//! this server started (else an error page: there is nowhere safe to redirect); GitLab's code
+//! is exchanged at GitLab's `/oauth/token` (this server's PKCE verifier); the browser then
+//! goes to the client's redirect URI with this server's own code ([`AuthCode`]: sealed, single
+//! use, short-lived, bound to the client, its redirect URI and PKCE challenge, carrying
+//! GitLab's tokens), the client's `state` and RFC 9207's `iss`.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::Form;
+use axum::extract::{Query, State};
+use axum::response::{IntoResponse, Response};
+use http::{HeaderMap, HeaderValue, StatusCode, header};
+use sha2::{Digest, Sha256};
+
+use super::metadata::CONSENT_PATH;
+use super::redirect;
+use super::refusal::{PageRefusal, RedirectRefusal, escape, found, page, with_query};
+use super::register;
+use super::sealed::{
+    AuthCode, ClientRequest, ConsentForm, ConsentGrant, PendingSignIn, now, open, seal,
+};
+use super::state::Oauth;
+use super::upstream::{Upstream, UpstreamError};
+
+/// How long a consent form and a sign-in through GitLab may take.
+const FLOW_SECS: u64 = 600;
+/// How long a browser's approval of a client is remembered.
+const CONSENT_SECS: u64 = 30 * 24 * 3600;
+/// The scope a client may ask for besides ours, ignored (refresh tokens are issued anyway).
+const OFFLINE_ACCESS: &str = "offline_access";
+/// The CSRF cookie's name (without the `__Host-` prefix an https server adds).
+const CSRF_COOKIE: &str = "gfm-csrf";
+
+/// `GET /authorize`.
+pub(crate) async fn authorize(
+    State(oauth): State<Arc<Oauth>>,
+    headers: HeaderMap,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
+    let param = |name: &str| query.get(name).map(String::as_str);
+    let Some(client) = param("client_id").and_then(|id| register::client(&oauth, id)) else {
+        return PageRefusal::UnknownClient.into_response();
+    };
+    let redirect_uri = match param("redirect_uri") {
+        Some(uri)
+            if client
+                .redirect_uris
+                .iter()
+                .any(|r| redirect::matches(r, uri)) =>
+        {
+            uri
+        }
+        None if client.redirect_uris.len() == 1 => client.redirect_uris[0].as_str(),
+        _ => return PageRefusal::RedirectUri.into_response(),
+    };
+    let state = param("state");
+    if let Err(refusal) = check_request(&oauth, &param) {
+        tracing::info!(%refusal, "OAuth authorization refused");
+        return refusal.redirect(redirect_uri, state, &oauth.settings.public);
+    }
+    let request = ClientRequest {
+        client_id: param("client_id").unwrap_or_default().to_string(),
+        redirect_uri: redirect_uri.to_string(),
+        code_challenge: param("code_challenge").unwrap_or_default().to_string(),
+        state: state.map(str::to_string),
+    };
+    if approved(&oauth, &headers, &request.client_id) {
+        return to_gitlab(&oauth, request, None);
+    }
+    consent_page(&oauth, &client.client_name, request)
+}
+
+/// The request's own checks, once the client and its redirect URI are known (pure).
+fn check_request<'a>(
+    oauth: &Oauth,
+    param: &impl Fn(&str) -> Option<&'a str>,
+) -> Result<(), RedirectRefusal> {
+    if param("response_type") != Some("code") {
+        return Err(RedirectRefusal::ResponseType);
+    }
+    let challenge = param("code_challenge").filter(|c| is_challenge(c));
+    match (challenge, param("code_challenge_method")) {
+        (None, _) => return Err(RedirectRefusal::NoChallenge),
+        (Some(_), Some("S256")) => {}
+        (Some(_), _) => return Err(RedirectRefusal::PlainChallenge),
+    }
+    let ours = &oauth.settings.scope;
+    let foreign = |s: &str| !s.is_empty() && s != ours && s != OFFLINE_ACCESS;
+    if param("scope").is_some_and(|scope| scope.split(' ').any(foreign)) {
+        return Err(RedirectRefusal::Scope);
+    }
+    if let Some(resource) = param("resource") {
+        let resource = resource.trim_end_matches('/');
+        if resource != oauth.settings.resource() && resource != oauth.settings.public {
+            return Err(RedirectRefusal::Resource);
+        }
+    }
+    Ok(())
+}
+
+/// An S256 challenge: 43 characters of base64url.
+fn is_challenge(challenge: &str) -> bool {
+    challenge.len() == 43
+        && challenge
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// The consent page, with a fresh CSRF cookie bound into its form.
+fn consent_page(oauth: &Oauth, client_name: &str, request: ClientRequest) -> Response {
+    let keys = &oauth.settings.keys;
+    let Some(csrf) = keys.random_text(24) else {
+        return PageRefusal::Internal.into_response();
+    };
+    let host = redirect::shown_host(&request.redirect_uri);
+    let form = ConsentForm {
+        request,
+        csrf: csrf.clone(),
+        exp: now() + FLOW_SECS,
+    };
+    let Some(sealed) = seal(keys, &form) else {
+        return PageRefusal::Internal.into_response();
+    };
+    let body = format!(
+        "<!doctype html><html><head><meta charset=\"utf-8\"><title>Allow {name}?</title>\
+         <style>body{{font-family:sans-serif;max-width:36em;margin:3em auto}}</style></head><body>\
+         <h1>Allow {name} to read GitLab as you?</h1>\
+         <p><strong>{name}</strong> asks this server (gitlab-file-mcp) for access to GitLab on \
+         your behalf. After you allow it you sign in at GitLab ({gitlab}), and the access goes \
+         to <strong>{host}</strong>.</p>\
+         <p>It will read, with GitLab scope <code>{scope}</code>: the projects, repositories and \
+         files your GitLab account can read. It cannot write.</p>\
+         <p>Only allow clients you started yourself.</p>\
+         <form method=\"post\" action=\"{action}\">\
+         <input type=\"hidden\" name=\"form\" value=\"{sealed}\">\
+         <button type=\"submit\" name=\"decision\" value=\"allow\">Allow</button> \
+         <button type=\"submit\" name=\"decision\" value=\"deny\">Deny</button>\
+         </form></body></html>",
+        name = escape(client_name),
+        gitlab = escape(&oauth.settings.gitlab),
+        host = escape(&host),
+        scope = escape(&oauth.settings.scope),
+        action = CONSENT_PATH,
+        sealed = escape(&sealed),
+    );
+    let mut response = page(StatusCode::OK, body);
+    let cookie = cookie(oauth, CSRF_COOKIE, &csrf, FLOW_SECS);
+    append_cookie(&mut response, &cookie);
+    response
+}
+
+/// `POST /authorize/consent`: the form sent back from this browser (its CSRF cookie), then
+/// the client's error redirect (denied) or the consent remembered and on to GitLab.
+pub(crate) async fn consent(
+    State(oauth): State<Arc<Oauth>>,
+    headers: HeaderMap,
+    Form(fields): Form<HashMap<String, String>>,
+) -> Response {
+    let form = fields
+        .get("form")
+        .and_then(|f| open::<ConsentForm>(&oauth.settings.keys, f, now()));
+    let csrf = cookie_value(&headers, &cookie_name(&oauth, CSRF_COOKIE));
+    let Some(form) = form.filter(|f| csrf.as_deref() == Some(f.csrf.as_str())) else {
+        return PageRefusal::StaleForm.into_response();
+    };
+    let request = form.request;
+    if fields.get("decision").map(String::as_str) != Some("allow") {
+        let state = request.state.as_deref();
+        return RedirectRefusal::Denied.redirect(
+            &request.redirect_uri,
+            state,
+            &oauth.settings.public,
+        );
+    }
+    let grant = ConsentGrant {
+        client: client_hash(&request.client_id),
+        exp: now() + CONSENT_SECS,
+    };
+    let remembered = seal(&oauth.settings.keys, &grant).map(|sealed| {
+        cookie(
+            &oauth,
+            &consent_cookie(&request.client_id),
+            &sealed,
+            CONSENT_SECS,
+        )
+    });
+    tracing::info!("OAuth consent given");
+    to_gitlab(&oauth, request, remembered)
+}
+
+/// The browser sent to GitLab's `/oauth/authorize`, the sign-in sealed as `state`.
+fn to_gitlab(oauth: &Oauth, request: ClientRequest, set_cookie: Option<String>) -> Response {
+    let keys = &oauth.settings.keys;
+    let Some(verifier) = keys.random_text(32) else {
+        return PageRefusal::Internal.into_response();
+    };
+    let pending = PendingSignIn {
+        request,
+        gitlab_verifier: verifier.clone(),
+        exp: now() + FLOW_SECS,
+    };
+    let Some(state) = seal(keys, &pending) else {
+        return PageRefusal::Internal.into_response();
+    };
+    let mut response = found(&Upstream::authorize_url(&oauth.settings, &state, &verifier));
+    if let Some(cookie) = set_cookie {
+        append_cookie(&mut response, &cookie);
+    }
+    response
+}
+
+/// Whether this browser approved `client_id` before (its consent cookie opens and names it).
+fn approved(oauth: &Oauth, headers: &HeaderMap, client_id: &str) -> bool {
+    let name = cookie_name(oauth, &consent_cookie(client_id));
+    cookie_value(headers, &name)
+        .and_then(|v| open::<ConsentGrant>(&oauth.settings.keys, &v, now()))
+        .is_some_and(|grant| grant.client == client_hash(client_id))
+}
+
+/// A client id, hashed (hex SHA-256): what consent cookies and tokens name a client by.
+pub(crate) fn client_hash(client_id: &str) -> String {
+    Sha256::digest(client_id.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The consent cookie's name for a client: one per client.
+fn consent_cookie(client_id: &str) -> String {
+    format!("gfm-consent-{}", &client_hash(client_id)[..16])
+}
+
+/// `__Host-`-prefixed (and `Secure`) when the public URL is https.
+fn cookie_name(oauth: &Oauth, base: &str) -> String {
+    if oauth.settings.public.starts_with("https://") {
+        format!("__Host-{base}")
+    } else {
+        base.to_string()
+    }
+}
+
+fn cookie(oauth: &Oauth, base: &str, value: &str, max_age: u64) -> String {
+    let secure = if oauth.settings.public.starts_with("https://") {
+        "; Secure"
+    } else {
+        ""
+    };
+    format!(
+        "{}={value}; Path=/; Max-Age={max_age}; HttpOnly; SameSite=Lax{secure}",
+        cookie_name(oauth, base)
+    )
+}
+
+fn append_cookie(response: &mut Response, cookie: &str) {
+    if let Ok(value) = HeaderValue::from_str(cookie) {
+        response.headers_mut().append(header::SET_COOKIE, value);
+    }
+}
+
+/// The value of the cookie `name` among the request's `Cookie` headers.
+fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|pair| {
+            let (n, v) = pair.trim().split_once('=')?;
+            (n == name).then(|| v.to_string())
+        })
+}
+
+/// How long this server's authorization code lives.
+pub(crate) const CODE_SECS: u64 = 60;
+
+/// `GET /oauth/callback`.
+pub(crate) async fn callback(
+    State(oauth): State<Arc<Oauth>>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
+    let keys = &oauth.settings.keys;
+    let Some(pending) = query
+        .get("state")
+        .and_then(|s| open::<PendingSignIn>(keys, s, now()))
+    else {
+        tracing::info!("OAuth callback refused: unknown or expired state");
+        return PageRefusal::StaleState.into_response();
+    };
+    let request = pending.request;
+    let iss = oauth.settings.public.as_str();
+    let back = |refusal: RedirectRefusal| {
+        refusal.redirect(&request.redirect_uri, request.state.as_deref(), iss)
+    };
+    let Some(code) = query.get("code") else {
+        tracing::info!(error = ?query.get("error"), "OAuth sign-in: GitLab sent no code");
+        return back(RedirectRefusal::GitlabDenied);
+    };
+    let gitlab = match oauth
+        .upstream
+        .exchange(&oauth.settings, code, &pending.gitlab_verifier)
+        .await
+    {
+        Ok(tokens) => tokens,
+        Err(failure @ UpstreamError::Refused { .. }) => {
+            tracing::info!(%failure, "OAuth sign-in: GitLab refused its code");
+            return back(RedirectRefusal::GitlabDenied);
+        }
+        Err(failure) => {
+            tracing::warn!(%failure, "OAuth sign-in: GitLab's token endpoint failed");
+            return back(RedirectRefusal::GitlabUnavailable);
+        }
+    };
+    let Some(id) = keys.random_text(16) else {
+        return back(RedirectRefusal::Internal);
+    };
+    let code = AuthCode {
+        id,
+        request: request.clone(),
+        gitlab,
+        exp: now() + CODE_SECS,
+    };
+    let Some(sealed) = seal(keys, &code) else {
+        return back(RedirectRefusal::Internal);
+    };
+    let mut pairs = vec![("code", sealed)];
+    if let Some(state) = &request.state {
+        pairs.push(("state", state.clone()));
+    }
+    pairs.push(("iss", iss.to_string()));
+    tracing::info!("OAuth sign-in: code issued");
+    crate::metrics::sign_in(crate::metrics::SignInStep::SignedIn);
+    found(&with_query(&request.redirect_uri, &pairs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cookies_are_found_by_name() {
+        let mut headers = HeaderMap::new();
+        headers.append(
+            header::COOKIE,
+            HeaderValue::from_static("a=1; gfm-csrf=xyz"),
+        );
+        headers.append(header::COOKIE, HeaderValue::from_static("b=2"));
+        assert_eq!(cookie_value(&headers, "gfm-csrf").as_deref(), Some("xyz"));
+        assert_eq!(cookie_value(&headers, "b").as_deref(), Some("2"));
+        assert_eq!(cookie_value(&headers, "c"), None);
+    }
+
+    #[test]
+    fn a_challenge_is_43_base64url_characters() {
+        assert!(is_challenge("E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"));
+        assert!(!is_challenge("E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-c"));
+        assert!(!is_challenge("E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw+cM"));
+        assert_eq!(client_hash("a").len(), 64);
+    }
+}

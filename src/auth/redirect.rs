@@ -1,0 +1,127 @@
+//! Redirect URIs (pure): which a client may register, and whether a request's URI is one it
+//! registered. Matching is exact, except that between two loopback IP literals
+//! (`127.0.0.1`, `[::1]`; not `localhost`) the port may differ (RFC 8252 §7.3), as GitLab's own
+//! Doorkeeper does.
+
+use url::Url;
+
+/// Schemes never accepted as a redirect.
+const FORBIDDEN_SCHEMES: [&str; 5] = ["javascript", "data", "vbscript", "file", "about"];
+
+/// Why a redirect URI cannot be registered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum RedirectProblem {
+    #[error("a redirect URI is not an absolute URI")]
+    NotAbsolute,
+    #[error("a redirect URI has a fragment")]
+    Fragment,
+    #[error("a redirect URI uses a scheme that is never allowed")]
+    ForbiddenScheme,
+    #[error("a plain http redirect URI must be on a loopback host (localhost, 127.0.0.1, [::1])")]
+    PlainHttp,
+}
+
+/// Whether `uri` may be registered.
+pub(crate) fn check(uri: &str) -> Result<(), RedirectProblem> {
+    let url = Url::parse(uri).map_err(|_| RedirectProblem::NotAbsolute)?;
+    if url.fragment().is_some() || uri.contains('#') {
+        return Err(RedirectProblem::Fragment);
+    }
+    let scheme = url.scheme();
+    if FORBIDDEN_SCHEMES.contains(&scheme) {
+        return Err(RedirectProblem::ForbiddenScheme);
+    }
+    if scheme == "http" && !url.host_str().is_some_and(is_loopback_name) {
+        return Err(RedirectProblem::PlainHttp);
+    }
+    if (scheme == "http" || scheme == "https") && url.host_str().is_none() {
+        return Err(RedirectProblem::NotAbsolute);
+    }
+    Ok(())
+}
+
+/// Whether the requested `uri` is the `registered` one.
+pub(crate) fn matches(registered: &str, uri: &str) -> bool {
+    if registered == uri {
+        return true;
+    }
+    let (Ok(mut a), Ok(mut b)) = (Url::parse(registered), Url::parse(uri)) else {
+        return false;
+    };
+    let loopback_ip = |u: &Url| {
+        matches!(u.host(), Some(url::Host::Ipv4(ip)) if ip.is_loopback())
+            || matches!(u.host(), Some(url::Host::Ipv6(ip)) if ip.is_loopback())
+    };
+    if !(loopback_ip(&a) && loopback_ip(&b)) {
+        return false;
+    }
+    // Only the port may differ; `set_port` cannot fail on an http(s) URL with a host.
+    if a.set_port(None).is_err() || b.set_port(None).is_err() {
+        return false;
+    }
+    a == b && a.scheme() == "http"
+}
+
+/// The host a consent page names for `uri` (the whole URI for a scheme without a host).
+pub(crate) fn shown_host(uri: &str) -> String {
+    Url::parse(uri)
+        .ok()
+        .and_then(|u| u.host_str().map(str::to_string))
+        .unwrap_or_else(|| uri.to_string())
+}
+
+fn is_loopback_name(host: &str) -> bool {
+    host == "localhost"
+        || host
+            .trim_matches(['[', ']'])
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_may_be_registered() {
+        for ok in [
+            "http://localhost:33418/callback",
+            "http://127.0.0.1/",
+            "http://[::1]:8080/cb",
+            "https://vscode.dev/redirect",
+            "cursor://anysphere.cursor-retrieval/oauth/callback",
+        ] {
+            assert_eq!(check(ok), Ok(()), "{ok}");
+        }
+        assert_eq!(check("/callback"), Err(RedirectProblem::NotAbsolute));
+        assert_eq!(
+            check("https://a.example/cb#x"),
+            Err(RedirectProblem::Fragment)
+        );
+        assert_eq!(
+            check("javascript:alert(1)"),
+            Err(RedirectProblem::ForbiddenScheme)
+        );
+        assert_eq!(
+            check("http://evil.example/cb"),
+            Err(RedirectProblem::PlainHttp)
+        );
+    }
+
+    #[test]
+    fn exact_match_but_for_loopback_ip_ports() {
+        assert!(matches("https://a.example/cb", "https://a.example/cb"));
+        assert!(!matches("https://a.example/cb", "https://a.example/cb/"));
+        assert!(!matches("https://a.example/cb", "https://a.example:444/cb"));
+        assert!(!matches("https://a.example/cb", "https://a.example/cb?x=1"));
+        assert!(matches("http://127.0.0.1/cb", "http://127.0.0.1:51234/cb"));
+        assert!(matches("http://127.0.0.1:1/cb", "http://127.0.0.1:2/cb"));
+        assert!(matches("http://[::1]:1/cb", "http://[::1]:2/cb"));
+        assert!(!matches("http://127.0.0.1/cb", "http://127.0.0.1:5/other"));
+        // `localhost` is a name, not an IP literal: its port must match.
+        assert!(!matches("http://localhost:1/cb", "http://localhost:2/cb"));
+        assert!(!matches("http://127.0.0.1/cb", "http://[::1]/cb"));
+        assert_eq!(shown_host("https://a.example:8/cb"), "a.example");
+        assert_eq!(shown_host("cursor://x/y"), "x");
+    }
+}

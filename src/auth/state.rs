@@ -1,0 +1,160 @@
+//! What the sign-in holds while the process runs: its settings, GitLab's client, and the little
+//! it keeps per process (the used-code set, the registration rate limit); and the two things
+//! `/mcp` asks of it: the credential inside an access token, and the challenge of a 401.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
+
+use super::metadata;
+use super::sealed::{AccessGrant, now, open};
+use super::settings::{OauthArgs, OauthSettings, OauthStartError};
+use super::upstream::Upstream;
+use crate::base::lru::SharedLru;
+use crate::config::{Credential, GitlabConfig, Secret, TokenOrigin};
+
+/// Registrations one address may make per [`WINDOW_SECS`].
+pub(crate) const REGISTRATIONS_PER_WINDOW: u32 = 30;
+const WINDOW_SECS: u64 = 3600;
+/// Addresses remembered at once (the least recently seen forgotten first).
+const ADDRESSES: u64 = 10_000;
+/// Code ids remembered as used at once: codes live a minute, so this is many sign-ins a second.
+const USED_CODES: usize = 100_000;
+
+/// The ids of codes already exchanged, each until its code expires (this process's memory:
+/// replicas do not share it).
+#[derive(Debug, Default)]
+pub(crate) struct UsedCodes {
+    by_id: Mutex<HashMap<String, u64>>,
+}
+
+impl UsedCodes {
+    /// Marks `id` (expiring at `exp`) used; `false` if it was already, or the table is full of
+    /// live codes.
+    pub(crate) fn first_use(&self, id: &str, exp: u64, now: u64) -> bool {
+        let mut by_id = self
+            .by_id
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if by_id.len() >= USED_CODES {
+            by_id.retain(|_, &mut e| e > now);
+        }
+        if by_id.len() >= USED_CODES || by_id.contains_key(id) {
+            return false;
+        }
+        by_id.insert(id.to_string(), exp);
+        true
+    }
+}
+
+/// Registrations counted per address and window.
+#[derive(Debug)]
+pub(crate) struct RegistrationLimit {
+    by_address: SharedLru<IpAddr, (u64, u32)>,
+}
+
+impl Default for RegistrationLimit {
+    fn default() -> Self {
+        Self {
+            by_address: SharedLru::new(ADDRESSES),
+        }
+    }
+}
+
+impl RegistrationLimit {
+    /// Counts one registration from `address` at `now`; `false` past the limit.
+    pub(crate) fn admit(&self, address: IpAddr, now: u64) -> bool {
+        let mut table = self.by_address.lock();
+        let (start, count) = match table.get(&address) {
+            Some(&(start, count)) if now < start.saturating_add(WINDOW_SECS) => (start, count),
+            _ => (now, 0),
+        };
+        if count >= REGISTRATIONS_PER_WINDOW {
+            return false;
+        }
+        table.insert(address, (start, count + 1), 1);
+        true
+    }
+}
+
+/// The sign-in: its settings and the little it keeps per process.
+#[derive(Debug)]
+pub(crate) struct Oauth {
+    pub(super) settings: OauthSettings,
+    pub(super) upstream: Upstream,
+    pub(super) used_codes: UsedCodes,
+    pub(super) registrations: RegistrationLimit,
+}
+
+impl Oauth {
+    /// The sign-in `args` ask for, checked: `None` without `--oauth`; `gitlab` is `None` when
+    /// serving a local repository (refused).
+    pub(crate) fn start(
+        args: &OauthArgs,
+        gitlab: Option<&GitlabConfig>,
+    ) -> Result<Option<Arc<Self>>, OauthStartError> {
+        if !args.oauth {
+            return Ok(None);
+        }
+        let settings = OauthSettings::new(args, gitlab, |name| std::env::var(name).ok())?;
+        let upstream = gitlab.map(Upstream::new).transpose()?;
+        let upstream = upstream.ok_or(OauthStartError::LocalRepository)?;
+        Ok(Some(Arc::new(Self {
+            settings,
+            upstream,
+            used_codes: UsedCodes::default(),
+            registrations: RegistrationLimit::default(),
+        })))
+    }
+
+    /// The GitLab credential a bearer token of this server carries: `None` for anything else
+    /// (a GitLab token, another kind of this server's tokens, one for another audience, an
+    /// expired one).
+    pub(crate) fn credential(&self, bearer: &str) -> Option<Credential> {
+        let grant: AccessGrant = open(&self.settings.keys, bearer, now())?;
+        if grant.aud != self.settings.resource() {
+            return None;
+        }
+        Some(Credential {
+            token: Secret::new(grant.gitlab_token)?,
+            origin: TokenOrigin::SignIn,
+        })
+    }
+
+    /// The `WWW-Authenticate` value of a 401 on `/mcp` (`token_sent`: with `invalid_token`).
+    pub(crate) fn challenge(&self, token_sent: bool) -> String {
+        metadata::challenge(&self.settings, token_sent)
+    }
+
+    /// The public URL's origin (allowed as `Origin`) and `host[:port]` (allowed as `Host`).
+    pub(crate) fn public_origin_and_host(&self) -> (String, String) {
+        (self.settings.public.clone(), self.settings.public_host())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_code_id_is_used_once() {
+        let used = UsedCodes::default();
+        assert!(used.first_use("a", 10, 0));
+        assert!(!used.first_use("a", 10, 0));
+        assert!(used.first_use("b", 10, 0));
+    }
+
+    #[test]
+    fn registrations_per_address_are_limited_per_window() {
+        let limit = RegistrationLimit::default();
+        let a = IpAddr::from([10, 0, 0, 1]);
+        let b = IpAddr::from([10, 0, 0, 2]);
+        for _ in 0..REGISTRATIONS_PER_WINDOW {
+            assert!(limit.admit(a, 100));
+        }
+        assert!(!limit.admit(a, 100));
+        assert!(limit.admit(b, 100));
+        assert!(!limit.admit(a, 100 + WINDOW_SECS - 1));
+        assert!(limit.admit(a, 100 + WINDOW_SECS));
+    }
+}
