@@ -70,7 +70,8 @@ pub(crate) fn shown_host(uri: &str) -> String {
         .unwrap_or_else(|| uri.to_string())
 }
 
-fn is_loopback_name(host: &str) -> bool {
+/// Whether `host` names this machine's loopback: `localhost`, or a loopback IP (bracketed or not).
+pub(super) fn is_loopback_name(host: &str) -> bool {
     host == "localhost"
         || host
             .trim_matches(['[', ']'])

@@ -5,6 +5,7 @@
 use clap::Args;
 
 use super::keys::{KeyError, SealKeys};
+use super::redirect::is_loopback_name;
 use crate::config::{GitlabConfig, Secret};
 
 /// The GitLab scope asked for by default: enough for GraphQL and the file endpoints.
@@ -138,7 +139,7 @@ fn public_origin(given: Option<&str>) -> Result<String, OauthStartError> {
     let host = url.host_str().ok_or_else(|| bad("no host"))?;
     match url.scheme() {
         "https" => {}
-        "http" if is_loopback(host) => {}
+        "http" if is_loopback_name(host) => {}
         "http" => return Err(bad("plain http is only allowed for a loopback host")),
         _ => return Err(bad("not an http(s) URL")),
     }
@@ -149,14 +150,6 @@ fn public_origin(given: Option<&str>) -> Result<String, OauthStartError> {
         return Err(bad("it has a path, query or fragment"));
     }
     Ok(url.as_str().trim_end_matches('/').to_string())
-}
-
-fn is_loopback(host: &str) -> bool {
-    host == "localhost"
-        || host
-            .trim_matches(['[', ']'])
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback())
 }
 
 #[cfg(test)]
