@@ -239,6 +239,25 @@ pub(crate) fn parse_base_url(raw: &str) -> Result<url::Url, ConfigError> {
 }
 
 /// The certificates of a PEM bundle (`GITLAB_CA_FILE`): at least one, or why not.
+/// The HTTP client settings every request to this GitLab shares: the config's timeouts, no
+/// redirects, this server's user agent, and the extra CA certificates if configured (the
+/// GraphQL and REST transport and the OAuth endpoints both build on it).
+pub(crate) fn gitlab_client_builder(
+    config: &GitlabConfig,
+) -> Result<reqwest::ClientBuilder, ConfigError> {
+    let mut builder = reqwest::Client::builder()
+        .connect_timeout(config.connect_timeout)
+        .timeout(config.request_timeout)
+        .redirect(reqwest::redirect::Policy::none())
+        .user_agent(concat!("gitlab-file-mcp/", env!("CARGO_PKG_VERSION")));
+    if let Some(path) = &config.ca_file {
+        for cert in read_ca_bundle(path)? {
+            builder = builder.add_root_certificate(cert);
+        }
+    }
+    Ok(builder)
+}
+
 pub(crate) fn read_ca_bundle(path: &Path) -> Result<Vec<reqwest::Certificate>, ConfigError> {
     let pem = std::fs::read(path).map_err(|e| ConfigError::CaUnreadable {
         path: path.to_path_buf(),

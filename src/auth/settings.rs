@@ -6,7 +6,7 @@ use clap::Args;
 
 use super::keys::{KeyError, SealKeys};
 use super::redirect::is_loopback_name;
-use crate::config::{GitlabConfig, Secret};
+use crate::config::{ConfigError, GitlabConfig, Secret};
 
 /// The GitLab scope asked for by default: enough for GraphQL and the file endpoints.
 pub(crate) const DEFAULT_SCOPE: &str = "read_api";
@@ -60,6 +60,9 @@ pub(crate) enum OauthStartError {
     LocalRepository,
     #[error("--oauth-scope is empty; give the GitLab scope to ask for (default read_api)")]
     NoScope,
+    /// The GitLab settings the OAuth client shares with the source (its CA file).
+    #[error(transparent)]
+    Config(#[from] ConfigError),
     #[error("could not build the HTTP client for GitLab's OAuth endpoints: {cause}")]
     HttpClient {
         #[source]

@@ -48,18 +48,7 @@ impl Upstream {
     pub(crate) fn new(config: &GitlabConfig) -> Result<Self, OauthStartError> {
         // An Err means a provider is installed already, which is just as good.
         let _ = rustls::crypto::ring::default_provider().install_default();
-        let mut builder = reqwest::Client::builder()
-            .connect_timeout(config.connect_timeout)
-            .timeout(config.request_timeout)
-            .redirect(reqwest::redirect::Policy::none())
-            .user_agent(concat!("gitlab-file-mcp/", env!("CARGO_PKG_VERSION")));
-        if let Some(path) = &config.ca_file {
-            // The same file was read when the GitLab source was built, so it reads here too.
-            for cert in crate::config::read_ca_bundle(path).unwrap_or_default() {
-                builder = builder.add_root_certificate(cert);
-            }
-        }
-        let client = builder
+        let client = crate::config::gitlab_client_builder(config)?
             .build()
             .map_err(|cause| OauthStartError::HttpClient { cause })?;
         Ok(Self { client })

@@ -60,19 +60,11 @@ impl Transport {
     /// configured, proxies from `HTTPS_PROXY`/`NO_PROXY` (reqwest's default).
     pub(crate) fn new(config: &GitlabConfig) -> Result<Self, ConfigError> {
         install_crypto_provider();
-        let mut builder = reqwest::Client::builder()
-            .connect_timeout(config.connect_timeout)
-            .timeout(config.request_timeout)
-            .redirect(reqwest::redirect::Policy::none())
-            .user_agent(concat!("gitlab-file-mcp/", env!("CARGO_PKG_VERSION")));
-        if let Some(path) = &config.ca_file {
-            for cert in crate::config::read_ca_bundle(path)? {
-                builder = builder.add_root_certificate(cert);
-            }
-        }
-        let client = builder.build().map_err(|e| ConfigError::HttpClient {
-            cause: Shared::new(e),
-        })?;
+        let client = crate::config::gitlab_client_builder(config)?
+            .build()
+            .map_err(|e| ConfigError::HttpClient {
+                cause: Shared::new(e),
+            })?;
         Ok(Self {
             client,
             endpoint: config.graphql_url(),
