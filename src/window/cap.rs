@@ -73,6 +73,10 @@ pub struct LineCut {
     /// can weigh the line in the budget's own unit; `None` for a line the
     /// byte cap cut (named in bytes, and not worth counting).
     pub line_chars: Option<usize>,
+    /// The characters (Unicode scalar values) of the line from where the window starts in
+    /// it, its `\n` included: the line's length when the window starts at its start.
+    /// Always counted, so a hint can say where the line ends.
+    pub chars: u64,
 }
 
 impl LineCut {
