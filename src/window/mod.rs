@@ -258,7 +258,8 @@ pub struct Fitted<'a> {
 /// summing to exactly the cap are not capped.
 ///
 /// Following [`Window::next_offset`] from offset 0 and concatenating the
-/// contents rebuilds `text` exactly, unless some window is a `LineCut`.
+/// contents rebuilds `text` exactly, unless some window is a `LineCut`, whose
+/// line goes on from [`Window::next_column`] (see [`fit_window`]).
 ///
 /// This is [`fit_window`] with [`Fit::RAW`].
 pub fn window(text: &str, req: LineRequest) -> Result<Window<'_>, WindowError> {
@@ -285,16 +286,17 @@ pub fn window(text: &str, req: LineRequest) -> Result<Window<'_>, WindowError> {
 ///   [`Shortened::DroppedLines`].
 /// - Which cap is named: see [`CapKind`] (the byte cap on a tie).
 ///
-/// With `max_chars` 0 and no line numbers the result's `window` is exactly
-/// [`window`]'s. With any budget and line numbers off, following
-/// [`Window::next_offset`] from offset 0 visits every line once, and
-/// concatenating the contents rebuilds `text` unless some window is a
-/// `LineCut`. A `LineCut` by [`CapKind::Chars`] whose line
-/// [fits without the budget](LineCut::whole_without_budget) comes back whole
-/// from the same offset with `limit: 1` and `max_chars: 0`; following the
-/// hints that way rebuilds `text` byte for byte. With line numbers on, all
-/// of this holds after removing each line's prefix (everything up to its
-/// first tab).
+/// - A non-zero [`Fit::column`] starts the window at that character of its
+///   first line ([`column`]); a line without it is
+///   [`WindowError::ColumnPastEnd`].
+///
+/// With `max_chars` 0, no line numbers and no column the result's `window` is
+/// exactly [`window`]'s. With any caps, following each window's next
+/// position from line 0, column 0 — [`Window::next_column`] in the same line
+/// after a `LineCut`, else [`Window::next_offset`] at column 0 — visits every
+/// character once, and concatenating the contents rebuilds `text` byte for
+/// byte (with line numbers on, after removing each line's prefix, everything
+/// up to its first tab).
 pub fn fit_window(text: &str, req: LineRequest, fit: Fit) -> Result<Fitted<'_>, WindowError> {
     fit_capped(text, req, fit, MAX_WINDOW_BYTES)
 }
