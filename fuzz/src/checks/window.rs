@@ -18,10 +18,10 @@
 //!   one character), drops a line only when it would pass a cap, names the budget only when
 //!   `max_chars: 0` returns more, and with line numbers is the raw content with a `cat -n`
 //!   prefix per line;
-//! - following the next-window hints from line 1, as `response` words them, in either style
-//!   and with the fit, rebuilds the text exactly — re-reading a line the budget cut with
-//!   `max_chars: 0`, as its hint says — unless a line was longer than the byte cap; and every
-//!   window on the way satisfies the model too.
+//! - following the hints from line 1, as `response` words them, in either style and with the
+//!   fit, tiles the text exactly: a line a cap cut goes on from its next column (`column`),
+//!   however long the line; and every window on the way that starts at a line's start
+//!   satisfies the model too.
 
 use arbitrary::{Arbitrary, Unstructured};
 use gitlab_file_mcp::window::{
@@ -40,6 +40,11 @@ const FOLLOW_SCAN_BYTES: usize = 8 << 20;
 
 /// The most windows followed while rebuilding a text.
 const MAX_REBUILD_WINDOWS: usize = 1024;
+
+/// The most bytes of text the windows followed while rebuilding a text may scan in all (each
+/// scans the whole text at most): a long line cut into small pieces is followed for a while,
+/// then only its start is compared.
+const MAX_REBUILD_SCAN_BYTES: usize = 4 * FOLLOW_SCAN_BYTES;
 
 /// The fewest windows the chain's limit is raised to aim for.
 const MIN_FOLLOWED_WINDOWS: usize = 4;
@@ -385,8 +390,9 @@ fn check_window(lines: &Lines<'_>, request: LineRequest, got: Result<Window<'_>,
     }
 }
 
-/// Follows the hints from line 1 with the fit and checks that the windows rebuild the text.
-/// A line the budget cut is read again with `max_chars: 0`, as its hint says.
+/// Follows the hints from line 1 with the fit and checks that the windows tile the text: a
+/// line a cap cut goes on from its next column in the same window, as its hint says, and the
+/// window after a line's end starts at the next line's start.
 fn check_rebuild(lines: &Lines<'_>, follow: Follow, fit: Fit) {
     let text = lines.text;
     let total = lines.total();
@@ -402,37 +408,34 @@ fn check_rebuild(lines: &Lines<'_>, follow: Follow, fit: Fit) {
             end: Some(limit),
         },
     };
+    let mut column = 0;
     let mut rebuilt = String::with_capacity(text.len());
-    let mut lost = false;
     let mut done = false;
-    // A budget that cuts every line makes a window per line: the walk is bounded, and the
-    // text is compared only when the walk reached its end.
+    // A budget that cuts every line makes many windows per line, each scanning its line from
+    // the start: the walk is bounded in windows and in bytes scanned, and the text is compared
+    // whole only when the walk reached its end.
+    let mut scanned = 0;
     for _ in 0..MAX_REBUILD_WINDOWS {
-        let f = fitted(text, request, fit)
-            .unwrap_or_else(|e| panic!("the hint {request:?} failed: {e}"));
-        let raw = cut(text, request).expect("the raw window of a fitted one");
-        check_fitted_window(lines, request, fit, &raw, &f);
-        let w = f.window;
-        match f.shortened {
-            Shortened::LineCut(c) if c.by == CapKind::Chars => {
-                let again = fitted(
-                    text,
-                    line_alone(w.offset, follow.style, w.total_lines),
-                    Fit {
-                        max_chars: 0,
-                        ..fit
-                    },
-                )
-                .unwrap_or_else(|e| panic!("re-reading line {}: {e}", w.offset + 1));
-                rebuilt.push_str(again.window.content);
-                lost |= again.window.cap == Cap::LineCut;
-            }
-            Shortened::LineCut(_) => {
-                rebuilt.push_str(w.content);
-                lost = true;
-            }
-            _ => rebuilt.push_str(w.content),
+        scanned += text.len();
+        if scanned > MAX_REBUILD_SCAN_BYTES {
+            break;
         }
+        let f = fitted(text, request, Fit { column, ..fit })
+            .unwrap_or_else(|e| panic!("the hint {request:?} at column {column} failed: {e}"));
+        if column == 0 {
+            let raw = cut(text, request).expect("the raw window of a fitted one");
+            check_fitted_window(lines, request, fit, &raw, &f);
+        }
+        let w = f.window;
+        assert!(!w.content.is_empty() || w.returned == 0, "{request:?} at column {column}");
+        rebuilt.push_str(w.content);
+        if let Some(next) = w.next_column() {
+            assert!(next > column, "column {column} did not move on");
+            column = next;
+            request = again(&w, follow.style);
+            continue;
+        }
+        column = 0;
         if w.remaining() == 0 {
             done = true;
             break;
@@ -443,25 +446,27 @@ fn check_rebuild(lines: &Lines<'_>, follow: Follow, fit: Fit) {
         );
         request = hint(&w, follow.style);
     }
-    if !done {
+    if done {
+        assert!(rebuilt == text, "the windows do not tile the text");
+    } else {
         assert!(
-            text.starts_with(&rebuilt) || lost,
+            text.starts_with(&rebuilt),
             "the windows so far are not the text's start"
         );
-    } else if lost {
-        assert!(rebuilt.len() < text.len());
-    } else {
-        assert!(rebuilt == text, "the windows do not rebuild the text");
     }
 }
 
-/// The request for one line alone, zero-indexed `offset`, in a style.
-fn line_alone(offset: u64, style: HintStyle, total: u64) -> LineRequest {
+/// The request a cut line's hint names: this window again, from the next column.
+fn again(w: &Window<'_>, style: HintStyle) -> LineRequest {
+    let limit = w.limit.max(1);
     match style {
-        HintStyle::OffsetLimit => LineRequest::OffsetLimit { offset, limit: 1 },
+        HintStyle::OffsetLimit => LineRequest::OffsetLimit {
+            offset: w.offset,
+            limit,
+        },
         HintStyle::StartEnd => LineRequest::StartEnd {
-            start: Some(offset + 1),
-            end: Some((offset + 1).min(total)),
+            start: Some(w.offset + 1),
+            end: Some((w.offset + limit).min(w.total_lines)),
         },
     }
 }
