@@ -1,5 +1,6 @@
 //! `GET /authorize` and the consent that comes before GitLab: the client and its redirect URI
-//! checked (an unknown client or an unregistered URI is an error page, never a redirect), then
+//! checked (an unknown client, a client metadata document that cannot be used, or an
+//! unregistered URI is an error page, never a redirect), then
 //! the request (`response_type=code`, PKCE S256 only, the one scope, this resource) or an error
 //! redirect to the registered URI; then, unless this browser approved this client before (a
 //! sealed cookie bound to the client), this server's consent page: one POST form, CSRF-bound to
@@ -23,7 +24,7 @@ use http::{HeaderMap, HeaderValue, StatusCode, header};
 use sha2::{Digest, Sha256};
 
 use super::metadata::CONSENT_PATH;
-use super::redirect;
+use super::client::{is_document_url, redirect};
 use super::refusal::{PageRefusal, RedirectRefusal, escape, found, page, with_query};
 use super::register;
 use super::sealed::{
@@ -48,8 +49,14 @@ pub(crate) async fn authorize(
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
     let param = |name: &str| query.get(name).map(String::as_str);
-    let Some(client) = param("client_id").and_then(|id| register::client(&oauth, id)) else {
-        return PageRefusal::UnknownClient.into_response();
+    let client = match param("client_id") {
+        Some(id) => register::client(&oauth, id).await,
+        None => Err(None),
+    };
+    let client = match client {
+        Ok(client) => client,
+        Err(None) => return PageRefusal::UnknownClient.into_response(),
+        Err(Some(problem)) => return PageRefusal::ClientDocument(problem).into_response(),
     };
     let redirect_uri = match param("redirect_uri") {
         Some(uri)
@@ -123,6 +130,14 @@ fn consent_page(oauth: &Oauth, client_name: &str, request: ClientRequest) -> Res
         return PageRefusal::Internal.into_response();
     };
     let host = redirect::shown_host(&request.redirect_uri);
+    let published = if is_document_url(&request.client_id) {
+        format!(
+            " It describes itself at <strong>{}</strong>.",
+            escape(&redirect::shown_host(&request.client_id))
+        )
+    } else {
+        String::new()
+    };
     let form = ConsentForm {
         request,
         csrf: csrf.clone(),
@@ -137,7 +152,7 @@ fn consent_page(oauth: &Oauth, client_name: &str, request: ClientRequest) -> Res
          <h1>Allow {name} to read GitLab as you?</h1>\
          <p><strong>{name}</strong> asks this server (gitlab-file-mcp) for access to GitLab on \
          your behalf. After you allow it you sign in at GitLab ({gitlab}), and the access goes \
-         to <strong>{host}</strong>.</p>\
+         to <strong>{host}</strong>.{published}</p>\
          <p>It will read, with GitLab scope <code>{scope}</code>: the projects, repositories and \
          files your GitLab account can read. It cannot write.</p>\
          <p>Only allow clients you started yourself.</p>\

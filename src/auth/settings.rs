@@ -5,7 +5,7 @@
 use clap::Args;
 
 use super::keys::{KeyError, SealKeys};
-use super::redirect::is_loopback_name;
+use super::client::redirect::is_loopback_name;
 use crate::config::{ConfigError, GitlabConfig, Secret};
 
 /// The GitLab scope asked for by default: enough for GraphQL and the file endpoints.
@@ -35,6 +35,12 @@ pub(crate) struct OauthArgs {
     /// The GitLab scope asked for (the application must have it).
     #[arg(long, value_name = "SCOPE", default_value = DEFAULT_SCOPE, requires = "oauth")]
     pub oauth_scope: String,
+
+    /// For tests only: fetch client metadata documents (a client_id that is an https URL) from
+    /// loopback, private and link-local addresses too. Never in a deployment: it lets anyone who
+    /// can reach /authorize make this server fetch from its own network.
+    #[arg(long, requires = "oauth")]
+    pub oauth_allow_private_client_metadata: bool,
 }
 
 /// Why `--oauth` cannot start.
@@ -195,6 +201,7 @@ mod tests {
             oauth: true,
             public_url: Some("https://mcp.example.com".into()),
             oauth_scope: DEFAULT_SCOPE.into(),
+            oauth_allow_private_client_metadata: false,
         };
         let key = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8";
         let with = |vars: &'static [(&'static str, &'static str)]| {

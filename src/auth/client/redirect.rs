@@ -71,7 +71,7 @@ pub(crate) fn shown_host(uri: &str) -> String {
 }
 
 /// Whether `host` names this machine's loopback: `localhost`, or a loopback IP (bracketed or not).
-pub(super) fn is_loopback_name(host: &str) -> bool {
+pub(crate) fn is_loopback_name(host: &str) -> bool {
     host == "localhost"
         || host
             .trim_matches(['[', ']'])
