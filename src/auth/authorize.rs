@@ -23,8 +23,8 @@ use axum::response::{IntoResponse, Response};
 use http::{HeaderMap, HeaderValue, StatusCode, header};
 use sha2::{Digest, Sha256};
 
-use super::metadata::CONSENT_PATH;
 use super::client::{is_document_url, redirect};
+use super::metadata::CONSENT_PATH;
 use super::refusal::{PageRefusal, RedirectRefusal, escape, found, page, with_query};
 use super::register;
 use super::sealed::{

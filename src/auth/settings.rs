@@ -4,8 +4,8 @@
 
 use clap::Args;
 
-use super::keys::{KeyError, SealKeys};
 use super::client::redirect::is_loopback_name;
+use super::keys::{KeyError, SealKeys};
 use crate::config::{ConfigError, GitlabConfig, Secret};
 
 /// The GitLab scope asked for by default: enough for GraphQL and the file endpoints.

@@ -35,11 +35,9 @@ pub(crate) async fn token(
 ) -> Response {
     let field = |name: &str| fields.get(name).map(String::as_str);
     let outcome = match field("grant_type") {
-        Some("authorization_code") => {
-            by_code(&oauth, &field)
-                .await
-                .map(|r| (r, SignInStep::CodeExchanged))
-        }
+        Some("authorization_code") => by_code(&oauth, &field)
+            .await
+            .map(|r| (r, SignInStep::CodeExchanged)),
         Some("refresh_token") => by_refresh(&oauth, &field)
             .await
             .map(|r| (r, SignInStep::Refreshed)),

@@ -146,7 +146,10 @@ pub(crate) fn read_document(
     if metadata.client_id.as_deref() != Some(url.as_str()) {
         return Err(ClientMetadataError::ClientIdMismatch);
     }
-    let public = matches!(metadata.token_endpoint_auth_method.as_deref(), None | Some("none"));
+    let public = matches!(
+        metadata.token_endpoint_auth_method.as_deref(),
+        None | Some("none")
+    );
     if !public || metadata.client_secret.is_some() {
         return Err(ClientMetadataError::NotPublic);
     }
@@ -191,12 +194,20 @@ mod tests {
         let ok = metadata(&["http://127.0.0.1/cb"], Some(" Claude\nCode "))
             .checked(5, 9)
             .unwrap();
-        assert_eq!((ok.client_name.as_str(), ok.issued, ok.exp), ("ClaudeCode", 5, 9));
-        let unnamed = metadata(&["https://a.example/cb"], None).checked(5, 9).unwrap();
+        assert_eq!(
+            (ok.client_name.as_str(), ok.issued, ok.exp),
+            ("ClaudeCode", 5, 9)
+        );
+        let unnamed = metadata(&["https://a.example/cb"], None)
+            .checked(5, 9)
+            .unwrap();
         assert_eq!(unnamed.client_name, "An unnamed client");
         let long = format!("https://a.example/{}", "x".repeat(MAX_URI_CHARS));
         for (bad, why) in [
-            (metadata(&[], Some("x")), ClientMetadataError::NoRedirectUris),
+            (
+                metadata(&[], Some("x")),
+                ClientMetadataError::NoRedirectUris,
+            ),
             (
                 metadata(&["http://evil.example/cb"], None),
                 ClientMetadataError::Redirect(RedirectProblem::PlainHttp),
@@ -209,7 +220,10 @@ mod tests {
                 metadata(&["https://a.example/cb"; 11], None),
                 ClientMetadataError::TooManyRedirectUris,
             ),
-            (metadata(&[&long], None), ClientMetadataError::LongRedirectUri),
+            (
+                metadata(&[&long], None),
+                ClientMetadataError::LongRedirectUri,
+            ),
         ] {
             assert_eq!(bad.checked(5, 9), Err(why));
         }
@@ -275,7 +289,10 @@ mod tests {
                 serde_json::json!({"client_id": URL}),
                 ClientMetadataError::NoRedirectUris,
             ),
-            (serde_json::json!(["not", "an", "object"]), ClientMetadataError::NotJson),
+            (
+                serde_json::json!(["not", "an", "object"]),
+                ClientMetadataError::NotJson,
+            ),
         ] {
             assert_eq!(read(body.clone()), Err(why), "{body}");
         }

@@ -170,9 +170,8 @@ impl Resolve for CheckingResolver {
         let allow_private = self.allow_private;
         let host = name.as_str().to_string();
         Box::pin(async move {
-            let addrs: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0))
-                .await?
-                .collect();
+            let addrs: Vec<SocketAddr> =
+                tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
             if !allow_private && addrs.iter().any(|a| !address::is_public(a.ip())) {
                 return Err(Box::new(NotPublicAddress) as Box<dyn std::error::Error + Send + Sync>);
             }
