@@ -62,16 +62,19 @@ impl ClientDocuments {
         client_id: &str,
     ) -> Result<ClientRegistration, ClientMetadataError> {
         let now = now();
-        if let Some(cached) = self.cache.lock().get(&client_id.to_string()) {
-            if cached.exp > now {
-                return Ok(cached.clone());
-            }
+        let cached = self.cache.lock().get(&client_id.to_string()).cloned();
+        if let Some(cached) = cached.filter(|c| c.exp > now) {
+            return Ok(cached);
         }
         let fetched = self.fetch(client_id, now).await;
         match &fetched {
             Ok(registration) => {
                 metrics::sign_in(SignInStep::ClientMetadataFetched);
-                tracing::info!(client = %registration.client_name, "OAuth client metadata document fetched");
+                tracing::info!(
+                    client = %registration.client_name,
+                    url = client_id,
+                    "OAuth client metadata document fetched"
+                );
                 if registration.exp > now {
                     self.cache
                         .lock()
@@ -80,7 +83,7 @@ impl ClientDocuments {
             }
             Err(refusal) => {
                 metrics::sign_in(SignInStep::ClientMetadataRefused);
-                tracing::info!(%refusal, "OAuth client metadata document refused");
+                tracing::info!(%refusal, url = client_id, "OAuth client metadata document refused");
             }
         }
         fetched

@@ -35,12 +35,12 @@ fn start(gitlab: &wiremock::MockServer, extra: &[&str]) -> Server {
 
 const ALLOW_PRIVATE: &str = "--oauth-allow-private-client-metadata";
 
-/// A document for `client_id` with [`REDIRECT`].
+/// A document for `client_id` with [`REDIRECT`] and a port-less `localhost` one.
 fn document(client_id: &str) -> serde_json::Value {
     json!({
         "client_id": client_id,
         "client_name": "Document client",
-        "redirect_uris": [REDIRECT],
+        "redirect_uris": [REDIRECT, "http://localhost/callback"],
         "grant_types": ["authorization_code", "refresh_token"],
         "response_types": ["code"],
         "token_endpoint_auth_method": "none",
@@ -104,6 +104,18 @@ async fn a_document_client_signs_in_through_consent_to_a_tool_call() {
     assert_eq!(host.requests("/oauth/client.json"), 1);
     assert_eq!(sign_in_steps(&server, "client_metadata_fetched").await, 1);
     assert_eq!(sign_in_steps(&server, "client_metadata_refused").await, 0);
+    // `http://localhost/callback` listed without a port stands for any port (Claude Code's
+    // document lists it so and listens on a port of its choosing).
+    let any_port = client::get(
+        &server,
+        &client::authorize_url(
+            &client_id,
+            &[("redirect_uri", "http://localhost:55611/callback")],
+        ),
+        &[],
+    )
+    .await;
+    assert_eq!(any_port.status, StatusCode::OK, "{}", any_port.body);
     // A redirect URI the document does not list is refused with a page.
     let wrong = client::get(
         &server,
