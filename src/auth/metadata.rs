@@ -45,7 +45,7 @@ pub(crate) fn authorization_server(settings: &OauthSettings) -> Value {
         "token_endpoint_auth_methods_supported": ["none"],
         "code_challenge_methods_supported": ["S256"],
         "authorization_response_iss_parameter_supported": true,
-        "client_id_metadata_document_supported": true,
+        "client_id_metadata_document_supported": settings.client_documents,
     })
 }
 

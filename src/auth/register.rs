@@ -82,13 +82,14 @@ fn registration(request: ClientMetadata, now: u64) -> Result<ClientRegistration,
 }
 
 /// The client `client_id` names: a registration of this server's that has not expired, or a
-/// Client ID Metadata Document (an https URL, fetched or cached). `Err(None)`: no client of
+/// Client ID Metadata Document (an https URL, fetched or cached; unless
+/// `--oauth-no-client-metadata-documents`). `Err(None)`: no client of
 /// this server; `Err(Some(_))`: a document that cannot be used, and why.
 pub(crate) async fn client(
     oauth: &Oauth,
     client_id: &str,
 ) -> Result<ClientRegistration, Option<ClientMetadataError>> {
-    if is_document_url(client_id) {
+    if oauth.settings.client_documents && is_document_url(client_id) {
         return oauth.documents.client(client_id).await.map_err(Some);
     }
     open(&oauth.settings.keys, client_id, now()).ok_or(None)

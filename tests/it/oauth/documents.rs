@@ -4,7 +4,8 @@
 //! refused without `--oauth-allow-private-client-metadata` because 127.0.0.1 and localhost are
 //! loopback (nothing fetched); and each document that cannot be used refused with an error
 //! page naming why (never a redirect): another `client_id`, over 5 KiB (said or streamed), a
-//! redirect (not followed), a 404, a confidential client.
+//! redirect (not followed), a 404, a confidential client; and none accepted with
+//! `--oauth-no-client-metadata-documents`.
 
 use reqwest::StatusCode;
 use serde_json::json;
@@ -154,6 +155,31 @@ async fn loopback_documents_are_refused_without_the_flag_and_never_fetched() {
     assert_eq!(token.json()["error"], "invalid_client");
     assert_eq!(host.all_requests(), 0);
     assert_eq!(sign_in_steps(&server, "client_metadata_refused").await, 4);
+}
+
+#[tokio::test]
+async fn documents_can_be_turned_off_for_servers_without_egress() {
+    let (gitlab, _provider) = Provider::start(7200).await;
+    let host = DocumentHost::start();
+    let client_id = host.url("/client.json");
+    host.reply("/client.json", Reply::json(&document(&client_id)));
+    let server = start(&gitlab, &["--oauth-no-client-metadata-documents"]);
+    let meta = client::get(
+        &server,
+        &format!("{PUBLIC}/.well-known/oauth-authorization-server"),
+        &[],
+    )
+    .await
+    .json();
+    assert_eq!(meta["client_id_metadata_document_supported"], false);
+    let page = client::get(&server, &client::authorize_url(&client_id, &[]), &[]).await;
+    assert_eq!(page.status, StatusCode::BAD_REQUEST);
+    assert!(page.body.contains("not registered"), "{}", page.body);
+    assert_eq!(host.all_requests(), 0);
+    // Registering still works.
+    let registered = client::register(&server).await;
+    let page = client::get(&server, &client::authorize_url(&registered, &[]), &[]).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
 }
 
 #[tokio::test]
