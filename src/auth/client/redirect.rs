@@ -57,7 +57,8 @@ pub(crate) fn matches(registered: &str, uri: &str) -> bool {
     // `http://localhost/callback` and listens on a port of its choosing).
     let localhost = |u: &Url| u.host_str() == Some("localhost");
     let any_localhost_port = localhost(&a) && localhost(&b) && a.port().is_none();
-    if !(loopback_ip(&a) && loopback_ip(&b)) && !any_localhost_port {
+    let loopback_ips = loopback_ip(&a) && loopback_ip(&b);
+    if !(loopback_ips || any_localhost_port) {
         return false;
     }
     // Only the port may differ; `set_port` cannot fail on an http(s) URL with a host.
