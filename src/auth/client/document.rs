@@ -41,6 +41,8 @@ pub(crate) enum ClientMetadataError {
     PrivateAddress,
     #[error("the client_id URL could not be fetched (no answer in time, DNS or TLS failure)")]
     Unreachable,
+    #[error("too many client metadata documents are being fetched at once; try again")]
+    Busy,
     #[error("the client_id URL answered with a redirect, which is not followed")]
     Redirected,
     #[error("the client_id URL answered HTTP {0}, not 200")]

@@ -3,7 +3,8 @@
 //! `--oauth-allow-private-client-metadata` (tests) says otherwise, and the connection goes to
 //! the addresses checked (the check is the resolver's, so DNS cannot answer differently
 //! between check and connect); no proxy; no redirect followed; the answer capped in size
-//! ([`MAX_DOCUMENT_BYTES`]) and time ([`FETCH_SECS`]). A document read is cached for what its
+//! ([`MAX_DOCUMENT_BYTES`]) and time ([`FETCH_SECS`]); at most [`FETCHES_IN_FLIGHT`] at once.
+//! A document read is cached for what its
 //! `Cache-Control` says, within bounds, in a bounded table ([`CACHED_DOCUMENTS`]).
 
 use std::net::SocketAddr;
@@ -25,6 +26,9 @@ pub(crate) const MAX_DOCUMENT_BYTES: usize = 5 * 1024;
 pub(crate) const FETCH_SECS: u64 = 5;
 /// How many documents are cached at once (the least recently used forgotten first).
 pub(crate) const CACHED_DOCUMENTS: u64 = 1000;
+/// How many fetches may be in flight at once; past it a lookup is refused, not queued (anyone
+/// who can reach `/authorize` can ask for fetches).
+pub(crate) const FETCHES_IN_FLIGHT: usize = 32;
 
 /// The documents fetched and the client fetching them.
 #[derive(Debug)]
@@ -32,6 +36,7 @@ pub(crate) struct ClientDocuments {
     client: reqwest::Client,
     allow_private: bool,
     cache: SharedLru<String, ClientRegistration>,
+    in_flight: tokio::sync::Semaphore,
 }
 
 impl ClientDocuments {
@@ -53,6 +58,7 @@ impl ClientDocuments {
             client,
             allow_private,
             cache: SharedLru::new(CACHED_DOCUMENTS),
+            in_flight: tokio::sync::Semaphore::new(FETCHES_IN_FLIGHT),
         })
     }
 
@@ -98,6 +104,9 @@ impl ClientDocuments {
         if !self.allow_private && !literal_is_public(&url) {
             return Err(ClientMetadataError::PrivateAddress);
         }
+        let Ok(_permit) = self.in_flight.try_acquire() else {
+            return Err(ClientMetadataError::Busy);
+        };
         let mut response = self
             .client
             .get(url.clone())
@@ -180,5 +189,60 @@ impl Resolve for CheckingResolver {
             }
             Ok(Box::new(addrs.into_iter()) as Addrs)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn documents(allow_private: bool) -> ClientDocuments {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        ClientDocuments::new(reqwest::Client::builder(), allow_private).unwrap()
+    }
+
+    #[tokio::test]
+    async fn refused_before_any_connection() {
+        let documents = documents(false);
+        for (client_id, why) in [
+            (
+                "https://127.0.0.1/c.json",
+                ClientMetadataError::PrivateAddress,
+            ),
+            (
+                "https://[fe80::1]/c.json",
+                ClientMetadataError::PrivateAddress,
+            ),
+            (
+                "https://169.254.169.254/latest",
+                ClientMetadataError::PrivateAddress,
+            ),
+            (
+                "https://10.1.2.3/c.json",
+                ClientMetadataError::PrivateAddress,
+            ),
+            ("https://a.example", ClientMetadataError::NotCanonical),
+        ] {
+            assert_eq!(documents.client(client_id).await, Err(why), "{client_id}");
+        }
+    }
+
+    #[tokio::test]
+    async fn fetches_past_the_limit_are_refused_not_queued() {
+        let documents = documents(true);
+        let held = documents
+            .in_flight
+            .try_acquire_many(FETCHES_IN_FLIGHT as u32)
+            .unwrap();
+        assert_eq!(
+            documents.client("https://127.0.0.1:1/c.json").await,
+            Err(ClientMetadataError::Busy)
+        );
+        drop(held);
+        // With a permit free it is fetched (and, nothing listening on port 1, not reached).
+        assert_eq!(
+            documents.client("https://127.0.0.1:1/c.json").await,
+            Err(ClientMetadataError::Unreachable)
+        );
     }
 }
