@@ -130,14 +130,7 @@ fn consent_page(oauth: &Oauth, client_name: &str, request: ClientRequest) -> Res
         return PageRefusal::Internal.into_response();
     };
     let host = redirect::shown_host(&request.redirect_uri);
-    let published = if is_document_url(&request.client_id) {
-        format!(
-            " It describes itself at <strong>{}</strong>.",
-            escape(&redirect::shown_host(&request.client_id))
-        )
-    } else {
-        String::new()
-    };
+    let published = published(&request.client_id, &host);
     let form = ConsentForm {
         request,
         csrf: csrf.clone(),
@@ -172,6 +165,26 @@ fn consent_page(oauth: &Oauth, client_name: &str, request: ClientRequest) -> Res
     let cookie = cookie(oauth, CSRF_COOKIE, &csrf, FLOW_SECS);
     append_cookie(&mut response, &cookie);
     response
+}
+
+/// For a client named by a metadata document, the consent page's sentence on where its name
+/// comes from; and, when the access goes to this computer (a loopback redirect URI), that any
+/// program on it could use that name (the draft's advice on localhost-only clients).
+fn published(client_id: &str, redirect_host: &str) -> String {
+    if !is_document_url(client_id) {
+        return String::new();
+    }
+    let mut sentence = format!(
+        " It describes itself at <strong>{}</strong>.",
+        escape(&redirect::shown_host(client_id))
+    );
+    if redirect::is_loopback_name(redirect_host) {
+        sentence.push_str(
+            " The access goes to a program on this computer, and any program on it could use \
+             this name: allow only if you started this client yourself just now.",
+        );
+    }
+    sentence
 }
 
 /// `POST /authorize/consent`: the form sent back from this browser (its CSRF cookie), then

@@ -93,6 +93,8 @@ async fn a_document_client_signs_in_through_consent_to_a_tool_call() {
         page.body
             .contains("It describes itself at <strong>127.0.0.1</strong>")
     );
+    // Its redirect URI is on this computer: any program could use the name.
+    assert!(page.body.contains("any program on it could use this name"));
     // The sign-in, the code exchanged, a tool call read with GitLab's token.
     let (query, _) = client::sign_in(&server, &client_id, &[]).await;
     let answer = client::exchange(&server, &client_id, &query["code"], VERIFIER).await;
