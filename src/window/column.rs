@@ -161,7 +161,7 @@ mod tests {
         .unwrap_err();
         assert_eq!(
             e.to_string(),
-            "column 3 is past the end of line 2, which has 3 characters (its line break included); columns of that line run from 0 to 2"
+            "column 3 is past the end of line 2, which has 3 characters (a line break counts as one); columns of that line run from 0 to 2"
         );
         // Its `\n` is the line's last column; an offset past the end is no error.
         let ok = |offset, column| {

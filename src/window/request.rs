@@ -117,7 +117,7 @@ pub enum WindowError {
         requested_end: u64,
         total_lines: u64,
     },
-    /// The window's first line has no character `column` (see [`super::column`]): it has
+    /// The window's first line has no character `column` (see the `column` module): it has
     /// `line_chars` characters, its `\n` included. `line` is 1-indexed.
     ColumnPastEnd {
         line: u64,
@@ -152,7 +152,7 @@ impl Display for WindowError {
                 line_chars,
             } => write!(
                 f,
-                "column {column} is past the end of line {line}, which has {line_chars} characters (its line break included); columns of that line run from 0 to {}",
+                "column {column} is past the end of line {line}, which has {line_chars} characters (a line break counts as one); columns of that line run from 0 to {}",
                 line_chars.saturating_sub(1)
             ),
         }
