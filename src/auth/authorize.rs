@@ -1,5 +1,6 @@
 //! `GET /authorize` and the consent that comes before GitLab: the client and its redirect URI
-//! checked (an unknown client or an unregistered URI is an error page, never a redirect), then
+//! checked (an unknown client, a client metadata document that cannot be used, or an
+//! unregistered URI is an error page, never a redirect), then
 //! the request (`response_type=code`, PKCE S256 only, the one scope, this resource) or an error
 //! redirect to the registered URI; then, unless this browser approved this client before (a
 //! sealed cookie bound to the client), this server's consent page: one POST form, CSRF-bound to
@@ -22,8 +23,8 @@ use axum::response::{IntoResponse, Response};
 use http::{HeaderMap, HeaderValue, StatusCode, header};
 use sha2::{Digest, Sha256};
 
+use super::client::{is_document_url, redirect};
 use super::metadata::CONSENT_PATH;
-use super::redirect;
 use super::refusal::{PageRefusal, RedirectRefusal, escape, found, page, with_query};
 use super::register;
 use super::sealed::{
@@ -48,8 +49,14 @@ pub(crate) async fn authorize(
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
     let param = |name: &str| query.get(name).map(String::as_str);
-    let Some(client) = param("client_id").and_then(|id| register::client(&oauth, id)) else {
-        return PageRefusal::UnknownClient.into_response();
+    let client = match param("client_id") {
+        Some(id) => register::client(&oauth, id).await,
+        None => Err(None),
+    };
+    let client = match client {
+        Ok(client) => client,
+        Err(None) => return PageRefusal::UnknownClient.into_response(),
+        Err(Some(problem)) => return PageRefusal::ClientDocument(problem).into_response(),
     };
     let redirect_uri = match param("redirect_uri") {
         Some(uri)
@@ -123,6 +130,7 @@ fn consent_page(oauth: &Oauth, client_name: &str, request: ClientRequest) -> Res
         return PageRefusal::Internal.into_response();
     };
     let host = redirect::shown_host(&request.redirect_uri);
+    let published = published(&request.client_id, &host);
     let form = ConsentForm {
         request,
         csrf: csrf.clone(),
@@ -137,7 +145,7 @@ fn consent_page(oauth: &Oauth, client_name: &str, request: ClientRequest) -> Res
          <h1>Allow {name} to read GitLab as you?</h1>\
          <p><strong>{name}</strong> asks this server (gitlab-file-mcp) for access to GitLab on \
          your behalf. After you allow it you sign in at GitLab ({gitlab}), and the access goes \
-         to <strong>{host}</strong>.</p>\
+         to <strong>{host}</strong>.{published}</p>\
          <p>It will read, with GitLab scope <code>{scope}</code>: the projects, repositories and \
          files your GitLab account can read. It cannot write.</p>\
          <p>Only allow clients you started yourself.</p>\
@@ -157,6 +165,26 @@ fn consent_page(oauth: &Oauth, client_name: &str, request: ClientRequest) -> Res
     let cookie = cookie(oauth, CSRF_COOKIE, &csrf, FLOW_SECS);
     append_cookie(&mut response, &cookie);
     response
+}
+
+/// For a client named by a metadata document, the consent page's sentence on where its name
+/// comes from; and, when the access goes to this computer (a loopback redirect URI), that any
+/// program on it could use that name (the draft's advice on localhost-only clients).
+fn published(client_id: &str, redirect_host: &str) -> String {
+    if !is_document_url(client_id) {
+        return String::new();
+    }
+    let mut sentence = format!(
+        " It describes itself at <strong>{}</strong>.",
+        escape(&redirect::shown_host(client_id))
+    );
+    if redirect::is_loopback_name(redirect_host) {
+        sentence.push_str(
+            " The access goes to a program on this computer, and any program on it could use \
+             this name: allow only if you started this client yourself just now.",
+        );
+    }
+    sentence
 }
 
 /// `POST /authorize/consent`: the form sent back from this browser (its CSRF cookie), then

@@ -29,7 +29,8 @@ pub(crate) fn protected_resource(settings: &OauthSettings) -> Value {
 }
 
 /// RFC 8414 metadata: S256 only, the code and refresh grants, exactly the one scope granted,
-/// RFC 9207's `iss` in authorization responses, public clients only.
+/// RFC 9207's `iss` in authorization responses, public clients only, registered at `/register`
+/// or named by a Client ID Metadata Document.
 pub(crate) fn authorization_server(settings: &OauthSettings) -> Value {
     let at = |path: &str| format!("{}{path}", settings.public);
     json!({
@@ -44,7 +45,7 @@ pub(crate) fn authorization_server(settings: &OauthSettings) -> Value {
         "token_endpoint_auth_methods_supported": ["none"],
         "code_challenge_methods_supported": ["S256"],
         "authorization_response_iss_parameter_supported": true,
-        "client_id_metadata_document_supported": false,
+        "client_id_metadata_document_supported": settings.client_documents,
     })
 }
 

@@ -2,23 +2,24 @@
 //! server of MCP clients and an OAuth client of GitLab (the MCP spec's third-party flow). It
 //! stores nothing: registrations, consent, the sign-in in flight, codes and tokens are sealed
 //! with the configured keys ([`keys`], [`sealed`]), so any replica holding them serves any
-//! client; only the used-code set and the registration rate limit ([`state`]) are per
-//! process.
+//! client; only the used-code set, the registration rate limit and the cache of client
+//! metadata documents ([`state`]) are per process.
 //!
-//! The walk of a sign-in: discovery ([`metadata`]) → `/register` ([`register`]) →
+//! The walk of a sign-in: discovery ([`metadata`]) → `/register` ([`register`]), or a
+//! `client_id` that is the URL of a Client ID Metadata Document ([`client`]) →
 //! `/authorize` and this server's consent ([`authorize`]) → GitLab's `/oauth/authorize` →
 //! `/oauth/callback` ([`authorize`] too, GitLab's code exchanged by [`upstream`]) → the client's
 //! redirect URI with this server's code → `/token` ([`token`]) → `/mcp` with the access token,
 //! which [`Oauth::credential`] opens into the GitLab token the rest of the house reads with.
-//! Refusals are worded in [`refusal`]; redirect URIs checked in [`redirect`]; the flags and
-//! variables in [`settings`].
+//! Refusals are worded in [`refusal`]; client metadata and redirect URIs checked in
+//! [`client`]; the flags and variables in [`settings`].
 //!
 //! On the transports' floor beside `http/`, which uses it; it never imports `http/`.
 
 mod authorize;
+mod client;
 mod keys;
 mod metadata;
-mod redirect;
 mod refusal;
 mod register;
 mod sealed;

@@ -1,13 +1,15 @@
 //! How the sign-in says no, in the three forms OAuth has: a JSON error (`/token`, `/register`,
 //! RFC 6749 §5.2, RFC 7591 §3.2.2), an error redirect to a client's registered redirect URI
 //! (RFC 6749 §4.1.2.1, with `state` and RFC 9207's `iss`), and an HTML error page for what
-//! must never be redirected (an unknown client, an unregistered redirect URI, a lost state).
+//! must never be redirected (an unknown client, a client metadata document that cannot be
+//! used, an unregistered redirect URI, a lost state).
 //! Every sentence is here; none quotes a token.
 
 use axum::response::{IntoResponse, Response};
 use http::{HeaderValue, StatusCode, header};
 use serde_json::json;
 
+use super::client::ClientMetadataError;
 use crate::metrics::{self, SignInStep};
 
 /// A refusal of the token or registration endpoint.
@@ -17,6 +19,8 @@ pub(crate) enum TokenRefusal {
     InvalidRequest(&'static str),
     #[error("the client_id is not one this server registered (register again)")]
     InvalidClient,
+    #[error("the client_id's metadata document cannot be used: {0}")]
+    ClientDocument(ClientMetadataError),
     #[error("{0}")]
     InvalidGrant(&'static str),
     #[error("grant_type must be authorization_code or refresh_token")]
@@ -35,7 +39,7 @@ impl TokenRefusal {
     fn code(&self) -> &'static str {
         match self {
             Self::InvalidRequest(_) => "invalid_request",
-            Self::InvalidClient => "invalid_client",
+            Self::InvalidClient | Self::ClientDocument(_) => "invalid_client",
             Self::InvalidGrant(_) => "invalid_grant",
             Self::UnsupportedGrantType => "unsupported_grant_type",
             Self::InvalidClientMetadata(_) => "invalid_client_metadata",
@@ -47,7 +51,7 @@ impl TokenRefusal {
 
     fn status(&self) -> StatusCode {
         match self {
-            Self::InvalidClient => StatusCode::UNAUTHORIZED,
+            Self::InvalidClient | Self::ClientDocument(_) => StatusCode::UNAUTHORIZED,
             Self::TooManyRegistrations => StatusCode::TOO_MANY_REQUESTS,
             Self::GitlabUnavailable => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
@@ -121,6 +125,10 @@ pub(crate) enum PageRefusal {
         "This client is not registered with this server (client_id missing or unknown). Register the client again."
     )]
     UnknownClient,
+    #[error(
+        "This client names itself with a metadata document URL (its client_id), and the document cannot be used: {0}. The sign-in stops here."
+    )]
+    ClientDocument(ClientMetadataError),
     #[error(
         "The redirect_uri is missing or is not one the client registered; the sign-in stops here."
     )]

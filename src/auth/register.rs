@@ -1,7 +1,9 @@
 //! Dynamic client registration (RFC 7591) at `/register`, stateless: the `client_id` is the
 //! registration itself (name, redirect URIs), sealed ([`ClientRegistration`]). Every client is
 //! public (`token_endpoint_auth_method: none`, PKCE). Registrations are rate-limited per peer
-//! address in a bounded table ([`super::state::RegistrationLimit`]).
+//! address in a bounded table ([`super::state::RegistrationLimit`]); their metadata is checked
+//! as a metadata document's is ([`ClientMetadata::checked`]). [`client`] finds the client a
+//! `client_id` names, registered or named by a Client ID Metadata Document.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -10,10 +12,9 @@ use axum::Json;
 use axum::extract::{ConnectInfo, State};
 use axum::response::{IntoResponse, Response};
 use http::StatusCode;
-use serde::Deserialize;
 use serde_json::json;
 
-use super::redirect;
+use super::client::{ClientMetadata, ClientMetadataError, is_document_url};
 use super::refusal::{TokenRefusal, no_store};
 use super::sealed::{ClientRegistration, now, open, seal};
 use super::state::Oauth;
@@ -21,24 +22,12 @@ use crate::metrics::{self, SignInStep};
 
 /// How long a registration lasts: a client registers again once it has expired.
 const REGISTRATION_SECS: u64 = 180 * 24 * 3600;
-const MAX_REDIRECT_URIS: usize = 10;
-const MAX_URI_CHARS: usize = 2000;
-const MAX_NAME_CHARS: usize = 100;
-
-/// The metadata read from a registration request; the rest is ignored (RFC 7591 §2: the
-/// server answers with what it registered).
-#[derive(Debug, Deserialize)]
-pub(crate) struct RegistrationRequest {
-    #[serde(default)]
-    redirect_uris: Vec<String>,
-    client_name: Option<String>,
-}
 
 /// `POST /register`.
 pub(crate) async fn register(
     state: State<Arc<Oauth>>,
     peer: ConnectInfo<SocketAddr>,
-    body: Result<Json<RegistrationRequest>, axum::extract::rejection::JsonRejection>,
+    body: Result<Json<ClientMetadata>, axum::extract::rejection::JsonRejection>,
 ) -> Response {
     let response = register_client(state, peer, body);
     let step = if response.status() == StatusCode::CREATED {
@@ -53,7 +42,7 @@ pub(crate) async fn register(
 fn register_client(
     State(oauth): State<Arc<Oauth>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    body: Result<Json<RegistrationRequest>, axum::extract::rejection::JsonRejection>,
+    body: Result<Json<ClientMetadata>, axum::extract::rejection::JsonRejection>,
 ) -> Response {
     let address = peer.ip();
     if !oauth.registrations.admit(address, now()) {
@@ -86,56 +75,35 @@ fn register_client(
 }
 
 /// The registration a request stands for, checked (pure).
-fn registration(
-    request: RegistrationRequest,
-    now: u64,
-) -> Result<ClientRegistration, TokenRefusal> {
-    let bad = |why: &str| TokenRefusal::InvalidClientMetadata(why.to_string());
-    if request.redirect_uris.is_empty() {
-        return Err(bad("redirect_uris is required"));
-    }
-    if request.redirect_uris.len() > MAX_REDIRECT_URIS {
-        return Err(bad("at most 10 redirect_uris"));
-    }
-    for uri in &request.redirect_uris {
-        if uri.len() > MAX_URI_CHARS {
-            return Err(bad("a redirect URI is over 2000 characters"));
-        }
-        redirect::check(uri).map_err(|problem| bad(&problem.to_string()))?;
-    }
-    let name: String = request
-        .client_name
-        .unwrap_or_default()
-        .chars()
-        .filter(|c| !c.is_control())
-        .take(MAX_NAME_CHARS)
-        .collect();
-    let name = name.trim();
-    Ok(ClientRegistration {
-        client_name: if name.is_empty() {
-            "An unnamed client".into()
-        } else {
-            name.into()
-        },
-        redirect_uris: request.redirect_uris,
-        issued: now,
-        exp: now.saturating_add(REGISTRATION_SECS),
-    })
+fn registration(request: ClientMetadata, now: u64) -> Result<ClientRegistration, TokenRefusal> {
+    request
+        .checked(now, now.saturating_add(REGISTRATION_SECS))
+        .map_err(|problem| TokenRefusal::InvalidClientMetadata(problem.to_string()))
 }
 
-/// The registration a `client_id` is, if it is one and has not expired.
-pub(crate) fn client(oauth: &Oauth, client_id: &str) -> Option<ClientRegistration> {
-    open(&oauth.settings.keys, client_id, now())
+/// The client `client_id` names: a registration of this server's that has not expired, or a
+/// Client ID Metadata Document (an https URL, fetched or cached; unless
+/// `--oauth-no-client-metadata-documents`). `Err(None)`: no client of
+/// this server; `Err(Some(_))`: a document that cannot be used, and why.
+pub(crate) async fn client(
+    oauth: &Oauth,
+    client_id: &str,
+) -> Result<ClientRegistration, Option<ClientMetadataError>> {
+    if oauth.settings.client_documents && is_document_url(client_id) {
+        return oauth.documents.client(client_id).await.map_err(Some);
+    }
+    open(&oauth.settings.keys, client_id, now()).ok_or(None)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn request(uris: &[&str], name: Option<&str>) -> RegistrationRequest {
-        RegistrationRequest {
+    fn request(uris: &[&str], name: Option<&str>) -> ClientMetadata {
+        ClientMetadata {
             redirect_uris: uris.iter().map(|u| (*u).to_string()).collect(),
             client_name: name.map(str::to_string),
+            ..ClientMetadata::default()
         }
     }
 

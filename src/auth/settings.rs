@@ -4,8 +4,8 @@
 
 use clap::Args;
 
+use super::client::redirect::is_loopback_name;
 use super::keys::{KeyError, SealKeys};
-use super::redirect::is_loopback_name;
 use crate::config::{ConfigError, GitlabConfig, Secret};
 
 /// The GitLab scope asked for by default: enough for GraphQL and the file endpoints.
@@ -35,6 +35,22 @@ pub(crate) struct OauthArgs {
     /// The GitLab scope asked for (the application must have it).
     #[arg(long, value_name = "SCOPE", default_value = DEFAULT_SCOPE, requires = "oauth")]
     pub oauth_scope: String,
+
+    /// For tests only: fetch client metadata documents (a client_id that is an https URL) from
+    /// loopback, private and link-local addresses too. Never in a deployment: it lets anyone who
+    /// can reach /authorize make this server fetch from its own network.
+    #[arg(
+        long,
+        requires = "oauth",
+        conflicts_with = "oauth_no_client_metadata_documents"
+    )]
+    pub oauth_allow_private_client_metadata: bool,
+
+    /// Accept no Client ID Metadata Documents (advertise client_id_metadata_document_supported
+    /// false): for a server that cannot reach the clients' https URLs directly. Clients then
+    /// register at /register.
+    #[arg(long, requires = "oauth")]
+    pub oauth_no_client_metadata_documents: bool,
 }
 
 /// Why `--oauth` cannot start.
@@ -81,6 +97,8 @@ pub(crate) struct OauthSettings {
     pub keys: SealKeys,
     /// GitLab's base URL, without a trailing `/`.
     pub gitlab: String,
+    /// Whether a `client_id` may be a Client ID Metadata Document's URL.
+    pub client_documents: bool,
 }
 
 impl OauthSettings {
@@ -110,6 +128,7 @@ impl OauthSettings {
             scope,
             keys,
             gitlab: gitlab.base_url.as_str().trim_end_matches('/').to_string(),
+            client_documents: !args.oauth_no_client_metadata_documents,
         })
     }
 
@@ -195,6 +214,8 @@ mod tests {
             oauth: true,
             public_url: Some("https://mcp.example.com".into()),
             oauth_scope: DEFAULT_SCOPE.into(),
+            oauth_allow_private_client_metadata: false,
+            oauth_no_client_metadata_documents: false,
         };
         let key = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8";
         let with = |vars: &'static [(&'static str, &'static str)]| {

@@ -1,11 +1,13 @@
 //! What the sign-in holds while the process runs: its settings, GitLab's client, and the little
-//! it keeps per process (the used-code set, the registration rate limit); and the two things
+//! it keeps per process (the used-code set, the registration rate limit, the cache of client
+//! metadata documents); and the two things
 //! `/mcp` asks of it: the credential inside an access token, and the challenge of a 401.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
+use super::client::ClientDocuments;
 use super::metadata;
 use super::sealed::{AccessGrant, now, open};
 use super::settings::{OauthArgs, OauthSettings, OauthStartError};
@@ -84,6 +86,8 @@ pub(crate) struct Oauth {
     pub(super) upstream: Upstream,
     pub(super) used_codes: UsedCodes,
     pub(super) registrations: RegistrationLimit,
+    /// Client ID Metadata Documents, fetched and cached.
+    pub(super) documents: ClientDocuments,
 }
 
 impl Oauth {
@@ -97,13 +101,21 @@ impl Oauth {
             return Ok(None);
         }
         let settings = OauthSettings::new(args, gitlab, |name| std::env::var(name).ok())?;
-        let upstream = gitlab.map(Upstream::new).transpose()?;
-        let upstream = upstream.ok_or(OauthStartError::LocalRepository)?;
+        let gitlab = gitlab.ok_or(OauthStartError::LocalRepository)?;
+        let upstream = Upstream::new(gitlab)?;
+        // The GitLab client's settings (its CA file among them), made safe for fetching URLs
+        // anyone may name.
+        let documents = ClientDocuments::new(
+            crate::config::gitlab_client_builder(gitlab)?,
+            args.oauth_allow_private_client_metadata,
+        )
+        .map_err(|cause| OauthStartError::HttpClient { cause })?;
         Ok(Some(Arc::new(Self {
             settings,
             upstream,
             used_codes: UsedCodes::default(),
             registrations: RegistrationLimit::default(),
+            documents,
         })))
     }
 

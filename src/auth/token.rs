@@ -35,9 +35,9 @@ pub(crate) async fn token(
 ) -> Response {
     let field = |name: &str| fields.get(name).map(String::as_str);
     let outcome = match field("grant_type") {
-        Some("authorization_code") => {
-            by_code(&oauth, &field).map(|r| (r, SignInStep::CodeExchanged))
-        }
+        Some("authorization_code") => by_code(&oauth, &field)
+            .await
+            .map(|r| (r, SignInStep::CodeExchanged)),
         Some("refresh_token") => by_refresh(&oauth, &field)
             .await
             .map(|r| (r, SignInStep::Refreshed)),
@@ -56,7 +56,7 @@ pub(crate) async fn token(
     }
 }
 
-fn by_code<'a>(
+async fn by_code<'a>(
     oauth: &Oauth,
     field: &impl Fn(&str) -> Option<&'a str>,
 ) -> Result<Response, TokenRefusal> {
@@ -71,8 +71,8 @@ fn by_code<'a>(
     ) else {
         return Err(missing);
     };
-    if super::register::client(oauth, client_id).is_none() {
-        return Err(TokenRefusal::InvalidClient);
+    if let Err(problem) = super::register::client(oauth, client_id).await {
+        return Err(problem.map_or(TokenRefusal::InvalidClient, TokenRefusal::ClientDocument));
     }
     let now = now();
     let bad = TokenRefusal::InvalidGrant(

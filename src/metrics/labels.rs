@@ -282,6 +282,12 @@ pub(crate) enum SignInStep {
     /// A registration refused (bad metadata, rate limit).
     #[strum(serialize = "registration_refused")]
     RegistrationRefused,
+    /// A client metadata document fetched and accepted (not counted when cached).
+    #[strum(serialize = "client_metadata_fetched")]
+    ClientMetadataFetched,
+    /// A client metadata document refused (address, size, redirect, its content).
+    #[strum(serialize = "client_metadata_refused")]
+    ClientMetadataRefused,
     /// A sign-in back from GitLab with a code for the client.
     #[strum(serialize = "signed_in")]
     SignedIn,

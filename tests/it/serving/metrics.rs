@@ -180,6 +180,8 @@ fn allowed_labels() -> HashMap<&'static str, Vec<&'static str>> {
             vec![
                 "registered",
                 "registration_refused",
+                "client_metadata_fetched",
+                "client_metadata_refused",
                 "signed_in",
                 "authorization_refused",
                 "code_exchanged",

@@ -1,7 +1,8 @@
 //! Redirect URIs (pure): which a client may register, and whether a request's URI is one it
 //! registered. Matching is exact, except that between two loopback IP literals
-//! (`127.0.0.1`, `[::1]`; not `localhost`) the port may differ (RFC 8252 §7.3), as GitLab's own
-//! Doorkeeper does.
+//! (`127.0.0.1`, `[::1]`) the port may differ (RFC 8252 §7.3), as GitLab's own Doorkeeper
+//! does, and that `http://localhost` registered without a port stands for any port (clients'
+//! metadata documents list `http://localhost/callback` and listen where they can).
 
 use url::Url;
 
@@ -52,7 +53,12 @@ pub(crate) fn matches(registered: &str, uri: &str) -> bool {
         matches!(u.host(), Some(url::Host::Ipv4(ip)) if ip.is_loopback())
             || matches!(u.host(), Some(url::Host::Ipv6(ip)) if ip.is_loopback())
     };
-    if !(loopback_ip(&a) && loopback_ip(&b)) {
+    // `localhost` registered without a port: any port (Claude Code's metadata document lists
+    // `http://localhost/callback` and listens on a port of its choosing).
+    let localhost = |u: &Url| u.host_str() == Some("localhost");
+    let any_localhost_port = localhost(&a) && localhost(&b) && a.port().is_none();
+    let loopback_ips = loopback_ip(&a) && loopback_ip(&b);
+    if !(loopback_ips || any_localhost_port) {
         return false;
     }
     // Only the port may differ; `set_port` cannot fail on an http(s) URL with a host.
@@ -71,7 +77,7 @@ pub(crate) fn shown_host(uri: &str) -> String {
 }
 
 /// Whether `host` names this machine's loopback: `localhost`, or a loopback IP (bracketed or not).
-pub(super) fn is_loopback_name(host: &str) -> bool {
+pub(crate) fn is_loopback_name(host: &str) -> bool {
     host == "localhost"
         || host
             .trim_matches(['[', ']'])
@@ -119,8 +125,20 @@ mod tests {
         assert!(matches("http://127.0.0.1:1/cb", "http://127.0.0.1:2/cb"));
         assert!(matches("http://[::1]:1/cb", "http://[::1]:2/cb"));
         assert!(!matches("http://127.0.0.1/cb", "http://127.0.0.1:5/other"));
-        // `localhost` is a name, not an IP literal: its port must match.
+        // `localhost` is a name, not an IP literal: a port it was registered with must match;
+        // registered without one, any port does.
         assert!(!matches("http://localhost:1/cb", "http://localhost:2/cb"));
+        assert!(!matches("http://localhost:1/cb", "http://localhost/cb"));
+        assert!(matches("http://localhost/cb", "http://localhost:55611/cb"));
+        assert!(!matches(
+            "http://localhost/cb",
+            "http://localhost:55611/other"
+        ));
+        assert!(!matches(
+            "https://localhost/cb",
+            "https://localhost:55611/cb"
+        ));
+        assert!(!matches("http://localhost/cb", "http://127.0.0.1:55611/cb"));
         assert!(!matches("http://127.0.0.1/cb", "http://[::1]/cb"));
         assert_eq!(shown_host("https://a.example:8/cb"), "a.example");
         assert_eq!(shown_host("cursor://x/y"), "x");
