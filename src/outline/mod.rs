@@ -11,6 +11,7 @@
 mod cache;
 mod definition;
 mod language;
+mod memory;
 mod name;
 mod page;
 mod parse;
@@ -19,7 +20,7 @@ mod rules;
 mod symbol;
 mod walk;
 
-pub(crate) use cache::Outlines;
+pub(crate) use cache::{OUTLINE_CACHE_BYTES, Outlines};
 pub use definition::{Definition, Kind, Outline};
 pub use language::Language;
 pub(crate) use language::SUPPORTED;
@@ -36,3 +37,7 @@ pub(crate) use walk::MAX_DEPTH;
 /// whole, as for `pattern`), below what takes seconds to parse and a few hundred MiB of syntax
 /// tree (tree-sitter holds about 25 bytes of tree per byte of source while it walks).
 pub const MAX_OUTLINE_BYTES: u64 = 12 * 1024 * 1024;
+
+/// The default bytes of syntax tree one parse may hold (`--outline-memory-bytes`): a parse
+/// whose tree passes it is stopped and the file refused ([`OutlineError::OverMemory`]).
+pub(crate) const DEFAULT_PARSE_MEMORY_BYTES: u64 = 512 * 1024 * 1024;
