@@ -254,7 +254,7 @@ mod tests {
     }
 }
 
-/// A measure, not a test (`cargo test --release --lib outline::memory::measure -- --ignored
+/// A measure, not a test (`cargo test --lib outline::memory::measure -- --ignored
 /// --nocapture`): the bytes of syntax tree per byte of source, held when the parse ends and at
 /// its peak, for 2 MB of generated code in several languages (the shapes of
 /// `benches/outline_rss.py`, and junk). docs/performance.md quotes it.

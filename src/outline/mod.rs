@@ -34,8 +34,9 @@ pub(crate) use symbol::{Picked, SymbolError, pick};
 pub(crate) use walk::MAX_DEPTH;
 
 /// The largest file outlined (12 MiB): past GitLab's 10 MiB GraphQL cut (such files are read
-/// whole, as for `pattern`), below what takes seconds to parse and a few hundred MiB of syntax
-/// tree (tree-sitter holds about 25 bytes of tree per byte of source while it walks).
+/// whole, as for `pattern`), below what takes many seconds to parse. Its tree is bounded apart
+/// ([`DEFAULT_PARSE_MEMORY_BYTES`]: tree-sitter holds 35 to 105 bytes of tree per byte of
+/// source, so 12 MiB of Ruby would need 1.3 GB).
 pub const MAX_OUTLINE_BYTES: u64 = 12 * 1024 * 1024;
 
 /// The default bytes of syntax tree one parse may hold (`--outline-memory-bytes`): a parse
