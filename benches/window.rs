@@ -136,14 +136,17 @@ fn main() {
     let budget = Fit {
         max_chars: DEFAULT_MAX_CHARS,
         line_numbers: false,
+        column: 0,
     };
     let numbers = Fit {
         max_chars: 0,
         line_numbers: true,
+        column: 0,
     };
     let both = Fit {
         max_chars: DEFAULT_MAX_CHARS,
         line_numbers: true,
+        column: 0,
     };
     let log = ansi_log();
     let total = lines_in(&code);

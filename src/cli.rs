@@ -113,6 +113,9 @@ struct ReadArgs {
     /// Last line, 1-indexed, inclusive; 0 or below means the last line.
     #[arg(long, allow_negative_numbers = true)]
     end_line: Option<i64>,
+    /// Characters of the first line to skip, 0-indexed: start part way through that line.
+    #[arg(long)]
+    column: Option<u64>,
     /// Prefix each line with its number, cat -n style.
     #[arg(long)]
     line_numbers: bool,
@@ -153,6 +156,7 @@ impl ReadArgs {
                 ArgName::Limit => self.limit.map(Value::from),
                 ArgName::StartLine => self.start_line.map(Value::from),
                 ArgName::EndLine => self.end_line.map(Value::from),
+                ArgName::Column => self.column.map(Value::from),
                 ArgName::MaxChars => max_chars.map(Value::from),
                 ArgName::LineNumbers => self.line_numbers.then_some(Value::Bool(true)),
                 ArgName::Pattern => self.pattern.clone().map(Value::from),

@@ -140,6 +140,7 @@ impl Call for Single<'_> {
             changed_from,
             max_chars: steps.budget(target.max_chars),
             fitted_to_message: false,
+            shared: None,
         };
         render_off_workers(view, target, read)
             .await

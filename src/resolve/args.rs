@@ -1,5 +1,5 @@
-//! The tool's arguments as the agent sent them: JSON in, typed [`ToolArgs`] out, and the one
-//! list of their names ([`ArgName`]) that the schema, the CLI and the messages use.
+//! The tool's arguments as the agent sent them: JSON in, typed [`ToolArgs`] out, named by
+//! [`ArgName`] (its own module, re-exported here).
 //!
 //! Parsing is by hand rather than by serde so that every mistake gets an [`ArgError`] that
 //! names the argument. `null` counts as absent. Numbers sent as strings
@@ -12,125 +12,10 @@ use crate::base::quote::shown;
 use serde_json::{Map, Value};
 use std::fmt::{self, Display, Formatter};
 
-use crate::window::search::{MAX_CONTEXT_LINES, MAX_PATTERN_BYTES};
+use crate::window::search::MAX_CONTEXT_LINES;
 use crate::window::{LineRequest, MAX_LIMIT};
 
-/// Every argument the tool accepts, in the order the schema lists them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum ArgName {
-    Url,
-    ProjectId,
-    FilePath,
-    Ref,
-    Offset,
-    Limit,
-    StartLine,
-    EndLine,
-    MaxChars,
-    LineNumbers,
-    Pattern,
-    IgnoreCase,
-    ContextLines,
-    IfNoneMatch,
-    Outline,
-    Symbol,
-}
-
-impl Display for ArgName {
-    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ArgName {
-    /// All of them, in schema order.
-    pub(crate) const ALL: [ArgName; 16] = [
-        ArgName::Url,
-        ArgName::ProjectId,
-        ArgName::FilePath,
-        ArgName::Ref,
-        ArgName::Offset,
-        ArgName::Limit,
-        ArgName::StartLine,
-        ArgName::EndLine,
-        ArgName::MaxChars,
-        ArgName::LineNumbers,
-        ArgName::Pattern,
-        ArgName::IgnoreCase,
-        ArgName::ContextLines,
-        ArgName::IfNoneMatch,
-        ArgName::Outline,
-        ArgName::Symbol,
-    ];
-
-    /// The name on the wire.
-    pub(crate) const fn as_str(self) -> &'static str {
-        match self {
-            ArgName::Url => "url",
-            ArgName::ProjectId => "project_id",
-            ArgName::FilePath => "file_path",
-            ArgName::Ref => "ref",
-            ArgName::Offset => "offset",
-            ArgName::Limit => "limit",
-            ArgName::StartLine => "start_line",
-            ArgName::EndLine => "end_line",
-            ArgName::MaxChars => "max_chars",
-            ArgName::LineNumbers => "line_numbers",
-            ArgName::Pattern => "pattern",
-            ArgName::IgnoreCase => "ignore_case",
-            ArgName::ContextLines => "context_lines",
-            ArgName::IfNoneMatch => "if_none_match",
-            ArgName::Outline => "outline",
-            ArgName::Symbol => "symbol",
-        }
-    }
-
-    pub(crate) fn from_wire(name: &str) -> Option<ArgName> {
-        ArgName::ALL.into_iter().find(|a| a.as_str() == name)
-    }
-
-    /// The longest string accepted for this argument, in bytes (`None`: not a string argument).
-    /// A longer value is refused before anything is sent: nothing that long can name a file on
-    /// GitLab.
-    pub(crate) const fn max_bytes(self) -> Option<usize> {
-        match self {
-            ArgName::Url => Some(MAX_URL_BYTES),
-            ArgName::ProjectId => Some(MAX_PROJECT_ID_BYTES),
-            ArgName::FilePath => Some(MAX_FILE_PATH_BYTES),
-            ArgName::Ref => Some(MAX_REF_BYTES),
-            ArgName::Pattern => Some(MAX_PATTERN_BYTES),
-            ArgName::IfNoneMatch => Some(MAX_BLOB_ID_BYTES),
-            ArgName::Symbol => Some(MAX_SYMBOL_BYTES),
-            ArgName::Offset
-            | ArgName::Limit
-            | ArgName::StartLine
-            | ArgName::EndLine
-            | ArgName::MaxChars
-            | ArgName::LineNumbers
-            | ArgName::IgnoreCase
-            | ArgName::ContextLines
-            | ArgName::Outline => None,
-        }
-    }
-}
-
-/// Longest `file_path`: Linux's `PATH_MAX`, the longest path Gitaly can hand to git on disk.
-pub(crate) const MAX_FILE_PATH_BYTES: usize = 4096;
-/// Longest `ref`: loose refs are files under `refs/`, so a ref name is bounded by `PATH_MAX`
-/// like a path (each `/`-separated part by the 255-byte file name limit).
-pub(crate) const MAX_REF_BYTES: usize = 4096;
-/// Longest `project_id`: GitLab allows 20 levels of groups above a project and 255 characters
-/// per path segment, so a full path has at most 21 × 255 characters and 20 slashes.
-pub(crate) const MAX_PROJECT_ID_BYTES: usize = 21 * 255 + 20;
-/// Longest `url`: GitLab's web server (Puma) refuses request URIs over 12 KiB; 16 KiB leaves
-/// room for the scheme, host and fragment.
-pub(crate) const MAX_URL_BYTES: usize = 16 * 1024;
-
-/// Longest `if_none_match`: a blob id is 40 (SHA-1) or 64 (SHA-256) hex digits.
-pub(crate) const MAX_BLOB_ID_BYTES: usize = 64;
-
-/// Longest `symbol`: a qualified name is a line's worth of identifiers.
-pub(crate) const MAX_SYMBOL_BYTES: usize = 1024;
+pub(crate) use super::arg_name::{ArgName, MAX_BLOB_ID_BYTES, MAX_SYMBOL_BYTES};
 
 /// Unknown argument names listed in an error; the rest are counted.
 const MAX_UNKNOWN_LISTED: usize = 10;
@@ -147,6 +32,8 @@ pub(crate) struct ToolArgs {
     /// As sent: below 1 is clamped by the line-range rules, not refused.
     pub start_line: Option<i64>,
     pub end_line: Option<i64>,
+    /// Characters of the window's first line to skip (a cursor inside a line).
+    pub column: Option<u64>,
     /// The caller's own character budget (0 = none); `None` = the server's default.
     pub max_chars: Option<u64>,
     pub line_numbers: Option<bool>,
@@ -202,6 +89,8 @@ pub(crate) enum ArgError {
     NotABlobId { got: String },
     /// A `symbol` that is empty or only white space.
     EmptySymbol,
+    /// A non-zero `column` with an argument that reads no window of lines.
+    ColumnWithout { with: ArgName },
 }
 
 /// What an empty `symbol` is told.
@@ -265,8 +154,16 @@ impl Display for ArgError {
                 "Argument 'if_none_match' must be a blob id, 40 or 64 hexadecimal digits (metadata.blob_id of an earlier answer), got '{got}'."
             ),
             ArgError::EmptySymbol => f.write_str(EMPTY_SYMBOL),
+            ArgError::ColumnWithout { with } => column_without(f, *with),
         }
     }
+}
+
+fn column_without(f: &mut Formatter<'_>, with: ArgName) -> fmt::Result {
+    write!(
+        f,
+        "Argument 'column' starts a window part way through its first line; it does not apply with '{with}'. Drop 'column' (or set it to 0), or drop '{with}' to read a window of lines."
+    )
 }
 
 fn unknown_arguments(f: &mut Formatter<'_>, names: &[String], more: usize) -> fmt::Result {
@@ -381,6 +278,7 @@ pub(crate) fn parse(arguments: Option<&Map<String, Value>>) -> Result<ToolArgs, 
         limit: integer(map, ArgName::Limit, 1, max_limit)?,
         start_line: signed(map, ArgName::StartLine)?,
         end_line: signed(map, ArgName::EndLine)?,
+        column: integer(map, ArgName::Column, 0, u64::MAX)?,
         max_chars: integer(map, ArgName::MaxChars, 0, u64::MAX)?,
         line_numbers: boolean(map, ArgName::LineNumbers)?,
         pattern,
@@ -393,12 +291,28 @@ pub(crate) fn parse(arguments: Option<&Map<String, Value>>) -> Result<ToolArgs, 
     if args.symbol.as_deref().is_some_and(|s| s.trim().is_empty()) {
         return Err(ArgError::EmptySymbol);
     }
+    column_applies(&args)?;
     // `start_line: 0, end_line: 0` is no line range, so it goes with offset/limit.
     let line_range = LineRequest::from_line_args(args.start_line, args.end_line).is_some();
     if line_range && (args.offset.is_some() || args.limit.is_some()) {
         return Err(ArgError::BothWindowForms);
     }
     Ok(args)
+}
+
+/// A non-zero `column` needs a window of lines: not a search, an outline or a symbol.
+fn column_applies(args: &ToolArgs) -> Result<(), ArgError> {
+    if args.column.unwrap_or(0) == 0 {
+        return Ok(());
+    }
+    let with = [
+        (ArgName::Pattern, args.pattern.is_some()),
+        (ArgName::Outline, args.outline == Some(true)),
+        (ArgName::Symbol, args.symbol.is_some()),
+    ]
+    .into_iter()
+    .find_map(|(name, on)| on.then_some(name));
+    with.map_or(Ok(()), |with| Err(ArgError::ColumnWithout { with }))
 }
 
 fn present(map: &Map<String, Value>, name: ArgName) -> Option<&Value> {
@@ -594,6 +508,10 @@ pub(crate) fn got(value: &Value) -> Sent {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::resolve::arg_name::{
+        MAX_FILE_PATH_BYTES, MAX_PROJECT_ID_BYTES, MAX_REF_BYTES, MAX_URL_BYTES,
+    };
+    use crate::window::search::MAX_PATTERN_BYTES;
     use serde_json::json;
 
     fn p(v: Value) -> Result<ToolArgs, String> {

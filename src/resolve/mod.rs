@@ -15,6 +15,7 @@
 //! [`crate::window`] (a window's lines) and `base`; the sources, the view and the reader above
 //! import it.
 
+mod arg_name;
 pub(crate) mod args;
 pub(crate) mod candidates;
 pub(crate) mod choice;
@@ -105,6 +106,8 @@ pub(crate) struct Target<L> {
     pub max_chars: Option<u64>,
     /// Whether each line is prefixed with its number.
     pub line_numbers: bool,
+    /// The characters of the window's first line to skip (`column`; 0 when not sent).
+    pub column: u64,
     /// With a `pattern`: the call finds lines instead of returning a window.
     pub search: Option<SearchArgs>,
     /// With `outline: true`: the call lists the file's definitions (those starting in the
@@ -214,6 +217,7 @@ fn target<L>(args: &ToolArgs, anchor: &Option<file_url::LineAnchor>, lookup: L) 
         hint_style,
         max_chars: args.max_chars,
         line_numbers: args.line_numbers.unwrap_or(false),
+        column: args.column.unwrap_or(0),
         search,
         outline,
         symbol: trimmed(args.symbol.as_deref()).map(|name| SymbolArgs {

@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use super::notes::ONE_MESSAGE;
+use super::limit::SharedLimit;
 
 /// The most characters the index's compact JSON takes when its hints are shortened to fit: the
 /// rest of a 2,000-character preview is room for `{"index":` before it.
@@ -13,31 +13,6 @@ pub(crate) const INDEX_CHARS: usize = 1_950;
 
 /// The fewest characters an index hint is cut to, however many entries share the index.
 const MIN_HINT_CHARS: usize = 24;
-
-/// The limit a batch's shared budget was, as the hint of an entry it did not reach names it:
-/// the words name the limit that actually stopped the entries before (issue 34).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum SharedLimit {
-    /// The call's own `max_chars`, of this many characters.
-    Call(u64),
-    /// The server's default budget (the call sent no `max_chars`), of this many characters.
-    Default(u64),
-    /// What fits in one message, smaller than the call's or the default budget.
-    OneMessage,
-}
-
-impl SharedLimit {
-    /// The limit's words, as they end "the entries before this one used …".
-    fn words(self) -> String {
-        match self {
-            SharedLimit::Call(total) => format!("the call's {total} character budget (max_chars)"),
-            SharedLimit::Default(total) => {
-                format!("the default {total} character budget (the call sent no max_chars)")
-            }
-            SharedLimit::OneMessage => ONE_MESSAGE.to_string(),
-        }
-    }
-}
 
 /// The `system_instruction` of an entry not read because the entries before it spent the
 /// call's shared budget, `limit`; `arguments` read it with `get_repository_file`.

@@ -5,6 +5,7 @@
 //! words; the `start_line`/`end_line` hints and the URL-split note are ours.
 
 pub(crate) mod batch;
+pub(crate) mod limit;
 pub(crate) mod message;
 mod notes;
 mod outline;

@@ -3,11 +3,7 @@
 
 use super::output::ReadFacts;
 use crate::resolve::HintStyle;
-use crate::window::{LineCut, LineRequest};
-
-/// The cap a content fitted to one message met, as the hints name it.
-pub(super) const ONE_MESSAGE: &str =
-    "what fits in one message (1000000 bytes, the content being sent twice)";
+use crate::window::LineRequest;
 
 /// The sentence for lines asked past the end of a text of `total` lines, in the vocabulary
 /// of the call (`offset`, zero-indexed, or `start_line`, one-indexed); `what` ends the first
@@ -68,13 +64,6 @@ pub(super) fn read_notes(facts: &ReadFacts<'_>) -> Vec<String> {
         ));
     }
     notes
-}
-
-/// Whether a line the budget cut comes back whole without the budget: within the byte cap,
-/// and short enough to fit in one message however it escapes (a third of
-/// [`crate::limits::MAX_MESSAGE_BYTES`]: each copy of a `"` takes 2 and 4 bytes).
-pub(crate) fn whole_in_one_message(cut: &LineCut) -> bool {
-    cut.whole_without_budget() && cut.line_bytes <= crate::limits::MAX_MESSAGE_BYTES / 3
 }
 
 /// A blob id as git abbreviates it: its first 12 hex digits.

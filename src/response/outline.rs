@@ -33,6 +33,7 @@ pub(crate) fn outline_output<'a>(facts: ReadFacts<'a>, shown: &OutlineShown<'a>)
         total_lines: shown.total_lines,
         returned_lines: page.spanned.map(|(start, end)| LineRange { start, end }),
         truncated: page.returned < page.total || facts.cut_by_read_limit,
+        columns: None,
     };
     FileOutput {
         path: facts.path,

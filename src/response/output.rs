@@ -13,6 +13,13 @@ pub(crate) struct LineRange {
     pub end: u64,
 }
 
+/// `{start, end}`: the characters of a line returned, 0-indexed columns, `end` excluded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub(crate) struct ColumnRange {
+    pub start: u64,
+    pub end: u64,
+}
+
 /// The window's part of `metadata`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub(crate) struct WindowMetadata {
@@ -21,6 +28,10 @@ pub(crate) struct WindowMetadata {
     /// The window is not the whole file, or a cap (bytes or the character budget) shortened
     /// it, or GitLab's read limit cut the file.
     pub truncated: bool,
+    /// The characters of the first returned line that the content holds, when not all of
+    /// them: the window started inside the line (`column`) or a cap cut it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub columns: Option<ColumnRange>,
 }
 
 /// `metadata` of the output, in the order it is sent.
@@ -124,6 +135,8 @@ pub(crate) struct ReadFacts<'a> {
     /// The budget the content was fitted to is what fits in one message
     /// ([`crate::limits::MAX_MESSAGE_BYTES`]), smaller than the caller's: the hints say so.
     pub fitted_to_message: bool,
+    /// In a batch: the budget the entries share, of which this entry had what was left.
+    pub shared: Option<super::limit::SharedLimit>,
     /// The commit the ref resolved to, when the source knows it.
     pub commit_sha: Option<&'a str>,
     /// The file's permalink without a line anchor (GitLab).

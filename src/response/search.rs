@@ -4,9 +4,8 @@
 
 use std::fmt::{self, Display, Formatter};
 
-use super::notes::{
-    ONE_MESSAGE, READ_LIMIT_NOTE, nothing_covered, read_notes, whole_in_one_message,
-};
+use super::limit::ONE_MESSAGE;
+use super::notes::{READ_LIMIT_NOTE, nothing_covered, read_notes};
 use super::output::{
     FileOutput, LineRange, Matches, Metadata, ReadFacts, WindowMetadata, metadata_of,
 };
@@ -28,6 +27,7 @@ pub(crate) fn search_output<'a>(
             .returned_lines
             .map(|(start, end)| LineRange { start, end }),
         truncated: found.is_partial() || facts.cut_by_read_limit,
+        columns: None,
     };
     FileOutput {
         path: facts.path,
@@ -144,41 +144,42 @@ fn cap_words(cap: PageCap, budget: u64, message: bool) -> String {
     }
 }
 
-/// The sentence for a page whose one line, a match, was cut.
+/// The sentences for a page whose one line, a match, was cut: how much of it is shown, and the
+/// window that reads the line on from the first match (or from where the page stopped, when
+/// the match is in what is shown).
 fn line_cut_note(
     found: &SearchPage,
     (budget, message): (u64, bool),
     number: u64,
     cut: &LineCut,
 ) -> String {
-    let line_bytes = cut.line_bytes;
-    if cut.by == CapKind::Bytes {
-        return format!(
-            "Line {number} ({line_bytes} bytes) exceeded the {MAX_WINDOW_BYTES} byte response limit and was cut to its first {} bytes; its remainder is not retrievable due to size.",
-            cut.returned_bytes
-        );
-    }
     // The page is the line's prefix, then the kept start of the line.
     let prefix_len = found.content.len().saturating_sub(cut.returned_bytes);
     let kept = found.content.get(prefix_len..).unwrap_or_default();
-    // One unit per sentence, as a window's: a budget cut always counts the line.
-    let line_chars = cut.line_chars.unwrap_or(line_bytes);
-    let shown = format!(
-        "Line {number} ({line_chars} characters) is longer than {} and only its first {} characters are shown.",
-        cap_words(PageCap::Chars, budget, message),
-        kept.chars().count()
+    let shown_chars = kept.chars().count() as u64;
+    let cap = match cut.by {
+        CapKind::Bytes => cap_words(PageCap::Bytes, budget, message),
+        CapKind::Chars => cap_words(PageCap::Chars, budget, message),
+    };
+    let mut note = format!(
+        "Line {number} ({} characters) is longer than {cap} and only its first {shown_chars} characters are shown.",
+        cut.chars
     );
-    if message {
-        return format!("{shown} The rest of the line is not retrievable.");
-    }
-    let again = format!("{{\"start_line\": {number}, \"end_line\": {number}, \"max_chars\": 0}}");
-    if whole_in_one_message(cut) {
-        format!("{shown} To read the whole line, call again without pattern with {again}.")
-    } else {
-        format!(
-            "{shown} Calling again without pattern with {again} shows as much of it as fits in one message; the rest of the line is not retrievable."
-        )
-    }
+    let from = match found.match_column {
+        Some(at) if at >= shown_chars => {
+            note.push_str(&format!(" Its first match starts at column {at}."));
+            at
+        }
+        _ => shown_chars,
+    };
+    let window = format!(
+        "{{\"offset\": {}, \"limit\": 1, \"column\": {from}}}",
+        number - 1
+    );
+    note.push_str(&format!(
+        " To read the line from column {from}, call again without pattern (and without context_lines or ignore_case) with {window}."
+    ));
+    note
 }
 
 /// The next page's arguments, as the hint writes them: the search as sent, the lines from
@@ -235,6 +236,7 @@ mod tests {
             changed_from: None,
             max_chars_arg,
             fitted_to_message: false,
+            shared: None,
         }
     }
 
@@ -352,12 +354,21 @@ mod tests {
     }
 
     #[test]
-    fn a_cut_line_says_how_to_read_it_whole() {
+    fn a_cut_line_says_where_to_read_it_from() {
         let text = format!("a\n{}\n", "x".repeat(300));
         let out = output(&text, &args("^x", None), Some(50));
         assert_eq!(
             out["system_instruction"],
-            "Line 2 (301 characters) is longer than the 50 character budget (max_chars) and only its first 48 characters are shown. To read the whole line, call again without pattern with {\"start_line\": 2, \"end_line\": 2, \"max_chars\": 0}."
+            "Line 2 (301 characters) is longer than the 50 character budget (max_chars) and only its first 48 characters are shown. To read the line from column 48, call again without pattern (and without context_lines or ignore_case) with {\"offset\": 1, \"limit\": 1, \"column\": 48}."
+        );
+        // A match past what is shown: the window starts at the match.
+        let text = format!("a\n{}é€needle{}\n", "x".repeat(300), "y".repeat(10));
+        let out = output(&text, &args("needle", None), Some(50));
+        let s = out["system_instruction"].as_str().unwrap();
+        assert!(
+            s.contains("Its first match starts at column 302.")
+                && s.ends_with("with {\"offset\": 1, \"limit\": 1, \"column\": 302}."),
+            "{s}"
         );
         let out = output(&text, &args("^x", None), None);
         assert!(out.get("system_instruction").is_none());

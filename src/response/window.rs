@@ -2,10 +2,11 @@
 //! still holds) and its hints — where the next window starts, what a cap did, how to read more
 //! of a cut line.
 
-use super::notes::{
-    ONE_MESSAGE, READ_LIMIT_NOTE, past_the_end, read_notes, short_id, whole_in_one_message,
+use super::limit::ONE_MESSAGE;
+use super::notes::{READ_LIMIT_NOTE, past_the_end, read_notes, short_id};
+use super::output::{
+    ColumnRange, FileOutput, LineRange, Metadata, ReadFacts, WindowMetadata, metadata_of,
 };
-use super::output::{FileOutput, LineRange, Metadata, ReadFacts, WindowMetadata, metadata_of};
 use crate::resolve::HintStyle;
 use crate::window::{CapKind, Fitted, LineCut, MAX_WINDOW_BYTES, Shortened};
 
@@ -53,15 +54,28 @@ fn metadata<'a>(
             .returned_lines()
             .map(|(start, end)| LineRange { start, end }),
         truncated: f.window.is_partial() || facts.cut_by_read_limit,
+        columns: f
+            .window
+            .columns()
+            .map(|(start, end)| ColumnRange { start, end }),
     });
     metadata_of(facts, window, unchanged)
 }
 
-/// The hint sentences, joined by a space; `None` when there is nothing to say.
+/// The hint sentences, joined by a space; `None` when there is nothing to say. The first
+/// argument object in them continues exactly where the content stopped: inside a cut line, or
+/// at the next line.
 pub(crate) fn system_instruction(facts: &ReadFacts<'_>, fitted: &Fitted<'_>) -> Option<String> {
     let mut notes = read_notes(facts);
-    notes.extend(next_window_note(facts, fitted));
-    notes.extend(shortened_note(facts, fitted));
+    match (fitted.shortened, fitted.window.next_column()) {
+        (Shortened::LineCut(cut), Some(column)) => {
+            notes.push(line_cut_note(facts, fitted, &cut, column));
+        }
+        _ => {
+            notes.extend(next_window_note(facts, fitted));
+            notes.extend(dropped_lines_note(facts, fitted));
+        }
+    }
     if facts.cut_by_read_limit {
         notes.push(READ_LIMIT_NOTE.to_string());
     }
@@ -83,74 +97,104 @@ fn next_window_note(facts: &ReadFacts<'_>, fitted: &Fitted<'_>) -> Option<String
     })
 }
 
-/// What a cap did to the window, and how to read more of a cut line when that is possible.
-fn shortened_note(facts: &ReadFacts<'_>, fitted: &Fitted<'_>) -> Option<String> {
+/// What a cap did to a window of whole lines.
+fn dropped_lines_note(facts: &ReadFacts<'_>, fitted: &Fitted<'_>) -> Option<String> {
+    let Shortened::DroppedLines { by } = fitted.shortened else {
+        return None;
+    };
+    Some(format!(
+        "The window was shortened to stay within {}; the next window starts after the last line shown.",
+        cap_words(facts, fitted, by)
+    ))
+}
+
+/// The cap `by` as the hints name it: the byte cap, what fits in one message, the caller's
+/// `max_chars`, or the server's default budget.
+pub(super) fn cap_words(facts: &ReadFacts<'_>, fitted: &Fitted<'_>, by: CapKind) -> String {
     let budget = fitted.fit.max_chars;
-    match fitted.shortened {
-        Shortened::None => None,
-        Shortened::DroppedLines { by: CapKind::Bytes } => Some(format!(
-            "The window was shortened to stay within the {MAX_WINDOW_BYTES} byte response limit."
-        )),
-        Shortened::DroppedLines { by: CapKind::Chars } if facts.fitted_to_message => Some(format!(
-            "The window was shortened to stay within {ONE_MESSAGE}; the next window starts after the last line shown."
-        )),
-        Shortened::DroppedLines { by: CapKind::Chars } => Some(format!(
-            "The window was shortened to stay within the {budget} character budget (max_chars); the next window starts after the last line shown."
-        )),
-        Shortened::LineCut(cut) => Some(line_cut_note(facts, fitted, &cut)),
+    match by {
+        CapKind::Bytes => format!("the {MAX_WINDOW_BYTES} byte response limit"),
+        CapKind::Chars if facts.fitted_to_message => ONE_MESSAGE.to_string(),
+        CapKind::Chars if let Some(shared) = facts.shared => {
+            format!("what was left ({budget} characters) of {}", shared.words())
+        }
+        CapKind::Chars if facts.max_chars_arg.is_some() => {
+            format!("the {budget} character budget (max_chars)")
+        }
+        CapKind::Chars => format!("the default {budget} character budget (max_chars)"),
     }
 }
 
-/// The sentence for a window whose single line was cut.
-fn line_cut_note(facts: &ReadFacts<'_>, fitted: &Fitted<'_>, cut: &LineCut) -> String {
-    let n = fitted.window.offset + 1;
-    let line_bytes = cut.line_bytes;
-    if cut.by == CapKind::Bytes {
-        return format!(
-            "Line {n} ({line_bytes} bytes) exceeded the {MAX_WINDOW_BYTES} byte response limit and was cut to its first {} bytes; its remainder is not retrievable due to size.",
-            cut.returned_bytes
-        );
-    }
-    // The budget's sentence weighs the line in the budget's unit (issue 18: one unit per
-    // sentence); a budget cut always counts the line.
-    let line_chars = cut.line_chars.unwrap_or(line_bytes);
-    let shown = format!(
-        "Line {n} ({line_chars} characters) is longer than the {} character budget (max_chars) and only its first {} characters are shown.",
-        fitted.fit.max_chars,
-        fitted.text_chars()
-    );
-    if facts.fitted_to_message {
-        return format!(
-            "Line {n} ({line_chars} characters) is longer than {ONE_MESSAGE} and only its first {} characters are shown. The rest of the line is not retrievable.",
-            fitted.text_chars()
-        );
-    }
-    let again = NextCall::line_again(facts, fitted);
-    if whole_in_one_message(cut) {
-        format!("{shown} To read the whole line, call again with {again}.")
+/// The sentences for a window whose single line a cap cut before `column`: where the content
+/// stopped and the call that reads on from there; then the lines after it, and how to read the
+/// rest of the line in one call when it fits.
+fn line_cut_note(facts: &ReadFacts<'_>, fitted: &Fitted<'_>, cut: &LineCut, column: u64) -> String {
+    let w = &fitted.window;
+    let n = w.offset + 1;
+    let line_chars = w.column + cut.chars;
+    let from = if w.column > 0 {
+        format!(" from column {}", w.column)
     } else {
-        format!(
-            "{shown} Calling again with {again} shows as much of it as fits in one message; the rest of the line is not retrievable."
-        )
+        String::new()
+    };
+    let again = NextCall::in_line(facts, fitted, column);
+    let mut note = format!(
+        "Line {n} ({line_chars} characters) was cut at column {column} to stay within {}: {} characters of it are shown{from}. To read on in this line, call again with {again}.",
+        cap_words(facts, fitted, cut.by),
+        column - w.column,
+    );
+    let after = w.total_lines.saturating_sub(n);
+    match after {
+        0 => {}
+        1 => note.push_str(" 1 more line follows it."),
+        _ => note.push_str(&format!(" {after} more lines follow it.")),
     }
+    if cut.by == CapKind::Chars && !facts.fitted_to_message && rest_in_one_message(cut) {
+        let rest = NextCall {
+            limit: 1,
+            max_chars: Some(0),
+            ..NextCall::in_line(facts, fitted, column)
+        };
+        note.push_str(&format!(
+            " To read the rest of the line in one call instead, call again with {rest}."
+        ));
+    }
+    note
 }
+
+/// Whether the rest of a line the budget cut, from where the content stopped, comes back whole
+/// without the budget: within the byte cap (with room for a line-number prefix), and short
+/// enough to fit in one message however it escapes (a third of
+/// [`crate::limits::MAX_MESSAGE_BYTES`]: each copy of a `"` takes 2 and 4 bytes).
+fn rest_in_one_message(cut: &LineCut) -> bool {
+    let rest = cut.line_bytes - cut.returned_bytes;
+    rest + LONGEST_PREFIX <= MAX_WINDOW_BYTES && rest <= crate::limits::MAX_MESSAGE_BYTES / 3
+}
+
+/// The longest line-number prefix: 20 digits and a tab.
+const LONGEST_PREFIX: usize = 21;
 
 /// A next call's window arguments, written as the hint shows them: the window in the caller's
-/// vocabulary, then `max_chars` when given, then `line_numbers` when on, e.g.
-/// `{"offset": 97, "limit": 500, "max_chars": 20000, "line_numbers": true}`.
+/// vocabulary, then `column` when the call starts inside a line or the previous one did, then
+/// `max_chars` when given, then `line_numbers` when on, e.g.
+/// `{"offset": 97, "limit": 500, "column": 0, "max_chars": 20000, "line_numbers": true}`.
 struct NextCall {
     style: HintStyle,
     /// Zero-indexed first line.
     offset: u64,
     limit: u64,
     total_lines: u64,
+    /// The characters of the first line to skip; `None` when neither this call nor the one
+    /// it follows names a column (an agent merges the hint into its previous arguments, so a
+    /// call after one with a column sets it back to 0).
+    column: Option<u64>,
     max_chars: Option<u64>,
     line_numbers: bool,
 }
 
 impl NextCall {
-    /// The window after this one: from the line after the last one shown, as many lines as
-    /// this one covered, with the caller's own `max_chars`.
+    /// The window after this one: from the line after the last one shown, at its start, as
+    /// many lines as this one covered, with the caller's own `max_chars`.
     fn next_window(facts: &ReadFacts<'_>, fitted: &Fitted<'_>) -> Self {
         let w = &fitted.window;
         NextCall {
@@ -158,18 +202,17 @@ impl NextCall {
             offset: w.next_offset(),
             limit: w.limit.max(1),
             total_lines: w.total_lines,
+            column: (w.column > 0).then_some(0),
             max_chars: facts.max_chars_arg,
             line_numbers: fitted.fit.line_numbers,
         }
     }
 
-    /// This window's first line alone, with no budget: how to read more of a line the budget
-    /// cut.
-    fn line_again(facts: &ReadFacts<'_>, fitted: &Fitted<'_>) -> Self {
+    /// This window again from `column` of its first line: how to read on in a cut line.
+    fn in_line(facts: &ReadFacts<'_>, fitted: &Fitted<'_>, column: u64) -> Self {
         NextCall {
             offset: fitted.window.offset,
-            limit: 1,
-            max_chars: Some(0),
+            column: (column > 0 || fitted.window.column > 0).then_some(column),
             ..NextCall::next_window(facts, fitted)
         }
     }
@@ -191,6 +234,9 @@ impl std::fmt::Display for NextCall {
                 self.offset + 1,
                 (self.offset + self.limit).min(self.total_lines)
             )?,
+        }
+        if let Some(column) = self.column {
+            write!(f, ", \"column\": {column}")?;
         }
         if let Some(max_chars) = self.max_chars {
             write!(f, ", \"max_chars\": {max_chars}")?;
@@ -220,6 +266,7 @@ mod tests {
             changed_from: None,
             max_chars_arg: None,
             fitted_to_message: false,
+            shared: None,
             commit_sha: None,
             web_url: None,
         }
@@ -261,6 +308,7 @@ mod tests {
         Fit {
             max_chars,
             line_numbers,
+            column: 0,
         }
     }
 
@@ -511,24 +559,24 @@ mod tests {
     }
 
     #[test]
-    fn dropped_by_the_byte_cap_as_before() {
+    fn dropped_by_the_byte_cap() {
         let text = "x".repeat(700_000) + "\n" + &"y".repeat(700_000) + "\n";
         let s = fitted_hint(&text, off(0, 500), HintStyle::OffsetLimit, Fit::RAW, None);
         assert_eq!(
             s,
-            "File truncated. Remaining lines: 1. To view more, call again with {\"offset\": 1, \"limit\": 500}. The window was shortened to stay within the 1048576 byte response limit."
+            "File truncated. Remaining lines: 1. To view more, call again with {\"offset\": 1, \"limit\": 500}. The window was shortened to stay within the 1048576 byte response limit; the next window starts after the last line shown."
         );
     }
 
     #[test]
     fn dropped_by_the_budget_in_both_vocabularies() {
-        // 1 KiB lines under the default budget keep 97 lines.
+        // 1 KiB lines under the default budget keep 97 lines; the caller sent no max_chars.
         let text = format!("{}\n", "x".repeat(1023)).repeat(500);
         let fit = budget(DEFAULT_MAX_CHARS, false);
         let s = fitted_hint(&text, off(0, 500), HintStyle::OffsetLimit, fit, None);
         assert_eq!(
             s,
-            "File truncated. Remaining lines: 403. To view more, call again with {\"offset\": 97, \"limit\": 500}. The window was shortened to stay within the 100000 character budget (max_chars); the next window starts after the last line shown."
+            "File truncated. Remaining lines: 403. To view more, call again with {\"offset\": 97, \"limit\": 500}. The window was shortened to stay within the default 100000 character budget (max_chars); the next window starts after the last line shown."
         );
         // The caller's own budget is repeated, and line numbers kept.
         let fit = budget(20_000, true);
@@ -551,13 +599,14 @@ mod tests {
     }
 
     #[test]
-    fn line_cut_by_the_byte_cap() {
+    fn line_cut_by_the_byte_cap_continues_at_its_column() {
         let text = "é".repeat(600_000) + "\nnext\n";
         let s = fitted_hint(&text, off(0, 500), HintStyle::OffsetLimit, Fit::RAW, None);
         assert_eq!(
             s,
-            "File truncated. Remaining lines: 1. To view more, call again with {\"offset\": 1, \"limit\": 500}. Line 1 (1200001 bytes) exceeded the 1048576 byte response limit and was cut to its first 1048576 bytes; its remainder is not retrievable due to size."
+            "Line 1 (600001 characters) was cut at column 524288 to stay within the 1048576 byte response limit: 524288 characters of it are shown. To read on in this line, call again with {\"offset\": 0, \"limit\": 500, \"column\": 524288}. 1 more line follows it."
         );
+        // The prefix takes its room; the call's own vocabulary.
         let s = fitted_hint(
             &text,
             lines(1, 1),
@@ -567,8 +616,35 @@ mod tests {
         );
         assert_eq!(
             s,
-            "File truncated. Remaining lines: 1. To view more, call again with {\"start_line\": 2, \"end_line\": 2, \"line_numbers\": true}. Line 1 (1200001 bytes) exceeded the 1048576 byte response limit and was cut to its first 1048568 bytes; its remainder is not retrievable due to size."
+            "Line 1 (600001 characters) was cut at column 524284 to stay within the 1048576 byte response limit: 524284 characters of it are shown. To read on in this line, call again with {\"start_line\": 1, \"end_line\": 1, \"column\": 524284, \"line_numbers\": true}. 1 more line follows it."
         );
+        // From there, the rest of the line and the next one; the hint, if any, sets the
+        // column back.
+        let fit = Fit {
+            column: 524_288,
+            ..Fit::RAW
+        };
+        let w = fit_window(&text, off(0, 500), fit).unwrap();
+        assert_eq!(w.content, "é".repeat(600_000 - 524_288) + "\nnext\n");
+        assert_eq!(w.window.columns(), Some((524_288, 600_001)));
+        assert_eq!(system_instruction(&facts(HintStyle::OffsetLimit), &w), None);
+    }
+
+    #[test]
+    fn a_window_from_a_column_sets_it_back_for_the_next_one() {
+        let text = "abcdef\n".repeat(10);
+        let fit = Fit {
+            column: 3,
+            ..Fit::RAW
+        };
+        let s = fitted_hint(&text, off(2, 3), HintStyle::OffsetLimit, fit, None);
+        assert_eq!(
+            s,
+            "File truncated. Remaining lines: 5. To view more, call again with {\"offset\": 5, \"limit\": 3, \"column\": 0}."
+        );
+        let w = fit_window(&text, off(2, 3), fit).unwrap();
+        assert_eq!(w.content, "def\nabcdef\nabcdef\n");
+        assert_eq!(w.window.columns(), Some((3, 7)));
     }
 
     #[test]
@@ -578,16 +654,26 @@ mod tests {
         let s = fitted_hint(&text, off(1, 500), HintStyle::OffsetLimit, fit, None);
         assert_eq!(
             s,
-            "File truncated. Remaining lines: 1. To view more, call again with {\"offset\": 2, \"limit\": 500}. Line 2 (5001 characters) is longer than the 1000 character budget (max_chars) and only its first 1000 characters are shown. To read the whole line, call again with {\"offset\": 1, \"limit\": 1, \"max_chars\": 0}."
+            "Line 2 (5001 characters) was cut at column 1000 to stay within the default 1000 character budget (max_chars): 1000 characters of it are shown. To read on in this line, call again with {\"offset\": 1, \"limit\": 500, \"column\": 1000}. 1 more line follows it. To read the rest of the line in one call instead, call again with {\"offset\": 1, \"limit\": 1, \"column\": 1000, \"max_chars\": 0}."
         );
         // The caller's budget is repeated in the next window, replaced by 0 for the line.
         let fit = budget(1_000, true);
         let s = fitted_hint(&text, lines(2, 3), HintStyle::StartEnd, fit, Some(1_000));
         assert_eq!(
             s,
-            "File truncated. Remaining lines: 1. To view more, call again with {\"start_line\": 3, \"end_line\": 3, \"max_chars\": 1000, \"line_numbers\": true}. Line 2 (5001 characters) is longer than the 1000 character budget (max_chars) and only its first 993 characters are shown. To read the whole line, call again with {\"start_line\": 2, \"end_line\": 2, \"max_chars\": 0, \"line_numbers\": true}."
+            "Line 2 (5001 characters) was cut at column 993 to stay within the 1000 character budget (max_chars): 993 characters of it are shown. To read on in this line, call again with {\"start_line\": 2, \"end_line\": 3, \"column\": 993, \"max_chars\": 1000, \"line_numbers\": true}. 1 more line follows it. To read the rest of the line in one call instead, call again with {\"start_line\": 2, \"end_line\": 2, \"column\": 993, \"max_chars\": 0, \"line_numbers\": true}."
         );
-        // The file's last line: no next window.
+        // From a column: the rest of the line, and what is left of it.
+        let fit = Fit {
+            column: 1_000,
+            ..budget(1_000, false)
+        };
+        let s = fitted_hint(&text, off(1, 500), HintStyle::OffsetLimit, fit, Some(1_000));
+        assert_eq!(
+            s,
+            "Line 2 (5001 characters) was cut at column 2000 to stay within the 1000 character budget (max_chars): 1000 characters of it are shown from column 1000. To read on in this line, call again with {\"offset\": 1, \"limit\": 500, \"column\": 2000, \"max_chars\": 1000}. 1 more line follows it. To read the rest of the line in one call instead, call again with {\"offset\": 1, \"limit\": 1, \"column\": 2000, \"max_chars\": 0}."
+        );
+        // The file's last line: nothing follows it.
         let s = fitted_hint(
             &text[..5_003],
             off(1, 5),
@@ -596,7 +682,8 @@ mod tests {
             None,
         );
         assert!(
-            s.starts_with("Line 2 (5001 characters) is longer than the 10 character budget"),
+            s.starts_with("Line 2 (5001 characters) was cut at column 10 to stay within the default 10 character budget")
+                && !s.contains("follow"),
             "{s}"
         );
     }
@@ -608,7 +695,7 @@ mod tests {
         let s = fitted_hint(&text, off(0, 500), HintStyle::OffsetLimit, fit, None);
         assert_eq!(
             s,
-            "Line 1 (2097153 characters) is longer than the 100000 character budget (max_chars) and only its first 100000 characters are shown. Calling again with {\"offset\": 0, \"limit\": 1, \"max_chars\": 0} shows as much of it as fits in one message; the rest of the line is not retrievable."
+            "Line 1 (2097153 characters) was cut at column 100000 to stay within the default 100000 character budget (max_chars): 100000 characters of it are shown. To read on in this line, call again with {\"offset\": 0, \"limit\": 500, \"column\": 100000}."
         );
         let s = fitted_hint(
             &text,
@@ -619,7 +706,25 @@ mod tests {
         );
         assert_eq!(
             s,
-            "Line 1 (2097153 characters) is longer than the 5 character budget (max_chars) and only its first 5 characters are shown. Calling again with {\"start_line\": 1, \"end_line\": 1, \"max_chars\": 0} shows as much of it as fits in one message; the rest of the line is not retrievable."
+            "Line 1 (2097153 characters) was cut at column 5 to stay within the 5 character budget (max_chars): 5 characters of it are shown. To read on in this line, call again with {\"start_line\": 1, \"end_line\": 1, \"column\": 5, \"max_chars\": 5}."
+        );
+    }
+
+    #[test]
+    fn the_message_limit_is_named_when_it_cut() {
+        let text = "x".repeat(900_000) + "\n";
+        let f = ReadFacts {
+            fitted_to_message: true,
+            max_chars_arg: Some(0),
+            ..facts(HintStyle::OffsetLimit)
+        };
+        let w = fit_window(&text, off(0, 500), budget(480_000, false)).unwrap();
+        let s = system_instruction(&f, &w).unwrap();
+        assert!(
+            s.starts_with("Line 1 (900001 characters) was cut at column 480000 to stay within what fits in one message")
+                && s.contains("{\"offset\": 0, \"limit\": 500, \"column\": 480000, \"max_chars\": 0}")
+                && !s.contains("retrievable"),
+            "{s}"
         );
     }
 }

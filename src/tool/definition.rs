@@ -123,6 +123,7 @@ pub(super) fn property(name: ArgName, defaults: ReadDefaults) -> Value {
             "type": "integer",
             "description": format!("Alternative to offset/limit: last line to return, 1-indexed, inclusive; 0 or below (or absent) means to the end of the file, past the end is clamped to it. At most {MAX_LIMIT} lines are returned.")
         }),
+        ArgName::Column => column_property(),
         ArgName::MaxChars => json!({
             "type": "integer",
             "minimum": 0,
@@ -177,6 +178,15 @@ fn outline_property() -> Value {
     })
 }
 
+/// `column`: a cursor inside the window's first line.
+fn column_property() -> Value {
+    json!({
+        "type": "integer",
+        "minimum": 0,
+        "description": "Characters of the window's first line to skip, 0-indexed (a line's newline is its last character): the window starts part way through that line, so a line longer than one call is read in pieces. system_instruction names it when a line was cut. Default 0."
+    })
+}
+
 /// `symbol`: one definition's exact lines.
 fn symbol_property() -> Value {
     json!({
@@ -213,6 +223,15 @@ pub(crate) fn output_schema() -> Value {
                         ]
                     },
                     "truncated": { "type": "boolean", "description": "True when content is not the whole file; with pattern, when not every match is in content." },
+                    "columns": {
+                        "type": "object",
+                        "description": "Present when content holds only part of its first line (the window started at a column, or the line was cut): the 0-indexed columns (characters) of that line in content, end excluded.",
+                        "properties": {
+                            "start": { "type": "integer", "minimum": 0 },
+                            "end": { "type": "integer", "minimum": 0 }
+                        },
+                        "required": ["start", "end"]
+                    },
                     "size_bytes": { "type": "integer", "minimum": 0, "description": "Size of the whole file in bytes." },
                     "blob_id": { "type": "string", "description": "Git blob id of the content read: the same id means the same bytes (pass it as if_none_match to re-read cheaply). When it differs from the previous window's, the file changed at the ref in between (system_instruction says so)." },
                     "commit_sha": { "type": "string", "pattern": "^([0-9a-f]{40}|[0-9a-f]{64})$", "description": "The commit the ref resolved to: cite it, the ref may move." },

@@ -70,9 +70,13 @@ pub(crate) enum ViewError {
 impl Display for ViewError {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         match self {
-            ViewError::Window(e) => write!(
+            ViewError::Window(e @ WindowError::InvertedRange { .. }) => write!(
                 f,
                 "Invalid line range: {e}. Pass start_line less than or equal to end_line."
+            ),
+            ViewError::Window(e @ WindowError::ColumnPastEnd { .. }) => write!(
+                f,
+                "Invalid column: {e}. Pass a smaller column, or 0 to read the line from its start."
             ),
             ViewError::Pattern(e) => e.fmt(f),
             ViewError::Binary { path, size_bytes } => write!(

@@ -4,6 +4,7 @@
 use super::error::ViewError;
 use crate::resolve::Target;
 use crate::response::ReadFacts;
+use crate::response::limit::SharedLimit;
 use crate::source::{BlobKind, Fetched, holds};
 use crate::window::Fit;
 
@@ -18,6 +19,9 @@ pub(crate) struct Read {
     /// `max_chars` is what fits in one message ([`crate::limits::MAX_MESSAGE_BYTES`]), less
     /// than the caller's budget: the hints say so.
     pub fitted_to_message: bool,
+    /// In a batch: the budget the entries share (the call's or the default), of which
+    /// `max_chars` is what the entries before left. `None` for a single read.
+    pub shared: Option<SharedLimit>,
 }
 
 impl Read {
@@ -66,6 +70,7 @@ impl Read {
             changed_from: self.changed_from.as_deref(),
             max_chars_arg: target.max_chars,
             fitted_to_message: self.fitted_to_message,
+            shared: self.shared,
             commit_sha: blob.commit_sha.as_deref(),
             web_url: self.fetched.web_url.as_deref(),
         }
@@ -76,6 +81,7 @@ impl Read {
         Fit {
             max_chars: self.max_chars,
             line_numbers: target.line_numbers,
+            column: target.column,
         }
     }
 

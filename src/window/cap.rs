@@ -58,7 +58,8 @@ impl Shortened {
 pub struct LineCut {
     /// The cap that cut it.
     pub by: CapKind,
-    /// The whole line's length in bytes, its `\n` (if any) included.
+    /// The line's length in bytes from where the window starts in it (its
+    /// whole length without a column), its `\n` (if any) included.
     pub line_bytes: usize,
     /// The bytes of the line returned, [`Window::content`](super::Window::content)'s length: at
     /// least its first character, less than `line_bytes`.
@@ -66,13 +67,17 @@ pub struct LineCut {
     /// The bytes of the line the same request returns with `max_chars: 0`:
     /// `returned_bytes` when `by` is [`CapKind::Bytes`], else up to
     /// [`MAX_WINDOW_BYTES`] minus the prefix, or `line_bytes` when the whole
-    /// line fits. Beyond that the line cannot be retrieved.
+    /// line fits. Beyond that a window from a column reads on ([`super::Window::next_column`]).
     pub bytes_without_budget: usize,
     /// The whole line's characters as the budget charges them (its text,
     /// no prefix), counted only when `by` is [`CapKind::Chars`], so a hint
     /// can weigh the line in the budget's own unit; `None` for a line the
     /// byte cap cut (named in bytes, and not worth counting).
     pub line_chars: Option<usize>,
+    /// The characters (Unicode scalar values) of the line from where the window starts in
+    /// it, its `\n` included: the line's length when the window starts at its start.
+    /// Always counted, so a hint can say where the line ends.
+    pub chars: u64,
 }
 
 impl LineCut {

@@ -15,6 +15,7 @@ fn budget(max_chars: u64) -> Fit {
     Fit {
         max_chars,
         line_numbers: false,
+        column: 0,
     }
 }
 
@@ -22,6 +23,7 @@ fn numbered(max_chars: u64) -> Fit {
     Fit {
         max_chars,
         line_numbers: true,
+        column: 0,
     }
 }
 
@@ -73,6 +75,10 @@ fn assert_cut(
         line_chars: match f.shortened {
             Shortened::LineCut(c) => c.line_chars,
             _ => None,
+        },
+        chars: match f.shortened {
+            Shortened::LineCut(c) => c.chars,
+            _ => 0,
         },
     });
     assert_fitted(f, content, 1, want);
@@ -684,7 +690,7 @@ proptest! {
         line_numbers: bool,
         max_bytes in 25usize..=60,
     ) {
-        let fit = Fit { max_chars, line_numbers };
+        let fit = Fit { max_chars, line_numbers, column: 0 };
         let f = fit_capped(&text, offset_limit(offset, limit), fit, max_bytes)
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
         let (content, returned, cap, total) = naive_fit(&text, offset, limit, fit, max_bytes);
@@ -710,11 +716,11 @@ proptest! {
     ) {
         // `Chars` means the same request without a budget returns more;
         // `Bytes` means it returns the same.
-        let fit = Fit { max_chars, line_numbers };
+        let fit = Fit { max_chars, line_numbers, column: 0 };
         let req = offset_limit(offset, limit);
         let f = fit_capped(&text, req, fit, max_bytes)
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
-        let free = fit_capped(&text, req, Fit { max_chars: 0, line_numbers }, max_bytes)
+        let free = fit_capped(&text, req, Fit { max_chars: 0, line_numbers, column: 0 }, max_bytes)
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
         let by = match f.shortened {
             Shortened::None => None,
@@ -766,6 +772,7 @@ proptest! {
                 prop_assert!(first <= total && first > last.min(total));
                 prop_assert_eq!((Some(requested_start as i64), Some(requested_end as i64)), (start, end));
             }
+            Err(e @ WindowError::ColumnPastEnd { .. }) => prop_assert!(false, "no column: {e}"),
         }
     }
 }

@@ -82,6 +82,7 @@ use std::borrow::Cow;
 mod budget;
 mod cap;
 mod chars;
+mod column;
 mod extent;
 #[cfg(test)]
 mod fit_tests;
@@ -95,11 +96,13 @@ mod tests;
 pub use cap::{Cap, CapKind, LineCut, MAX_WINDOW_BYTES, Shortened};
 pub use chars::CONTROL_CHARGE;
 pub(crate) use chars::charged_chars;
+pub(crate) use column::char_count;
 pub use extent::Extent;
 pub use numbers::LINE_NUMBER_WIDTH;
 pub use request::{DEFAULT_LIMIT, LineRequest, MAX_LIMIT, WindowError, lines_covered};
 
 use budget::{ContentCaps, Taken, cut_line, is_over, take_lines};
+use column::{column_start, first_line};
 pub(crate) use lines::count_lines;
 use lines::line_start;
 use numbers::number_lines;
@@ -115,6 +118,9 @@ pub struct Fit {
     /// Whether each returned line is prefixed with its number (see the
     /// module doc).
     pub line_numbers: bool,
+    /// The characters of the window's first line to skip: the window starts part way
+    /// through that line (see [`column`]); 0 starts it at the line's start.
+    pub column: u64,
 }
 
 impl Fit {
@@ -122,6 +128,7 @@ impl Fit {
     pub const RAW: Fit = Fit {
         max_chars: 0,
         line_numbers: false,
+        column: 0,
     };
 }
 
@@ -141,6 +148,8 @@ pub struct Window<'a> {
     pub limit: u64,
     /// The number of lines in `content` (0 when empty); a cut line counts.
     pub returned: u64,
+    /// The characters of the first line before `content` starts ([`Fit::column`]).
+    pub column: u64,
     /// Whether a cap shortened the window ([`window`] has only the byte
     /// cap; [`Fitted::shortened`] says which).
     pub cap: Cap,
@@ -170,7 +179,29 @@ impl Window<'_> {
     /// in it, or a cap shortened it. This is GitLab's `truncated`
     /// minus the read-limit flag, which the caller adds.
     pub fn is_partial(&self) -> bool {
-        self.returned < self.total_lines || self.cap != Cap::None
+        self.returned < self.total_lines || self.cap != Cap::None || self.column > 0
+    }
+
+    /// The characters of the first returned line that `content` holds, `(start, end)`,
+    /// 0-based, `end` exclusive (a line's `\n` is its last character), when that is not the
+    /// whole line: the window starts inside it, or a cap cut it. `None` otherwise.
+    ///
+    /// Counted on each call, in time linear in the first line's returned part.
+    pub fn columns(&self) -> Option<(u64, u64)> {
+        (self.returned > 0 && (self.column > 0 || self.cap == Cap::LineCut)).then(|| {
+            let shown = column::char_count(first_line(self.content.as_bytes()));
+            (self.column, self.column + shown)
+        })
+    }
+
+    /// Where the content continues inside the window's first line, when a cap cut it: the
+    /// column of the first character not returned (the call that continues is this window's
+    /// offset with that column). `None` when the window ends at a line's end.
+    pub fn next_column(&self) -> Option<u64> {
+        if self.cap != Cap::LineCut {
+            return None;
+        }
+        self.columns().map(|(_, end)| end)
     }
 
     /// A window holding no line.
@@ -181,6 +212,7 @@ impl Window<'_> {
             offset,
             limit,
             returned: 0,
+            column: 0,
             cap: Cap::None,
         }
     }
@@ -226,7 +258,8 @@ pub struct Fitted<'a> {
 /// summing to exactly the cap are not capped.
 ///
 /// Following [`Window::next_offset`] from offset 0 and concatenating the
-/// contents rebuilds `text` exactly, unless some window is a `LineCut`.
+/// contents rebuilds `text` exactly, unless some window is a `LineCut`, whose
+/// line goes on from [`Window::next_column`] (see [`fit_window`]).
 ///
 /// This is [`fit_window`] with [`Fit::RAW`].
 pub fn window(text: &str, req: LineRequest) -> Result<Window<'_>, WindowError> {
@@ -253,16 +286,17 @@ pub fn window(text: &str, req: LineRequest) -> Result<Window<'_>, WindowError> {
 ///   [`Shortened::DroppedLines`].
 /// - Which cap is named: see [`CapKind`] (the byte cap on a tie).
 ///
-/// With `max_chars` 0 and no line numbers the result's `window` is exactly
-/// [`window`]'s. With any budget and line numbers off, following
-/// [`Window::next_offset`] from offset 0 visits every line once, and
-/// concatenating the contents rebuilds `text` unless some window is a
-/// `LineCut`. A `LineCut` by [`CapKind::Chars`] whose line
-/// [fits without the budget](LineCut::whole_without_budget) comes back whole
-/// from the same offset with `limit: 1` and `max_chars: 0`; following the
-/// hints that way rebuilds `text` byte for byte. With line numbers on, all
-/// of this holds after removing each line's prefix (everything up to its
-/// first tab).
+/// - A non-zero [`Fit::column`] starts the window at that character of its
+///   first line ([`column`]); a line without it is
+///   [`WindowError::ColumnPastEnd`].
+///
+/// With `max_chars` 0, no line numbers and no column the result's `window` is
+/// exactly [`window`]'s. With any caps, following each window's next
+/// position from line 0, column 0 — [`Window::next_column`] in the same line
+/// after a `LineCut`, else [`Window::next_offset`] at column 0 — visits every
+/// character once, and concatenating the contents rebuilds `text` byte for
+/// byte (with line numbers on, after removing each line's prefix, everything
+/// up to its first tab).
 pub fn fit_window(text: &str, req: LineRequest, fit: Fit) -> Result<Fitted<'_>, WindowError> {
     fit_capped(text, req, fit, MAX_WINDOW_BYTES)
 }
@@ -284,18 +318,26 @@ fn fit_capped<'a>(
     let bytes = text.as_bytes();
     let span = req.span(bytes)?;
     let (offset, limit) = (span.offset, span.limit);
-    let start = match line_start(bytes, offset) {
-        Ok(start) => start,
+    let line = match line_start(bytes, offset) {
+        Ok(line) => line,
         Err(total_lines) => return Ok(Fitted::empty(total_lines, offset, limit, fit)),
     };
+    let start = line
+        + column_start(&bytes[line..], fit.column).map_err(|line_chars| {
+            WindowError::ColumnPastEnd {
+                line: offset + 1,
+                column: fit.column,
+                line_chars,
+            }
+        })?;
     let limits = ContentCaps::new(max_bytes, fit.max_chars, fit.line_numbers, offset);
     let taken = take_lines(&bytes[start..], limit, &limits);
     let lines_end = start + taken.len;
     let total_lines = span
         .total_lines
         .unwrap_or_else(|| offset + taken.count + count_lines(&bytes[lines_end..]));
-    // `start` follows a `\n` (or is 0) and `lines_end` follows a `\n` (or is
-    // the end), so both are char boundaries of `text`.
+    // `start` follows a `\n` (or is 0) or is the start of a character of its line, and
+    // `lines_end` follows a `\n` (or is the end), so both are char boundaries of `text`.
     let lines = &text[start..lines_end];
     let (returned, shortened) = shorten(lines, &taken, &limits, limit, lines_end < bytes.len());
     let content = if fit.line_numbers && !returned.is_empty() {
@@ -310,6 +352,7 @@ fn fit_capped<'a>(
             offset,
             limit,
             returned: taken.count,
+            column: fit.column,
             cap: shortened.cap(),
         },
         content,
@@ -345,6 +388,7 @@ fn shorten<'a>(
             returned_bytes: cut.kept,
             bytes_without_budget: cut.kept_by_bytes,
             line_chars: (cut.by == CapKind::Chars).then(|| charged_chars(lines.as_bytes())),
+            chars: char_count(lines.as_bytes()),
         };
         return (kept, Shortened::LineCut(line_cut));
     }

@@ -117,6 +117,13 @@ pub enum WindowError {
         requested_end: u64,
         total_lines: u64,
     },
+    /// The window's first line has no character `column` (see the `column` module): it has
+    /// `line_chars` characters, its `\n` included. `line` is 1-indexed.
+    ColumnPastEnd {
+        line: u64,
+        column: u64,
+        line_chars: u64,
+    },
 }
 
 impl Display for WindowError {
@@ -139,6 +146,15 @@ impl Display for WindowError {
                 }
                 Ok(())
             }
+            WindowError::ColumnPastEnd {
+                line,
+                column,
+                line_chars,
+            } => write!(
+                f,
+                "column {column} is past the end of line {line}, which has {line_chars} characters (a line break counts as one); columns of that line run from 0 to {}",
+                line_chars.saturating_sub(1)
+            ),
         }
     }
 }

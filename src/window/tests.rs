@@ -515,6 +515,7 @@ proptest! {
                 prop_assert_eq!(first, start.unwrap_or(1).clamp(1, total));
                 prop_assert_eq!(last, end.unwrap_or(total).clamp(1, total));
             }
+            Err(e @ WindowError::ColumnPastEnd { .. }) => prop_assert!(false, "no column: {e}"),
         }
     }
 }

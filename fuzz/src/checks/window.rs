@@ -79,6 +79,7 @@ impl FitInput {
         Fit {
             max_chars,
             line_numbers: self.line_numbers,
+            column: 0,
         }
     }
 }

@@ -20,7 +20,7 @@ use super::steps::{Call, Labelled, Planned, Steps};
 use crate::base::cpu::{self, Stop};
 use crate::resolve::args::ArgName;
 use crate::response;
-use crate::response::batch::SharedLimit;
+use crate::response::limit::SharedLimit;
 use crate::source::{BlobKind, Fetched, Source, Wanted, holds};
 use crate::view::{Read, render};
 use args::{BatchCall, Entry};
@@ -222,6 +222,7 @@ impl Step<'_> {
             changed_from,
             max_chars,
             fitted_to_message: self.fitted_to_message,
+            shared: Some(self.shared_limit()),
         };
         match render(view, target, &read, self.stop) {
             Ok(rendered) => {

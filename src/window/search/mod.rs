@@ -69,6 +69,7 @@ use std::convert::Infallible;
 
 use super::cap::MAX_WINDOW_BYTES;
 use super::chars::charged_chars;
+use super::column::char_count;
 use super::lines::count_lines;
 use super::request::{LineRequest, MAX_LIMIT, WindowError};
 
@@ -119,6 +120,10 @@ pub struct SearchPage {
     /// Whether the pattern can match only across lines, so no line matches
     /// ([`Pattern::only_across_lines`]).
     pub only_across_lines: bool,
+    /// For a page whose one line, a match, was cut ([`PageShortened::LineCut`]): the column
+    /// (characters from the line's start, 0-indexed) where the pattern's first match in it
+    /// starts, so a window can read the line from there.
+    pub match_column: Option<u64>,
 }
 
 impl SearchPage {
@@ -180,9 +185,27 @@ pub fn search_until<E>(
         total_matches: recorded.total,
         shown: page.shown,
         next_start,
+        match_column: cut_match_column(bytes, &page.shortened, &grouped, search.pattern),
         shortened: page.shortened,
         only_across_lines: search.pattern.only_across_lines(),
     }))
+}
+
+/// Where the first match starts in a page's cut line, the first match of its first group (the
+/// only line such a page shows), as a column.
+fn cut_match_column(
+    bytes: &[u8],
+    shortened: &PageShortened,
+    grouped: &[groups::Group],
+    pattern: &Pattern,
+) -> Option<u64> {
+    let PageShortened::LineCut { .. } = shortened else {
+        return None;
+    };
+    let hit = grouped.first()?.matches.first()?;
+    let line = hits::line_text(&bytes[hit.start..hit.end]);
+    let at = pattern.first_match(line)?;
+    Some(char_count(&line[..at]))
 }
 
 /// The answer when no line is searched.
@@ -197,5 +220,6 @@ fn nothing_searched(search: &Search<'_>, total_lines: u64) -> SearchPage {
         next_start: None,
         shortened: PageShortened::None,
         only_across_lines: search.pattern.only_across_lines(),
+        match_column: None,
     }
 }

@@ -6,6 +6,7 @@ use std::fmt::Write;
 use super::super::budget::{self, cut_line};
 use super::super::cap::{CapKind, LineCut};
 use super::super::chars::charged_chars;
+use super::super::column::char_count;
 use super::groups::{Group, line_end};
 use super::shortened::{PageCap, PageShortened};
 
@@ -210,6 +211,7 @@ impl<'a> Builder<'a> {
                 bytes_without_budget: cut.kept_by_bytes,
                 line_chars: (cut.by == CapKind::Chars)
                     .then(|| charged_chars(shown.line.as_bytes())),
+                chars: char_count(shown.line.as_bytes()),
             },
         };
     }

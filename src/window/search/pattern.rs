@@ -143,6 +143,14 @@ impl Pattern {
         self.exact.is_match(line)
     }
 
+    /// Where the pattern's leftmost match in `line` (a line's text without its terminator)
+    /// starts, a byte index; `None` when it does not match.
+    pub(super) fn first_match(&self, line: &[u8]) -> Option<usize> {
+        self.exact
+            .search(&regex_automata::Input::new(line))
+            .map(|m| m.start())
+    }
+
     /// Whether the pattern can match only across lines, so that no line
     /// matches it (module doc).
     pub fn only_across_lines(&self) -> bool {

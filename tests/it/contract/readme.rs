@@ -98,6 +98,7 @@ fn the_constants_are_what_the_server_does() {
     let numbered = Fit {
         max_chars: 0,
         line_numbers: true,
+        column: 0,
     };
     let fitted = fit_window(
         "x\n",

@@ -176,10 +176,11 @@ pub fn err(result: &CallToolResult) -> String {
 pub const OUTPUT_KEYS: [&str; 5] = ["path", "ref", "system_instruction", "metadata", "content"];
 
 /// The keys of `metadata`, in the order the server sends them (each only when present).
-pub const METADATA_KEYS: [&str; 11] = [
+pub const METADATA_KEYS: [&str; 12] = [
     "total_lines",
     "returned_lines",
     "truncated",
+    "columns",
     "size_bytes",
     "blob_id",
     "commit_sha",

@@ -319,7 +319,7 @@ async fn one_budget_is_shared_in_order_and_names_what_was_not_read() {
     let hint = got[1]["system_instruction"].as_str().unwrap();
     assert!(
         hint.contains(r#"call again with {"offset": 5, "limit": 500, "max_chars": 150}"#)
-            && hint.contains("within the 50 character budget (max_chars)"),
+            && hint.contains("within what was left (50 characters) of the call's 150 character budget (max_chars)"),
         "{hint}"
     );
     assert_eq!(got[2]["path"], "c.txt");
@@ -705,6 +705,49 @@ async fn a_not_read_entry_names_the_limit_that_spent_the_budget() {
     assert!(
         hint.starts_with("Not read: the entries before this one used the call's 150000 character budget (max_chars)."),
         "{hint}"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn an_entry_squeezed_by_the_message_continues_exactly_where_it_stopped() {
+    // Issue 34: the fourth of four 2,000-line windows (max_chars: 0), squeezed by the
+    // one-message limit, returned part of line 6001 and said the rest was "not retrievable";
+    // following its hint skipped the rest of that line for good.
+    let line = format!("{}\n", "x".repeat(99));
+    let file = line.repeat(8000);
+    let (_gitlab, _mock, server) = start_with(&[("big.txt", file.clone())]).await;
+    let window = |offset: u64| json!({"file_path": "big.txt", "offset": offset, "limit": 2000});
+    let call = json!({"project_id": "grp/proj", "ref": "main", "max_chars": 0,
+        "files": [window(0), window(2000), window(4000), window(6000)]});
+    let got = files(&server.call_many(call).await);
+    let fourth = &got[3];
+    let content = fourth["content"].as_str().unwrap();
+    let hint = fourth["system_instruction"].as_str().unwrap();
+    assert!(!hint.contains("not retrievable"), "{hint}");
+    assert!(
+        hint.contains("what fits in one message"),
+        "the limit that cut: {hint}"
+    );
+    // The first call the hint names, merged into the entry's arguments, continues exactly.
+    let at = hint.find("call again with ").unwrap() + "call again with ".len();
+    let first: Value = serde_json::Deserializer::from_str(&hint[at..])
+        .into_iter()
+        .next()
+        .unwrap()
+        .unwrap();
+    let mut args = json!({"project_id": "grp/proj", "ref": "main", "file_path": "big.txt",
+        "offset": 6000, "limit": 2000, "max_chars": 0});
+    for (k, v) in first.as_object().unwrap() {
+        args[k] = v.clone();
+    }
+    let next = ok(&server.call(args).await);
+    let joined = format!("{content}{}", next["content"].as_str().unwrap());
+    let from_6001 = &file[6000 * line.len()..];
+    assert!(
+        joined.len() > content.len() && from_6001.starts_with(&joined),
+        "a gap or an overlap after {} bytes",
+        content.len()
     );
     server.stop().await;
 }

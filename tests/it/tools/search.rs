@@ -290,7 +290,7 @@ async fn the_budget_bounds_a_page_and_cuts_a_long_match() {
         "{hint}"
     );
     assert!(hint.contains("did not fit within the 100000 character budget (max_chars) and is shown from its first match"), "{hint}");
-    // A match longer than the budget is cut, and the hint says how to read it whole.
+    // A match longer than the budget is cut, and the hint says where to read it on from.
     let out = ok(&server
         .call(args(
             "data.csv",
@@ -300,7 +300,7 @@ async fn the_budget_bounds_a_page_and_cuts_a_long_match() {
     assert_eq!(out["content"], format!("300:{}", "x".repeat(46)));
     let hint = out["system_instruction"].as_str().unwrap();
     assert!(
-        hint.ends_with("To read the whole line, call again without pattern with {\"start_line\": 300, \"end_line\": 300, \"max_chars\": 0}."),
+        hint.ends_with("To read the line from column 46, call again without pattern (and without context_lines or ignore_case) with {\"offset\": 299, \"limit\": 1, \"column\": 46}."),
         "{hint}"
     );
     server.stop().await;

@@ -200,7 +200,7 @@ async fn the_default_budget_fits_long_lines_and_the_hints_rebuild_the_file() {
     assert_eq!(out["metadata"]["truncated"], true);
     assert_eq!(
         hint(&out),
-        "File truncated. Remaining lines: 403. To view more, call again with {\"offset\": 97, \"limit\": 500}. The window was shortened to stay within the 100000 character budget (max_chars); the next window starts after the last line shown."
+        "File truncated. Remaining lines: 403. To view more, call again with {\"offset\": 97, \"limit\": 500}. The window was shortened to stay within the default 100000 character budget (max_chars); the next window starts after the last line shown."
     );
     // Following the hints visits every line once and rebuilds the file.
     let mut rebuilt = out["content"].as_str().unwrap().to_string();
@@ -268,8 +268,21 @@ async fn the_callers_budget_and_line_numbers_are_repeated_in_the_hint() {
     tool.stop().await;
 }
 
+/// `extra` with the first call a hint names merged in, as an agent follows it; `None` when
+/// the hint names none.
+fn followed(extra: &Value, out: &Value) -> Option<Value> {
+    let first = calls_in(out.get("system_instruction")?.as_str()?)
+        .into_iter()
+        .next()?;
+    let mut next = extra.clone();
+    for (k, v) in first.as_object()? {
+        next[k] = v.clone();
+    }
+    Some(next)
+}
+
 #[tokio::test]
-async fn a_line_cut_by_the_budget_is_read_whole_with_max_chars_0() {
+async fn a_line_longer_than_a_call_is_read_on_from_its_column() {
     // A minified file: a 300 KB line, then one past GitLab's 1 MiB cap.
     let line = "function f(a,b){return a+b}var s=\"k\";".repeat(8_000);
     let huge = "g".repeat(1_200_000);
@@ -279,46 +292,65 @@ async fn a_line_cut_by_the_budget_is_read_whole_with_max_chars_0() {
     let out = tool.read("app.min.js", json!({})).await;
     assert_eq!(returned(&out), (1, 1));
     assert_eq!(out["content"].as_str().unwrap(), &line[..100_000]);
-    // One unit per sentence: the line is weighed in characters, as the budget is.
+    assert_eq!(
+        out["metadata"]["columns"],
+        json!({"start": 0, "end": 100_000})
+    );
     let line_chars = line.chars().count() + 1;
     assert_eq!(
         hint(&out),
         format!(
-            "File truncated. Remaining lines: 2. To view more, call again with {{\"offset\": 1, \"limit\": 500}}. Line 1 ({line_chars} characters) is longer than the 100000 character budget (max_chars) and only its first 100000 characters are shown. To read the whole line, call again with {{\"offset\": 0, \"limit\": 1, \"max_chars\": 0}}."
+            "Line 1 ({line_chars} characters) was cut at column 100000 to stay within the default 100000 character budget (max_chars): 100000 characters of it are shown. To read on in this line, call again with {{\"offset\": 0, \"limit\": 500, \"column\": 100000}}. 2 more lines follow it. To read the rest of the line in one call instead, call again with {{\"offset\": 0, \"limit\": 1, \"column\": 100000, \"max_chars\": 0}}."
         )
     );
-    let again = calls_in(hint(&out))[1].clone();
-    let out = tool.read("app.min.js", again).await;
-    assert_eq!(out["content"].as_str().unwrap(), format!("{line}\n"));
-    assert!(out.get("system_instruction").unwrap().as_str().unwrap().starts_with("File truncated. Remaining lines: 2. To view more, call again with {\"offset\": 1, \"limit\": 1, \"max_chars\": 0}."));
-    // Past what one message holds, max_chars: 0 shows as much of the line as fits in one
-    // message (issue 27) and says the rest is out of reach.
-    let out = tool
-        .read("app.min.js", json!({"start_line": 2, "end_line": 2}))
-        .await;
-    assert_eq!(out["content"].as_str().unwrap().len(), 100_000);
-    let again = calls_in(hint(&out));
+    // The next piece of the line, from where the content stopped.
+    let on = followed(&json!({}), &out).unwrap();
+    let out = tool.read("app.min.js", on).await;
+    assert_eq!(out["content"].as_str().unwrap(), &line[100_000..200_000]);
     assert_eq!(
-        again,
-        [
-            json!({"start_line": 3, "end_line": 3}),
-            json!({"start_line": 2, "end_line": 2, "max_chars": 0})
-        ],
-        "{}",
-        hint(&out)
+        out["metadata"]["columns"],
+        json!({"start": 100_000, "end": 200_000})
     );
+    // Or the rest of it at once; the window after it sets the column back.
+    let rest = calls_in(hint(&out))[1].clone();
+    assert_eq!(
+        rest,
+        json!({"offset": 0, "limit": 1, "column": 200_000, "max_chars": 0})
+    );
+    let out = tool.read("app.min.js", rest).await;
+    assert_eq!(
+        out["content"].as_str().unwrap(),
+        format!("{}\n", &line[200_000..])
+    );
+    assert_eq!(
+        hint(&out),
+        "File truncated. Remaining lines: 2. To view more, call again with {\"offset\": 1, \"limit\": 1, \"column\": 0, \"max_chars\": 0}."
+    );
+    // A line past what one message holds is read to its end by following the first call of
+    // each hint: no gap, no overlap.
+    let mut extra = json!({"start_line": 2, "end_line": 2, "max_chars": 0});
+    let mut read = String::new();
+    let mut calls = 0;
+    loop {
+        let out = tool.read("app.min.js", extra.clone()).await;
+        calls += 1;
+        read.push_str(out["content"].as_str().unwrap());
+        assert!(!hint(&out).contains("not retrievable"), "{}", hint(&out));
+        if read.ends_with('\n') {
+            break;
+        }
+        match followed(&extra, &out) {
+            Some(next) if calls < 10 => extra = next,
+            _ => break,
+        }
+    }
     assert!(
-        hint(&out).ends_with(
-            "shows as much of it as fits in one message; the rest of the line is not retrievable."
-        ),
-        "{}",
-        hint(&out)
+        read == format!("{huge}\n"),
+        "{} characters read",
+        read.len()
     );
-    let out = tool.read("app.min.js", again[1].clone()).await;
-    let shown = out["content"].as_str().unwrap().len();
-    assert!((400_000..500_000).contains(&shown), "{shown}");
-    assert!(hint(&out).contains("is longer than what fits in one message (1000000 bytes"));
-    assert!(hint(&out).contains("The rest of the line is not retrievable."));
+    // 1,200,001 characters in pieces of what fits in one message (about 480,000 of these).
+    assert_eq!(calls, 3);
     tool.stop().await;
 }
 
