@@ -114,12 +114,7 @@ impl Display for ViewError {
                 path,
                 size_bytes,
                 budget,
-            } => write!(
-                f,
-                "File '{}' ({size_bytes} bytes) could not be outlined: its parse passed {} s of CPU time, the most a file of its size may take ({PARSE_SECONDS_BASE} s and {PARSE_SECONDS_PER_MIB} s per MiB). That happens when a file has many syntax errors, or is not in the language its extension says (tree-sitter recovers from errors slowly). Use pattern to find lines in it instead.",
-                shown(path),
-                budget.as_secs()
-            ),
+            } => too_slow(f, path, *size_bytes, *budget),
             ViewError::OutlineOverMemory {
                 path,
                 size_bytes,
@@ -131,6 +126,22 @@ impl Display for ViewError {
             ViewError::Symbol(e) => e.fmt(f),
         }
     }
+}
+
+/// [`ViewError::OutlineTooSlow`]'s words: the CPU time passed, why it happens, what to use
+/// instead.
+fn too_slow(
+    f: &mut Formatter<'_>,
+    path: &str,
+    size_bytes: u64,
+    budget: std::time::Duration,
+) -> fmt::Result {
+    write!(
+        f,
+        "File '{}' ({size_bytes} bytes) could not be outlined: its parse passed {} s of CPU time, the most a file of its size may take ({PARSE_SECONDS_BASE} s and {PARSE_SECONDS_PER_MIB} s per MiB). That happens when a file has many syntax errors, or is not in the language its extension says (tree-sitter recovers from errors slowly). Use pattern to find lines in it instead.",
+        shown(path),
+        budget.as_secs()
+    )
 }
 
 /// [`ViewError::OutlineOverMemory`]'s words: what happened, the budget and its flag, and
