@@ -2,7 +2,8 @@
 //! attributes and doc comments that belong to them), parsed with tree-sitter, for the
 //! `outline` view; and one definition found by name, for the `symbol` view.
 //!
-//! Pure but for [`cache`]: [`outline`] parses a text once and walks its tree
+//! Pure but for [`cache`] and [`memory`] (tree-sitter's allocator, counted, so a parse can be
+//! stopped by the memory it holds): [`outline`] parses a text once and walks its tree
 //! ([`walk`], entering the nodes [`reach`] says a definition may lie in, with each language's
 //! rules in [`rules`]); [`page`] cuts an outline into a page;
 //! [`symbol`] picks a definition by name. Parsing is CPU work, called synchronously at the
