@@ -9,11 +9,21 @@ and VmRSS after the largest file, after the 20, and after the rest, from /proc.
 
 Run: python3 benches/outline_rss.py target/release/gitlab-file-mcp [SIZE_MB]
 It reports; it asserts nothing.
+
+The peak of one parse: python3 benches/outline_rss.py BINARY --peak SIZE_MB [SERVE_FLAG...]
+serves one file of SIZE_MB (at most 12 MiB, the largest outlined) per language from a fresh
+process with the flags given (e.g. --outline-memory-bytes 1073741824), outlines it once, and
+prints whether it was outlined or refused, the call's wall time, VmHWM and VmRSS after.
 """
 import json, os, subprocess, sys, tempfile, time
 
 BINARY = sys.argv[1]
-SIZE = int(float(sys.argv[2] if len(sys.argv) > 2 else 10) * 1_000_000)
+PEAK = len(sys.argv) > 2 and sys.argv[2] == "--peak"
+ARGS = sys.argv[3:] if PEAK else sys.argv[2:]
+MAX_OUTLINE_BYTES = 12 * 1024 * 1024
+SIZE = int(float(ARGS[0] if ARGS else 10) * 1_000_000)
+if PEAK:
+    SIZE = min(SIZE, MAX_OUTLINE_BYTES - 200)
 
 SHAPES = {
     "py": lambda i: f"class C{i}:\n    def m{i}(self, x):\n        return [x, {i}, 'x' * {i}]\n\n",
@@ -42,20 +52,23 @@ def rss(pid):
     return fields["VmHWM"], fields["VmRSS"]
 
 
-def main():
+def repository(files):
+    """A git repository in a new temporary folder holding `files` (name: text)."""
     repo = tempfile.mkdtemp()
     git = lambda *a: subprocess.run(["git", "-C", repo, *a], check=True, capture_output=True)
     git("init", "-q")
     git("symbolic-ref", "HEAD", "refs/heads/main")
-    names = []
-    for n, ext in enumerate(list(SHAPES) * 5):
-        name = f"f{n:02}.{ext}"
+    for name, text in files.items():
         with open(os.path.join(repo, name), "w") as f:
-            f.write(file_of(ext).replace("C", f"K{n}_"))
-        names.append(name)
+            f.write(text)
     git("add", ".")
     git("-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qm", "files")
-    server = subprocess.Popen([BINARY, "serve", "--repo", repo], stdin=subprocess.PIPE,
+    return repo
+
+
+def serve(repo, flags=()):
+    """The server over stdio on `repo`, initialized; and a function sending it one request."""
+    server = subprocess.Popen([BINARY, "serve", "--repo", repo, *flags], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     ids = iter(range(1, 10_000))
 
@@ -68,13 +81,44 @@ def main():
     request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
                            "clientInfo": {"name": "rss", "version": "0"}})
     server.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
+    return server, request
+
+
+def outline(request, name):
+    """One outline call of `name`: its result."""
+    return request("tools/call", {"name": "get_repository_file", "arguments": {
+        "file_path": name, "ref": "main", "outline": True, "max_chars": 2000}})["result"]
+
+
+def peak():
+    """One file per language, each outlined once by a fresh server: outlined or refused, and
+    the process's peak and resident memory after."""
+    print(f"one file of {SIZE:,} bytes per language; flags {ARGS[1:]}; binary {BINARY}")
+    for ext in SHAPES:
+        name = f"f.{ext}"
+        repo = repository({name: file_of(ext)})
+        server, request = serve(repo, ARGS[1:])
+        start = time.time()
+        result = outline(request, name)
+        took = time.time() - start
+        if result.get("isError"):
+            said = "refused: " + result["content"][0]["text"][:90]
+        else:
+            said = f"outlined, {result['structuredContent']['metadata']['outline']['total']:,} definitions"
+        high, now = rss(server.pid)
+        print(f"{ext}: {said}; {took:.1f} s; peak {high}, resident after {now}")
+        server.kill()
+
+
+def main():
+    names = [f"f{n:02}.{ext}" for n, ext in enumerate(list(SHAPES) * 5)]
+    repo = repository({name: file_of(name[4:]).replace("C", f"K{name[1:3]}_") for name in names})
+    server, request = serve(repo)
     print(f"files: 20 of {SIZE / 1e6:.0f} MB ({', '.join(SHAPES)}); binary {BINARY}")
     print(f"at rest before: peak {rss(server.pid)[0]}, resident {rss(server.pid)[1]}")
     start = time.time()
     for k, name in enumerate(names):
-        answer = request("tools/call", {"name": "get_repository_file", "arguments": {
-            "file_path": name, "ref": "main", "outline": True, "max_chars": 2000}})
-        result = answer["result"]
+        result = outline(request, name)
         if result.get("isError"):
             print(f"{name}: {result['content'][0]['text'][:200]}")
         if k == 0:
@@ -86,4 +130,4 @@ def main():
     server.kill()
 
 
-main()
+peak() if PEAK else main()

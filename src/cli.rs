@@ -13,6 +13,7 @@ use serde_json::{Map, Value, json};
 use crate::config::{ConfigError, GitlabArgs, GitlabConfig};
 use crate::http::HttpArgs;
 use crate::limits::DEFAULT_MAX_CHARS;
+use crate::outline::{DEFAULT_PARSE_MEMORY_BYTES, OUTLINE_CACHE_BYTES, Outlines};
 use crate::reader::caller::CallerContext;
 use crate::reader::history::Caller;
 use crate::reader::{AnySource, ReadDefaults, Reader};
@@ -56,6 +57,12 @@ pub struct Cli {
     // bare `gitlab-file-mcp` (serve with no subcommand) reads its variable too.
     #[arg(long, global = true, env = MAX_CHARS_ENV, value_name = "N", help = max_chars_help())]
     max_chars: Option<u64>,
+    /// Bytes of syntax tree one outline or symbol parse may hold; a file whose parse passes it
+    /// is refused (tree-sitter holds 35 to 105 bytes of tree per byte of source, Ruby the most).
+    #[arg(long, global = true, env = "GITLAB_FILE_MCP_OUTLINE_MEMORY_BYTES", value_name = "BYTES",
+          default_value_t = DEFAULT_PARSE_MEMORY_BYTES,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    outline_memory_bytes: u64,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -181,12 +188,14 @@ fn build_reader(
     repo: Option<&PathBuf>,
     config: &GitlabConfig,
     defaults: ReadDefaults,
+    outline_memory_bytes: u64,
 ) -> Result<Reader, ReaderError> {
     let backend = match repo {
         Some(path) => AnySource::Local(LocalSource::new(LocalRepo::open(path)?)),
         None => AnySource::Gitlab(GitlabSource::new(config)?),
     };
-    Ok(Reader::new(backend, defaults))
+    let outlines = Outlines::new(OUTLINE_CACHE_BYTES, outline_memory_bytes);
+    Ok(Reader::new(backend, defaults, outlines))
 }
 
 /// Runs the command line; returns the process exit code.
@@ -196,8 +205,8 @@ pub async fn run(cli: Cli) -> ExitCode {
         Err(e) => return usage_error(&e.to_string()),
     };
     match cli.command.unwrap_or(Command::Serve(ServeArgs::default())) {
-        Command::Serve(args) => serve(args, config, cli.max_chars).await,
-        Command::Read(args) => read(args, config, cli.max_chars).await,
+        Command::Serve(args) => serve(args, config, cli.max_chars, cli.outline_memory_bytes).await,
+        Command::Read(args) => read(args, config, cli.max_chars, cli.outline_memory_bytes).await,
     }
 }
 
@@ -206,11 +215,16 @@ fn usage_error(message: &str) -> ExitCode {
     ExitCode::from(EXIT_USAGE)
 }
 
-async fn serve(args: ServeArgs, config: GitlabConfig, max_chars: Option<u64>) -> ExitCode {
+async fn serve(
+    args: ServeArgs,
+    config: GitlabConfig,
+    max_chars: Option<u64>,
+    outline_memory_bytes: u64,
+) -> ExitCode {
     let defaults = ReadDefaults {
         max_chars: max_chars.unwrap_or(DEFAULT_MAX_CHARS),
     };
-    let reader = match build_reader(args.repo.as_ref(), &config, defaults) {
+    let reader = match build_reader(args.repo.as_ref(), &config, defaults, outline_memory_bytes) {
         Ok(r) => r,
         Err(e) => return usage_error(&e.to_string()),
     };
@@ -252,12 +266,17 @@ struct Printed {
     system_instruction: Option<String>,
 }
 
-async fn read(args: ReadArgs, config: GitlabConfig, max_chars: Option<u64>) -> ExitCode {
+async fn read(
+    args: ReadArgs,
+    config: GitlabConfig,
+    max_chars: Option<u64>,
+    outline_memory_bytes: u64,
+) -> ExitCode {
     // A budget given by flag or variable is sent as the call's own; else the default applies.
     let defaults = ReadDefaults {
         max_chars: DEFAULT_MAX_CHARS,
     };
-    let reader = match build_reader(args.repo.as_ref(), &config, defaults) {
+    let reader = match build_reader(args.repo.as_ref(), &config, defaults, outline_memory_bytes) {
         Ok(r) => r,
         Err(e) => return usage_error(&e.to_string()),
     };

@@ -65,7 +65,7 @@ pub(crate) enum ErrorKind {
     /// Duo context exclusion.
     #[strum(serialize = "excluded")]
     Excluded,
-    /// Over `--max-file-bytes`.
+    /// Over `--max-file-bytes`; an outline past its size, CPU or memory budget.
     #[strum(serialize = "too_large")]
     TooLarge,
     /// The arguments, a URL, a line range or a ref name were refused.

@@ -2,7 +2,9 @@
 //! an outline followed by symbol reads of the same blob costs one parse. Counted in the
 //! metrics (`outline_cache_*`). A blob without an id is parsed every time. What is kept is the
 //! outline alone (its definitions, weighed by [`Outline::weight`]): the syntax tree is dropped
-//! once walked, and after a large parse its memory is given back to the system.
+//! once walked, and after a large parse its memory is given back to the system. Each parse
+//! may hold at most the cache's `parse_memory` bytes of tree ([`outline_until`]'s `memory`); a
+//! parse stopped there is an error, and is not kept.
 
 use std::sync::Arc;
 
@@ -16,22 +18,20 @@ use crate::metrics;
 /// Bytes of outlines kept (a 600 KB source file's outline weighs about 0.5 MB).
 pub(crate) const OUTLINE_CACHE_BYTES: u64 = 64 * 1024 * 1024;
 
-/// The shared outline cache.
+/// The shared outline cache, and the memory a parse may use.
 #[derive(Debug)]
 pub(crate) struct Outlines {
     cache: SharedLru<(String, Language), Arc<Outline>>,
-}
-
-impl Default for Outlines {
-    fn default() -> Self {
-        Self::new(OUTLINE_CACHE_BYTES)
-    }
+    /// Bytes of syntax tree a parse may hold ([`outline_until`]'s `memory`).
+    parse_memory: u64,
 }
 
 impl Outlines {
-    pub(crate) fn new(budget: u64) -> Self {
+    /// Outlines kept within `budget` bytes, each parsed within `parse_memory` bytes of tree.
+    pub(crate) fn new(budget: u64, parse_memory: u64) -> Self {
         Self {
             cache: SharedLru::new(budget),
+            parse_memory,
         }
     }
 
@@ -46,7 +46,7 @@ impl Outlines {
         go_on: impl FnMut() -> Result<(), E>,
     ) -> Result<Result<Arc<Outline>, OutlineError>, E> {
         let Some(id) = blob_id else {
-            return Ok(parsed(text, language, go_on)?.map(Arc::new));
+            return Ok(parsed(text, language, self.parse_memory, go_on)?.map(Arc::new));
         };
         let key = (id.to_string(), language);
         let kept = self.cache.lock().get(&key).cloned();
@@ -54,7 +54,7 @@ impl Outlines {
         if let Some(kept) = kept {
             return Ok(Ok(kept));
         }
-        let parsed = match parsed(text, language, go_on)? {
+        let parsed = match parsed(text, language, self.parse_memory, go_on)? {
             Ok(parsed) => Arc::new(parsed),
             Err(e) => return Ok(Err(e)),
         };
@@ -70,9 +70,10 @@ impl Outlines {
 fn parsed<E>(
     text: &str,
     language: Language,
+    memory: u64,
     go_on: impl FnMut() -> Result<(), E>,
 ) -> Result<Result<Outline, OutlineError>, E> {
-    let outline = outline_until(text, language, go_on);
+    let outline = outline_until(text, language, memory, go_on);
     if text.len() >= GIVE_BACK_BYTES {
         give_back();
     }
@@ -89,7 +90,7 @@ mod tests {
 
     #[test]
     fn one_parse_per_blob_and_language() {
-        let outlines = Outlines::new(1 << 20);
+        let outlines = Outlines::new(1 << 20, u64::MAX);
         let a = outlines
             .get(Some("b1"), Language::Python, "def f():\n    pass\n", go_on)
             .unwrap()
@@ -114,7 +115,7 @@ mod tests {
 
     #[test]
     fn the_budget_evicts() {
-        let outlines = Outlines::new(1);
+        let outlines = Outlines::new(1, u64::MAX);
         let a = outlines
             .get(Some("b1"), Language::Python, "def f(): pass\n", go_on)
             .unwrap()
@@ -128,7 +129,7 @@ mod tests {
 
     #[test]
     fn a_stopped_parse_is_an_error_and_is_not_kept() {
-        let outlines = Outlines::new(1 << 20);
+        let outlines = Outlines::new(1 << 20, u64::MAX);
         let text = "def f():\n    pass\n".repeat(10_000);
         let mut asked = 0;
         let stopped = outlines.get(Some("b1"), Language::Python, &text, || {
@@ -148,5 +149,26 @@ mod tests {
             .unwrap();
         assert!(asked_again > 3, "{asked_again}");
         assert_eq!(again.definitions.len(), 10_000);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_parse_over_its_memory_is_refused_and_not_kept() {
+        let outlines = Outlines::new(1 << 20, 100_000);
+        let text = "def f():\n    pass\n".repeat(10_000);
+        for _ in 0..2 {
+            let refused = outlines.get(Some("b1"), Language::Python, &text, go_on);
+            assert!(
+                matches!(
+                    refused,
+                    Ok(Err(OutlineError::OverMemory {
+                        budget: 100_000,
+                        ..
+                    }))
+                ),
+                "{refused:?}"
+            );
+        }
+        assert_eq!(outlines.cache.lock().len(), 0);
     }
 }

@@ -8,6 +8,7 @@ use tree_sitter::{ParseOptions, ParseState};
 
 use super::definition::Outline;
 use super::language::Language;
+use super::memory::Meter;
 use super::reach::Kinds;
 use super::walk;
 
@@ -48,6 +49,12 @@ pub enum OutlineError {
     /// [`outline_until`]'s outer error).
     #[error("the {} parser gave no syntax tree", .0.as_str())]
     NoTree(Language),
+    /// The parse was stopped when its syntax tree passed `budget` bytes ([`Meter`]).
+    #[error(
+        "the {language} parse was stopped when its syntax tree passed {budget} bytes",
+        language = .language.as_str()
+    )]
+    OverMemory { language: Language, budget: u64 },
 }
 
 /// The outline of `text` in `language`: one parse, one walk of the tree.
@@ -57,15 +64,18 @@ pub fn outline(text: &str, language: Language) -> Result<Outline, OutlineError> 
 
 /// [`outline`], asking `go_on` whether to go on while it parses (tree-sitter's progress
 /// callback, every hundred or so steps of its parser: microseconds apart): its error, if it
-/// answers one, ends the parse (the outer `Err`). The parse is the part whose time has no
-/// good bound (error recovery in a broken file: 20 s for 2 MiB of junk TypeScript); the walk
-/// after it is linear in the tree.
+/// answers one, ends the parse (the outer `Err`). The parse is the part whose time and
+/// memory have no good bound (error recovery in a broken file: 20 s for 2 MiB of junk
+/// TypeScript; 60 to 200 bytes of tree per byte of source); the walk after it is linear in
+/// the tree. A parse whose tree passes `memory` bytes ([`Meter::held`]) is stopped at the next
+/// callback and answers [`OutlineError::OverMemory`].
 pub fn outline_until<E>(
     text: &str,
     language: Language,
+    memory: u64,
     go_on: impl FnMut() -> Result<(), E>,
 ) -> Result<Result<Outline, OutlineError>, E> {
-    walked(text, language, Kinds::of(language), go_on)
+    walked(text, language, Kinds::of(language), memory, go_on)
 }
 
 /// [`outline`] by a walk of every node, without the pruning of [`Kinds`]: what the pruned
@@ -79,17 +89,21 @@ pub(crate) fn outline_of_every_node(
 
 /// [`walked`] without a way to stop.
 fn walked_whole(text: &str, language: Language, kinds: &Kinds) -> Result<Outline, OutlineError> {
-    let never_stopped = walked(text, language, kinds, || Ok::<(), Infallible>(()));
+    let never_stopped = walked(text, language, kinds, u64::MAX, || Ok::<(), Infallible>(()));
     never_stopped.unwrap_or_else(|never| match never {})
 }
 
-/// The parse (stopped when `go_on` errs) and a walk entering what `kinds` says.
+/// The parse (stopped when `go_on` errs, or its tree passes `memory` bytes) and a walk
+/// entering what `kinds` says.
 fn walked<E>(
     text: &str,
     language: Language,
     kinds: &Kinds,
+    memory: u64,
     mut go_on: impl FnMut() -> Result<(), E>,
 ) -> Result<Result<Outline, OutlineError>, E> {
+    // First: the meter installs the counting allocator before this crate's first parser.
+    let meter = Meter::start();
     let mut parser = tree_sitter::Parser::new();
     let Some(grammar) = language.grammar() else {
         return Ok(Err(OutlineError::NotBuiltIn(language)));
@@ -98,11 +112,18 @@ fn walked<E>(
         return Ok(Err(OutlineError::Grammar { language, source }));
     }
     let mut stopped = None;
-    let mut progress = |_: &ParseState| match go_on() {
-        Ok(()) => ControlFlow::Continue(()),
-        Err(e) => {
-            stopped = Some(e);
-            ControlFlow::Break(())
+    let mut over_memory = false;
+    let mut progress = |_: &ParseState| {
+        if meter.held() > memory {
+            over_memory = true;
+            return ControlFlow::Break(());
+        }
+        match go_on() {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                stopped = Some(e);
+                ControlFlow::Break(())
+            }
         }
     };
     let bytes = text.as_bytes();
@@ -114,6 +135,12 @@ fn walked<E>(
     );
     if let Some(e) = stopped {
         return Err(e);
+    }
+    if over_memory {
+        return Ok(Err(OutlineError::OverMemory {
+            language,
+            budget: memory,
+        }));
     }
     let Some(tree) = tree else {
         return Ok(Err(OutlineError::NoTree(language)));
@@ -160,17 +187,38 @@ mod tests {
     fn a_parse_asks_as_it_goes_and_ends_when_told() {
         let text = "def f():\n    return [1, 2, 3]\n".repeat(2_000);
         let mut asked = 0;
-        let whole = outline_until(&text, Language::Python, || {
+        let whole = outline_until(&text, Language::Python, u64::MAX, || {
             asked += 1;
             Ok::<(), ()>(())
         });
         assert_eq!(whole.unwrap().unwrap().definitions.len(), 2_000);
         assert!(asked > 10, "asked {asked} times");
         let mut left = 5;
-        let stopped = outline_until(&text, Language::Python, || {
+        let stopped = outline_until(&text, Language::Python, u64::MAX, || {
             left -= 1;
             if left > 0 { Ok(()) } else { Err("enough") }
         });
         assert_eq!(stopped.unwrap_err(), "enough");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_parse_whose_tree_passes_its_memory_is_refused() {
+        let text = "def f():\n    return [1, 2, 3]\n".repeat(2_000);
+        let go_on = || Ok::<(), ()>(());
+        let refused = outline_until(&text, Language::Python, 100_000, go_on).unwrap();
+        assert!(
+            matches!(
+                refused,
+                Err(OutlineError::OverMemory {
+                    language: Language::Python,
+                    budget: 100_000
+                })
+            ),
+            "{refused:?}"
+        );
+        // 62 KB of source: a few MB of tree, well within 64 MiB.
+        let outlined = outline_until(&text, Language::Python, 64 << 20, go_on).unwrap();
+        assert_eq!(outlined.unwrap().definitions.len(), 2_000);
     }
 }

@@ -55,12 +55,13 @@ pub(crate) struct Reader {
 }
 
 impl Reader {
-    pub(crate) fn new(backend: AnySource, defaults: ReadDefaults) -> Self {
+    /// A reader of `backend`, its outlines kept and bounded by `outlines`.
+    pub(crate) fn new(backend: AnySource, defaults: ReadDefaults, outlines: Outlines) -> Self {
         Self {
             backend,
             defaults,
             history: Arc::new(History::new()),
-            outlines: Arc::new(Outlines::default()),
+            outlines: Arc::new(outlines),
         }
     }
 

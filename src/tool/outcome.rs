@@ -26,7 +26,9 @@ fn view_kind(e: &ViewError) -> ErrorKind {
         ViewError::Binary { .. } => ErrorKind::Binary,
         ViewError::Lfs { .. } => ErrorKind::Lfs,
         ViewError::Stopped(_) => ErrorKind::Timeout,
-        ViewError::OutlineTooLarge { .. } | ViewError::OutlineTooSlow { .. } => ErrorKind::TooLarge,
+        ViewError::OutlineTooLarge { .. }
+        | ViewError::OutlineTooSlow { .. }
+        | ViewError::OutlineOverMemory { .. } => ErrorKind::TooLarge,
         ViewError::Symbol(SymbolError::NotFound { .. }) => ErrorKind::NotFound,
         ViewError::Symbol(SymbolError::Ambiguous { .. }) => ErrorKind::BadArgument,
         ViewError::Output(_) | ViewError::Cpu(_) | ViewError::Outline(_) => ErrorKind::Internal,

@@ -55,6 +55,12 @@ pub(crate) enum ViewError {
         size_bytes: u64,
         budget: std::time::Duration,
     },
+    /// The parse's syntax tree passed `budget` bytes (`--outline-memory-bytes`).
+    OutlineOverMemory {
+        path: String,
+        size_bytes: u64,
+        budget: u64,
+    },
     /// The parser failed (never expected), or the language's grammar is not built in.
     Outline(#[source] OutlineError),
     /// The symbol names no definition, or several.
@@ -108,16 +114,65 @@ impl Display for ViewError {
                 path,
                 size_bytes,
                 budget,
-            } => write!(
-                f,
-                "File '{}' ({size_bytes} bytes) could not be outlined: its parse passed {} s of CPU time, the most a file of its size may take ({PARSE_SECONDS_BASE} s and {PARSE_SECONDS_PER_MIB} s per MiB). That happens when a file has many syntax errors, or is not in the language its extension says (tree-sitter recovers from errors slowly). Use pattern to find lines in it instead.",
-                shown(path),
-                budget.as_secs()
-            ),
+            } => too_slow(f, path, *size_bytes, *budget),
+            ViewError::OutlineOverMemory {
+                path,
+                size_bytes,
+                budget,
+            } => over_memory(f, path, *size_bytes, *budget),
             // A build choice, not a failure: said as it is.
             ViewError::Outline(e @ OutlineError::NotBuiltIn(_)) => e.fmt(f),
             ViewError::Outline(e) => write!(f, "internal error: {e}"),
             ViewError::Symbol(e) => e.fmt(f),
         }
+    }
+}
+
+/// [`ViewError::OutlineTooSlow`]'s words: the CPU time passed, why it happens, what to use
+/// instead.
+fn too_slow(
+    f: &mut Formatter<'_>,
+    path: &str,
+    size_bytes: u64,
+    budget: std::time::Duration,
+) -> fmt::Result {
+    write!(
+        f,
+        "File '{}' ({size_bytes} bytes) could not be outlined: its parse passed {} s of CPU time, the most a file of its size may take ({PARSE_SECONDS_BASE} s and {PARSE_SECONDS_PER_MIB} s per MiB). That happens when a file has many syntax errors, or is not in the language its extension says (tree-sitter recovers from errors slowly). Use pattern to find lines in it instead.",
+        shown(path),
+        budget.as_secs()
+    )
+}
+
+/// [`ViewError::OutlineOverMemory`]'s words: what happened, the budget and its flag, and
+/// what to read the file with instead.
+fn over_memory(f: &mut Formatter<'_>, path: &str, size_bytes: u64, budget: u64) -> fmt::Result {
+    write!(
+        f,
+        "File '{}' ({size_bytes} bytes) could not be outlined: its syntax tree passed {budget} bytes{}, the most one parse may hold on this server (its --outline-memory-bytes; tree-sitter holds 35 to 105 bytes of tree per byte of source). Use pattern to find its definitions, or read it in line windows (start_line, end_line), instead.",
+        shown(path),
+        in_mib(budget)
+    )
+}
+
+/// ` (N MiB)` for a whole number of MiB, else nothing (the bytes are said already).
+fn in_mib(bytes: u64) -> String {
+    match bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
+        true => format!(" ({} MiB)", bytes >> 20),
+        false => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_memory_budget_is_said_in_mib_when_it_is_a_whole_number_of_them() {
+        assert_eq!(in_mib(512 << 20), " (512 MiB)");
+        assert_eq!(in_mib(1 << 20), " (1 MiB)");
+        assert_eq!(in_mib((1 << 20) + 1), "");
+        assert_eq!(in_mib(1_000_000), "");
+        assert_eq!(in_mib(0), "");
     }
 }

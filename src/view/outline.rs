@@ -7,7 +7,7 @@ use super::error::ViewError;
 use super::read::Read;
 use super::rendered::Rendered;
 use crate::base::cpu::{Stop, Stopped, thread_cpu_time};
-use crate::outline::{self, Language, MAX_OUTLINE_BYTES, Outline, Outlines, Picked};
+use crate::outline::{self, Language, MAX_OUTLINE_BYTES, Outline, OutlineError, Outlines, Picked};
 use crate::resolve::{OutlineArgs, SymbolArgs, Target};
 use crate::response;
 use crate::window::{self, Fitted, LineRequest, count_lines, lines_covered};
@@ -98,7 +98,7 @@ pub(super) fn symbol_window<'t, L>(
 /// The outline of the blob `read` holds (its text `text`): its language as the repository
 /// declares it, else by the path's extension; refused past [`MAX_OUTLINE_BYTES`]; a parse
 /// stops when `stop` says so, and is refused past [`outline::parse_budget`] of CPU time (the
-/// parse and the walk after it).
+/// parse and the walk after it) or when its syntax tree passes the outlines' memory budget.
 fn parsed(
     outlines: &Outlines,
     read: &Read,
@@ -128,6 +128,11 @@ fn parsed(
         }
     };
     match outlines.get(blob.id.as_deref(), language, text, go_on) {
+        Ok(Err(OutlineError::OverMemory { budget, .. })) => Err(ViewError::OutlineOverMemory {
+            path: blob.path.clone(),
+            size_bytes: blob.size_bytes,
+            budget,
+        }),
         Ok(parsed) => parsed.map_err(ViewError::Outline),
         Err(ParseEnd::Stopped(e)) => Err(ViewError::Stopped(e)),
         Err(ParseEnd::OverBudget) => Err(ViewError::OutlineTooSlow {

@@ -6,5 +6,6 @@ mod hardening;
 mod http;
 mod metrics;
 mod missing_token;
+mod outline_http;
 mod sessions;
 mod stdio_deadline;

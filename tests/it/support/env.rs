@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 /// Every variable the server reads.
-pub const SERVER_ENV: [&str; 15] = [
+pub const SERVER_ENV: [&str; 16] = [
     "GITLAB_URL",
     "GITLAB_API_URL",
     "GITLAB_TOKEN",
@@ -17,6 +17,7 @@ pub const SERVER_ENV: [&str; 15] = [
     "GITLAB_FILE_MCP_MAX_CHARS",
     "GITLAB_FILE_MCP_CACHE_BYTES",
     "GITLAB_FILE_MCP_MAX_FILE_BYTES",
+    "GITLAB_FILE_MCP_OUTLINE_MEMORY_BYTES",
     "GITLAB_OAUTH_CLIENT_ID",
     "GITLAB_OAUTH_CLIENT_SECRET",
     "GITLAB_FILE_MCP_OAUTH_KEYS",

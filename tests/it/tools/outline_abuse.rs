@@ -228,3 +228,41 @@ fn symbol_takes_any_qualified_end_of_a_name_in_its_language_s_notation() {
     let e = call(&mut wire, args).1.unwrap_err();
     assert!(e.starts_with("Symbol 'total' matches"), "{e}");
 }
+
+/// `n` small Python functions (about 30 bytes each; some 50 bytes of syntax tree per byte).
+fn python_functions(n: usize) -> String {
+    (0..n)
+        .map(|i| format!("def f{i}(x):\n    return [x, {i}]\n"))
+        .collect()
+}
+
+#[test]
+fn a_parse_past_the_memory_budget_is_refused_with_what_to_do_instead() {
+    let big = python_functions(3_000);
+    let files = [
+        ("big.py".to_string(), big.clone().into_bytes()),
+        ("small.py".to_string(), python_functions(3).into_bytes()),
+    ];
+    let repo = git_fixture::build_with(&files);
+    let mut wire = Wire::start_with(&repo, &["--outline-memory-bytes", "1000000"]);
+    let refusal = format!(
+        "File 'big.py' ({} bytes) could not be outlined: its syntax tree passed 1000000 bytes, the most one parse may hold on this server (its --outline-memory-bytes; tree-sitter holds 35 to 105 bytes of tree per byte of source). Use pattern to find its definitions, or read it in line windows (start_line, end_line), instead.",
+        big.len()
+    );
+    // Refused, and not kept: the symbol call after parses again, and is refused again.
+    for args in [
+        json!({"file_path": "big.py", "ref": "main", "outline": true}),
+        json!({"file_path": "big.py", "ref": "main", "symbol": "f7"}),
+    ] {
+        assert_eq!(call(&mut wire, args).1.unwrap_err(), refusal);
+    }
+    // A small file's parse stays within the same budget.
+    let args = json!({"file_path": "small.py", "ref": "main", "outline": true});
+    let out = call(&mut wire, args).1.unwrap();
+    assert_eq!(out["metadata"]["outline"]["returned"], 3);
+    // The default budget (512 MiB) takes the big file.
+    let mut wire = Wire::start(&repo);
+    let args = json!({"file_path": "big.py", "ref": "main", "outline": true, "max_chars": 0});
+    let out = call(&mut wire, args).1.unwrap();
+    assert_eq!(out["metadata"]["outline"]["total"], 3_000);
+}
