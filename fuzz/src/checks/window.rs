@@ -427,7 +427,10 @@ fn check_rebuild(lines: &Lines<'_>, follow: Follow, fit: Fit) {
             check_fitted_window(lines, request, fit, &raw, &f);
         }
         let w = f.window;
-        assert!(!w.content.is_empty() || w.returned == 0, "{request:?} at column {column}");
+        assert!(
+            !w.content.is_empty() || w.returned == 0,
+            "{request:?} at column {column}"
+        );
         rebuilt.push_str(w.content);
         if let Some(next) = w.next_column() {
             assert!(next > column, "column {column} did not move on");
