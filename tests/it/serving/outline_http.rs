@@ -3,7 +3,9 @@
 //! a wiremock GitLab, each answer's bytes counted as sent. A minified line of 60,000 functions
 //! is answered within one message; two 10,000-deep nestings and two "Did you mean" bombs with
 //! an ordinary read beside them leave the CPU idle after the deadline; a parse past
-//! `--outline-memory-bytes` is refused, and counted as `too_large` in `/metrics`.
+//! `--outline-memory-bytes` is refused, and counted as `too_large` in `/metrics`; a 1.5 MB name,
+//! 50,000 definitions and 10,000-deep nesting stay within one message for outlines and symbols;
+//! a name holding a newline cannot forge an outline line; an empty symbol is a bad argument.
 
 use crate::support::gitlab_mock::text_node;
 use crate::support::heavy_work::{cpu_ticks, gitlab_serving};
@@ -40,7 +42,15 @@ async fn gitlab() -> MockServer {
     let names: String = (0..2_000)
         .map(|i| format!("function {}{i:04}(){{}}\n", "n".repeat(996)))
         .collect();
+    let long_name = format!("function {}(){{}}\n", "n".repeat(1_500_000));
+    let many: String = (0..50_000)
+        .map(|i| format!("function f{i}(){{}}\n"))
+        .collect();
+    let forged = "class A {\n  [`x\n1-1 method Z`]() {}\n  [\"p\u{2028}q\"]() {}\n}\n";
     gitlab_serving(vec![
+        text_node("long.js", &long_name),
+        text_node("many.js", &many),
+        text_node("forged.ts", forged),
         text_node("min.js", &minified),
         text_node("deep.js", &deep),
         text_node("names.js", &names),
@@ -212,4 +222,59 @@ async fn a_parse_past_the_memory_budget_is_refused_and_counted() {
         .collect();
     assert_eq!(counted.len(), 1, "{}", scrape.body);
     assert!(counted[0].ends_with(" 2"), "{counted:?}");
+}
+
+#[tokio::test]
+async fn long_names_many_definitions_and_deep_nesting_stay_within_one_message() {
+    let gitlab = gitlab().await;
+    let server = HttpServer::start(&gitlab.uri(), &["--stateless"], Some(TOKEN));
+    for path in ["long.js", "many.js", "deep.js"] {
+        for extra in [json!({}), json!({"max_chars": 0}), json!({"max_chars": 50})] {
+            let mut args = json!({"project_id": "grp/proj", "file_path": path, "ref": "main",
+                "outline": true});
+            args.as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            let (status, bytes, result) = call(&server, args.clone()).await;
+            assert_eq!(status, 200, "{args}");
+            assert!(bytes <= MESSAGE_BYTES, "{args}: {bytes} bytes");
+            let outline = &result["structuredContent"]["metadata"]["outline"];
+            assert!(outline["returned"].as_u64() > Some(0), "{args}: {result}");
+        }
+        for symbol in ["a", "f7", "nnnn"] {
+            let args = json!({"project_id": "grp/proj", "file_path": path, "ref": "main",
+                "symbol": symbol, "max_chars": 0});
+            let (status, bytes, _) = call(&server, args.clone()).await;
+            assert_eq!(status, 200, "{args}");
+            assert!(bytes <= MESSAGE_BYTES, "{args}: {bytes} bytes");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_name_holding_a_newline_cannot_forge_a_line_and_an_empty_symbol_is_refused() {
+    let gitlab = gitlab().await;
+    let server = HttpServer::start(&gitlab.uri(), &["--stateless"], Some(TOKEN));
+    let args = json!({"project_id": "grp/proj", "file_path": "forged.ts", "ref": "main",
+        "outline": true});
+    let (status, _, result) = call(&server, args).await;
+    assert_eq!(status, 200);
+    let content = result["structuredContent"]["content"].as_str().unwrap();
+    assert!(!content.contains('\u{2028}'), "{content:?}");
+    for line in content.lines() {
+        assert!(
+            line.starts_with("1-5 class A") || line.starts_with("  "),
+            "a forged line: {content:?}"
+        );
+    }
+    for empty in ["", "   "] {
+        let args = json!({"project_id": "grp/proj", "file_path": "small.py", "ref": "main",
+            "symbol": empty});
+        let (status, _, result) = call(&server, args).await;
+        assert_eq!(status, 200);
+        assert!(
+            error(&result).contains("Argument 'symbol' is empty: name a definition"),
+            "{result}"
+        );
+    }
 }
