@@ -14,14 +14,14 @@
 //! read it in a few dozen calls.
 
 use crate::support::git_fixture;
-use crate::support::gitlab_mock::{Variables, graphql, json_response, project_answer, text_node};
+use crate::support::gitlab_mock::text_node;
+use crate::support::heavy_work::gitlab_serving;
 use crate::support::mcp::{self, ok};
 
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::TestRunner;
 use serde_json::{Map, Value, json};
-use wiremock::MockServer;
 
 /// Generated files per run.
 const GENERATED: usize = 24;
@@ -204,26 +204,11 @@ fn budgets_for(text: &str) -> Vec<Option<u64>> {
         .collect()
 }
 
-async fn gitlab_serving(files: &[(String, String)]) -> MockServer {
-    let gitlab = MockServer::start().await;
-    for (path, content) in files {
-        graphql()
-            .and(Variables(json!({ "paths": [path] })))
-            .respond_with(json_response(project_answer(
-                "grp/proj",
-                42,
-                vec![text_node(path, content)],
-            )))
-            .mount(&gitlab)
-            .await;
-    }
-    gitlab
-}
-
 #[tokio::test]
 async fn following_the_hints_rebuilds_every_file_from_gitlab() {
     let files = files();
-    let gitlab = gitlab_serving(&files).await;
+    let nodes = files.iter().map(|(p, t)| text_node(p, t)).collect();
+    let gitlab = gitlab_serving(nodes).await;
     let server = mcp::spawn_gitlab(&gitlab.uri(), None).await;
     for (path, text) in &files {
         for budget in budgets_for(text) {
