@@ -44,7 +44,7 @@ const MAX_REBUILD_WINDOWS: usize = 1024;
 /// The most bytes of text the windows followed while rebuilding a text may scan in all (each
 /// scans the whole text at most): a long line cut into small pieces is followed for a while,
 /// then only its start is compared.
-const MAX_REBUILD_SCAN_BYTES: usize = 4 * FOLLOW_SCAN_BYTES;
+const MAX_REBUILD_SCAN_BYTES: usize = 2 * FOLLOW_SCAN_BYTES;
 
 /// The fewest windows the chain's limit is raised to aim for.
 const MIN_FOLLOWED_WINDOWS: usize = 4;
