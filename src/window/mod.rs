@@ -107,7 +107,8 @@ pub(crate) use lines::count_lines;
 use lines::line_start;
 use numbers::number_lines;
 
-/// How to fit a window to the agent, beside the lines it asks for.
+/// How to fit a window to the agent, beside the lines it asks for: its budget, its line numbers,
+/// and where in its first line it starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Fit {
     /// The most characters of content, line-number prefixes included, a
