@@ -108,9 +108,9 @@ fn dropped_lines_note(facts: &ReadFacts<'_>, fitted: &Fitted<'_>) -> Option<Stri
     ))
 }
 
-/// The cap `by` as the hints name it: the byte cap, what fits in one message, the caller's
-/// `max_chars`, or the server's default budget.
-pub(super) fn cap_words(facts: &ReadFacts<'_>, fitted: &Fitted<'_>, by: CapKind) -> String {
+/// The cap `by` as the hints name it: the byte cap, what fits in one message, what the entries
+/// before left of a batch's budget, the caller's `max_chars`, or the server's default budget.
+fn cap_words(facts: &ReadFacts<'_>, fitted: &Fitted<'_>, by: CapKind) -> String {
     let budget = fitted.fit.max_chars;
     match by {
         CapKind::Bytes => format!("the {MAX_WINDOW_BYTES} byte response limit"),
