@@ -8,7 +8,7 @@ use super::output::{
     ColumnRange, FileOutput, LineRange, Metadata, ReadFacts, WindowMetadata, metadata_of,
 };
 use crate::resolve::HintStyle;
-use crate::window::{CapKind, Fitted, LineCut, MAX_WINDOW_BYTES, Shortened};
+use crate::window::{CapKind, Fitted, LONGEST_PREFIX, LineCut, MAX_WINDOW_BYTES, Shortened};
 
 /// Builds the output for a fitted window of a text file; `content` borrows the window's.
 pub(crate) fn file_output<'a>(facts: ReadFacts<'a>, fitted: &'a Fitted<'_>) -> FileOutput<'a> {
@@ -170,9 +170,6 @@ fn rest_in_one_message(cut: &LineCut) -> bool {
     let rest = cut.line_bytes - cut.returned_bytes;
     rest + LONGEST_PREFIX <= MAX_WINDOW_BYTES && rest <= crate::limits::MAX_MESSAGE_BYTES / 3
 }
-
-/// The longest line-number prefix: 20 digits and a tab.
-const LONGEST_PREFIX: usize = 21;
 
 /// A next call's window arguments, written as the hint shows them: the window in the caller's
 /// vocabulary, then `column` when the call starts inside a line or the previous one did, then

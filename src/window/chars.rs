@@ -27,7 +27,7 @@ pub const CONTROL_CHARGE: usize = 6;
 const CHARGE_CHUNK: usize = u16::MAX as usize / CONTROL_CHARGE;
 
 /// Whether `b` continues a character rather than starting one.
-fn is_continuation(b: u8) -> bool {
+pub(super) fn is_continuation(b: u8) -> bool {
     b & 0xC0 == 0x80
 }
 

@@ -11,10 +11,7 @@
 
 use memchr::memchr;
 
-/// Whether `b` continues a character rather than starting one.
-fn is_continuation(b: u8) -> bool {
-    b & 0xC0 == 0x80
-}
+use super::chars::is_continuation;
 
 /// Returns the number of characters in `bytes`, a run of whole characters.
 pub(crate) fn char_count(bytes: &[u8]) -> u64 {

@@ -98,7 +98,7 @@ pub use chars::CONTROL_CHARGE;
 pub(crate) use chars::charged_chars;
 pub(crate) use column::char_count;
 pub use extent::Extent;
-pub use numbers::LINE_NUMBER_WIDTH;
+pub use numbers::{LINE_NUMBER_WIDTH, LONGEST_PREFIX};
 pub use request::{DEFAULT_LIMIT, LineRequest, MAX_LIMIT, WindowError, lines_covered};
 
 use budget::{ContentCaps, Taken, cut_line, is_over, take_lines};
@@ -313,7 +313,7 @@ fn fit_capped<'a>(
     max_bytes: usize,
 ) -> Result<Fitted<'a>, WindowError> {
     debug_assert!(
-        max_bytes >= 4 + if fit.line_numbers { 21 } else { 0 },
+        max_bytes >= 4 + if fit.line_numbers { LONGEST_PREFIX } else { 0 },
         "a cap this small can be passed by a cut line"
     );
     let bytes = text.as_bytes();

@@ -22,6 +22,9 @@ fn digits(n: u64) -> usize {
     n.checked_ilog10().map_or(1, |log| log as usize + 1)
 }
 
+/// The longest prefix, [`prefix_len`] of the largest line number: 20 digits and a tab.
+pub const LONGEST_PREFIX: usize = 21;
+
 /// Returns the length of line `number`'s prefix, in bytes and so in
 /// characters (it is ASCII): the field, at least [`LINE_NUMBER_WIDTH`]
 /// wide, plus the tab.
@@ -109,7 +112,7 @@ mod tests {
             (1_000_000, 8),
             (9_999_999, 8),
             (10_000_000, 9),
-            (u64::MAX, 21),
+            (u64::MAX, LONGEST_PREFIX),
         ];
         for (n, want) in cases {
             assert_eq!(prefix_len(n), want, "line {n}");
