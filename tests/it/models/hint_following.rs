@@ -16,7 +16,7 @@
 use crate::support::git_fixture;
 use crate::support::gitlab_mock::text_node;
 use crate::support::heavy_work::gitlab_serving;
-use crate::support::mcp::{self, ok};
+use crate::support::mcp::{self, first_call, ok};
 
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -77,16 +77,6 @@ fn files() -> Vec<(String, String)> {
     files.push(("edge/empty.txt".into(), String::new()));
     files.push(("edge/blank.txt".into(), "\n\n\r\n\n".into()));
     files
-}
-
-/// The first JSON object in a hint: the call that continues where the content stopped.
-fn first_call(hint: &str) -> Option<Map<String, Value>> {
-    let at = hint.find('{')?;
-    let mut objects = serde_json::Deserializer::from_str(&hint[at..]).into_iter::<Value>();
-    match objects.next()? {
-        Ok(Value::Object(call)) => Some(call),
-        other => panic!("the hint's first object is not JSON: {other:?} in {hint}"),
-    }
 }
 
 /// The most calls a file may take: a piece per budget's worth of characters (a line cut counts

@@ -6,7 +6,7 @@ use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
 use rmcp::service::RunningService;
 use rmcp::transport::TokioChildProcess;
 use rmcp::{RoleClient, ServiceExt};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::env;
 
@@ -203,4 +203,16 @@ pub fn keys(value: &Value) -> Vec<&str> {
 /// A JSON value for an assertion message: at most 200 characters of it.
 pub fn shown(value: &Value) -> String {
     value.to_string().chars().take(200).collect()
+}
+
+/// The first argument object a hint names: the call that continues exactly where the content
+/// stopped, which an agent merges into its previous arguments; `None` when the hint names no
+/// call. Panics when what follows the first `{` is not a JSON object.
+pub fn first_call(hint: &str) -> Option<Map<String, Value>> {
+    let at = hint.find('{')?;
+    let mut objects = serde_json::Deserializer::from_str(&hint[at..]).into_iter::<Value>();
+    match objects.next()? {
+        Ok(Value::Object(call)) => Some(call),
+        other => panic!("the hint's first object is not JSON: {other:?} in {hint}"),
+    }
 }

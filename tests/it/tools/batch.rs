@@ -730,16 +730,10 @@ async fn an_entry_squeezed_by_the_message_continues_exactly_where_it_stopped() {
         "the limit that cut: {hint}"
     );
     // The first call the hint names, merged into the entry's arguments, continues exactly.
-    let at = hint.find("call again with ").unwrap() + "call again with ".len();
-    let first: Value = serde_json::Deserializer::from_str(&hint[at..])
-        .into_iter()
-        .next()
-        .unwrap()
-        .unwrap();
     let mut args = json!({"project_id": "grp/proj", "ref": "main", "file_path": "big.txt",
         "offset": 6000, "limit": 2000, "max_chars": 0});
-    for (k, v) in first.as_object().unwrap() {
-        args[k] = v.clone();
+    for (k, v) in mcp::first_call(hint).expect("a call to continue") {
+        args[k] = v;
     }
     let next = ok(&server.call(args).await);
     let joined = format!("{content}{}", next["content"].as_str().unwrap());

@@ -271,12 +271,10 @@ async fn the_callers_budget_and_line_numbers_are_repeated_in_the_hint() {
 /// `extra` with the first call a hint names merged in, as an agent follows it; `None` when
 /// the hint names none.
 fn followed(extra: &Value, out: &Value) -> Option<Value> {
-    let first = calls_in(out.get("system_instruction")?.as_str()?)
-        .into_iter()
-        .next()?;
+    let first = mcp::first_call(out.get("system_instruction")?.as_str()?)?;
     let mut next = extra.clone();
-    for (k, v) in first.as_object()? {
-        next[k] = v.clone();
+    for (k, v) in first {
+        next[k] = v;
     }
     Some(next)
 }
