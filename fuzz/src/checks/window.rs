@@ -459,21 +459,6 @@ fn check_rebuild(lines: &Lines<'_>, follow: Follow, fit: Fit) {
     }
 }
 
-/// The request a cut line's hint names: this window again, from the next column.
-fn again(w: &Window<'_>, style: HintStyle) -> LineRequest {
-    let limit = w.limit.max(1);
-    match style {
-        HintStyle::OffsetLimit => LineRequest::OffsetLimit {
-            offset: w.offset,
-            limit,
-        },
-        HintStyle::StartEnd => LineRequest::StartEnd {
-            start: Some(w.offset + 1),
-            end: Some((w.offset + limit).min(w.total_lines)),
-        },
-    }
-}
-
 /// Checks a fitted window (or its error) against GitLab's window for the request, `raw`, and
 /// the caps.
 fn check_fitted(
@@ -650,16 +635,22 @@ fn json_escapes_as_u(c: char) -> bool {
 
 /// The request the next-window hint names, as `response` words it.
 fn hint(w: &Window<'_>, style: HintStyle) -> LineRequest {
-    let next = w.next_offset();
+    request_at(w.next_offset(), w, style)
+}
+
+/// The request a cut line's hint names: this window again (from the next column).
+fn again(w: &Window<'_>, style: HintStyle) -> LineRequest {
+    request_at(w.offset, w, style)
+}
+
+/// `w`'s limit of lines from zero-indexed `offset`, in a style.
+fn request_at(offset: u64, w: &Window<'_>, style: HintStyle) -> LineRequest {
     let limit = w.limit.max(1);
     match style {
-        HintStyle::OffsetLimit => LineRequest::OffsetLimit {
-            offset: next,
-            limit,
-        },
+        HintStyle::OffsetLimit => LineRequest::OffsetLimit { offset, limit },
         HintStyle::StartEnd => LineRequest::StartEnd {
-            start: Some(next + 1),
-            end: Some((next + limit).min(w.total_lines)),
+            start: Some(offset + 1),
+            end: Some((offset + limit).min(w.total_lines)),
         },
     }
 }
