@@ -135,6 +135,13 @@ fn the_release_pipeline_runs_what_ci_checks() {
     ] {
         assert!(pipeline.contains(target), "no job for {target}");
     }
+    // The release's own check gates it: GitLab ignores a failing `after_script`, so the check
+    // there would publish packages that do not install.
+    assert!(pipeline.contains("scripts/check-dist.sh"));
+    assert!(
+        !pipeline.contains("after_script:"),
+        "the release pipeline runs a step in after_script, whose failure GitLab ignores"
+    );
     let ci = read(".ci/run");
     assert!(
         ci.contains("\nscripts/check-dist.sh\n"),
