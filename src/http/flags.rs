@@ -259,13 +259,19 @@ fn check_allowed_hosts(entries: &[String]) -> Result<(), StartError> {
     Ok(())
 }
 
-/// What an operator should hear about how exposed this server is, given where it listens.
-pub(crate) fn exposure_warnings(args: &HttpArgs, local: SocketAddr) -> Vec<String> {
+/// What an operator should hear about how exposed this server is, given where it listens and
+/// whether a GitLab token is configured (without one, every caller reads as anonymous: public
+/// projects only, so there is no token to share).
+pub(crate) fn exposure_warnings(
+    args: &HttpArgs,
+    local: SocketAddr,
+    has_configured_token: bool,
+) -> Vec<String> {
     if local.ip().is_loopback() {
         return Vec::new();
     }
     let mut warnings = Vec::new();
-    if !args.per_caller_tokens() && !args.allow_shared_token {
+    if has_configured_token && !args.per_caller_tokens() && !args.allow_shared_token {
         warnings.push(wording::shared_token_exposed(local));
     }
     if args.allowed_hosts.is_empty() {
@@ -281,23 +287,30 @@ mod tests {
     #[test]
     fn exposure_warnings_only_off_loopback() {
         let args = HttpArgs::default();
-        assert!(exposure_warnings(&args, "127.0.0.1:8080".parse().unwrap()).is_empty());
-        assert!(exposure_warnings(&args, "[::1]:8080".parse().unwrap()).is_empty());
-        let w = exposure_warnings(&args, "0.0.0.0:8080".parse().unwrap());
+        let warn = |args: &HttpArgs, addr: &str, token: bool| {
+            exposure_warnings(args, addr.parse().unwrap(), token)
+        };
+        assert!(warn(&args, "127.0.0.1:8080", true).is_empty());
+        assert!(warn(&args, "[::1]:8080", true).is_empty());
+        let w = warn(&args, "0.0.0.0:8080", true);
         assert_eq!(w.len(), 2, "{w:?}");
         assert!(w[0].contains("--token-from-request") && w[1].contains("--allowed-host"));
+        // No token configured: callers read as anonymous, there is no token to share.
+        let w = warn(&args, "0.0.0.0:8080", false);
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].contains("--allowed-host"));
         let per_user = HttpArgs {
             token_from_request: true,
             allowed_hosts: vec!["mcp.example.com".into()],
             ..HttpArgs::default()
         };
-        assert!(exposure_warnings(&per_user, "10.0.0.5:8080".parse().unwrap()).is_empty());
+        assert!(warn(&per_user, "10.0.0.5:8080", true).is_empty());
         let shared = HttpArgs {
             allow_shared_token: true,
             token_from_request: false,
             ..per_user
         };
-        assert!(exposure_warnings(&shared, "10.0.0.5:8080".parse().unwrap()).is_empty());
+        assert!(warn(&shared, "10.0.0.5:8080", true).is_empty());
     }
 
     #[test]

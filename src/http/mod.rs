@@ -126,7 +126,7 @@ async fn bind(args: &HttpArgs) -> Result<(tokio::net::TcpListener, SocketAddr), 
 
 /// Prints the bound address and warns about exposure.
 fn announce(args: &HttpArgs, local: SocketAddr, has_configured_token: bool) {
-    for warning in flags::exposure_warnings(args, local) {
+    for warning in flags::exposure_warnings(args, local, has_configured_token) {
         tracing::warn!("{warning}");
     }
     if args.per_caller_tokens() && has_configured_token {
