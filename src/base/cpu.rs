@@ -193,16 +193,20 @@ mod tests {
     fn a_thread_s_cpu_time_counts_its_work_not_its_sleep() {
         let start = thread_cpu_time();
         assert!(start > Duration::ZERO);
-        // Work: the clock moves (a hash of a few million numbers).
+        // Work until this thread's clock has moved by 20 ms (a hash of many numbers). Only
+        // moving it at all was not enough: a clock a few microseconds in could be passed by a
+        // new thread's own start-up, and the test failed once in a warm CI run.
+        let work = Duration::from_millis(20);
         let mut x: u64 = 1;
-        while thread_cpu_time() == start {
+        while thread_cpu_time() < start + work {
             for i in 0..100_000u64 {
                 x = x.wrapping_mul(6364136223846793005).wrapping_add(i);
             }
         }
         std::hint::black_box(x);
-        // Another thread's clock is its own.
+        // Another thread's clock is its own: it counts its start-up, not this thread's work.
         let other = std::thread::spawn(thread_cpu_time).join().unwrap();
+        assert!(other < work, "a new thread's clock read {other:?}");
         assert!(other < thread_cpu_time());
     }
 
