@@ -8,6 +8,8 @@
 # (`--version`, then GET /healthz). Each step prints its time.
 #
 #   scripts/check-dist.sh [BINARY]    default: $CARGO_TARGET_DIR/debug/gitlab-file-mcp
+#   GITLAB_FILE_MCP_GLIBC=2.17        the glibc BINARY was linked against: the wheel's tag must
+#                                     say it (manylinux_2_17), so no newer glibc symbol slipped in
 # Tools come from the registries into caches outside the clone: @anthropic-ai/mcpb and ajv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,12 +51,16 @@ python3 -c 'import venv, ensurepip' 2>/dev/null ||
   npm install --prefix "$AJV_PREFIX" --no-audit --no-fund --silent ajv@8 ajv-formats@3
 done_step
 
-step "scripts/dist.sh on the stripped debug binary"
+step "scripts/dist.sh on the stripped binary"
 [ -x "$BINARY" ] || fail "no binary at $BINARY (cargo build first)"
 strip -o "$WORK/gitlab-file-mcp" "$BINARY"
 GITLAB_FILE_MCP_BINARY="$WORK/gitlab-file-mcp" GITLAB_FILE_MCP_DIST="$WORK/dist" \
   scripts/dist.sh >/dev/null
 DIST=$WORK/dist
+if [ -n "${GITLAB_FILE_MCP_GLIBC:-}" ]; then
+  compgen -G "$DIST/*-manylinux_${GITLAB_FILE_MCP_GLIBC/./_}_*.whl" >/dev/null ||
+    fail "the wheel is not tagged manylinux_${GITLAB_FILE_MCP_GLIBC/./_}: $(ls "$DIST"/*.whl)"
+fi
 done_step
 
 step "sha256sum -c SHA256SUMS"

@@ -5,6 +5,7 @@
 # target's runner; scripts/check-dist.sh runs it in CI on the debug binary and installs the results.
 #
 #   GITLAB_FILE_MCP_BINARY=/path  package this binary instead of building one (cargo build --release)
+#   GITLAB_FILE_MCP_GLIBC=2.17    build a Linux binary against that glibc (scripts/glibc-build.sh)
 #   GITLAB_FILE_MCP_TARGET=triple the binary's target triple (default: rustc's host)
 #   GITLAB_FILE_MCP_DIST=dir      where to write (default: dist)
 #
@@ -21,6 +22,8 @@ mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd)
 
 if [ -n "${GITLAB_FILE_MCP_BINARY:-}" ]; then
   BINARY=$GITLAB_FILE_MCP_BINARY
+elif [ -n "${GITLAB_FILE_MCP_GLIBC:-}" ]; then
+  BINARY=$(GITLAB_FILE_MCP_TARGET=$TARGET scripts/glibc-build.sh --release)
 else
   cargo build --release --locked --target "$TARGET"
   BINARY="${CARGO_TARGET_DIR:-target}/$TARGET/release/gitlab-file-mcp"

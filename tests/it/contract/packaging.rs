@@ -144,7 +144,19 @@ fn the_release_pipeline_runs_what_ci_checks() {
     );
     let ci = read(".ci/run");
     assert!(
-        ci.contains("\nscripts/check-dist.sh\n"),
-        ".ci/run does not run the check"
+        ci.contains("\nPACKAGED_BINARY=$(scripts/glibc-build.sh)\nscripts/check-dist.sh \"$PACKAGED_BINARY\"\n"),
+        ".ci/run does not run the check on a binary built as the release builds it"
     );
+    // The Linux packages are linked against one old glibc, and CI checks that same one.
+    let glibc = |text: &str| {
+        text.lines()
+            .find_map(|line| line.trim().strip_prefix("GITLAB_FILE_MCP_GLIBC: "))
+            .or_else(|| {
+                text.lines()
+                    .find_map(|line| line.strip_prefix("export GITLAB_FILE_MCP_GLIBC="))
+            })
+            .map(|value| value.trim_matches('"').to_string())
+    };
+    assert_eq!(glibc(&pipeline).as_deref(), Some("2.17"));
+    assert_eq!(glibc(&ci), glibc(&pipeline), ".ci/run checks another glibc");
 }
