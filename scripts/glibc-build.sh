@@ -5,11 +5,12 @@
 # against the symbols of glibc $GITLAB_FILE_MCP_GLIBC instead (docs/development.md#releases).
 # The release pipeline (through scripts/dist.sh) and .ci/run both build with this script.
 #
-#   scripts/glibc-build.sh [CARGO ARGS...]   e.g. --release; prints the binary's path on stdout
+#   scripts/glibc-build.sh [--release]   prints the binary's path on stdout (cargo's go to stderr)
 #   GITLAB_FILE_MCP_GLIBC=2.17    the glibc to link against (default 2.17, manylinux2014)
 #   GITLAB_FILE_MCP_TARGET=triple a *-linux-gnu target (default: rustc's host)
 #
-# Needs python3 with venv: zig and cargo-zigbuild come from PyPI into a cache outside the clone.
+# Needs python3: zig and cargo-zigbuild come from PyPI into a venv cached outside the clone
+# (python3-venv comes from apt where it is missing, as scripts/check-dist.sh does).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,17 +20,21 @@ case "$TARGET" in
   *-linux-gnu) ;;
   *) echo "glibc-build.sh: $TARGET is not a *-linux-gnu target" >&2; exit 2 ;;
 esac
+case "${1:-}" in
+  "") PROFILE=debug ;;
+  --release) PROFILE=release ;;
+  *) echo "glibc-build.sh: takes only --release, not $*" >&2; exit 2 ;;
+esac
 
 VENV=${HOME:-/root}/.cache/gitlab-file-mcp/zig
-if [ ! -x "$VENV/bin/cargo-zigbuild" ]; then
+if [ ! -x "$VENV/bin/cargo-zigbuild" ]; then # (its output to stderr: stdout is the path)
+  python3 -c 'import venv, ensurepip' 2>/dev/null ||
+    { apt-get update -qq && apt-get install -y -qq python3-venv; }
   python3 -m venv "$VENV"
   "$VENV/bin/pip" install --quiet --disable-pip-version-check \
     cargo-zigbuild==0.24.1 ziglang==0.17.1
-fi
+fi >&2
 
 # cargo-zigbuild finds zig through `python3 -m ziglang`, the venv's python3 first on PATH.
 PATH="$VENV/bin:$PATH" cargo zigbuild --locked --target "$TARGET.$GLIBC" "$@" >&2
-
-profile=debug
-for arg in "$@"; do [ "$arg" = --release ] && profile=release; done
-echo "${CARGO_TARGET_DIR:-target}/$TARGET/$profile/gitlab-file-mcp"
+echo "${CARGO_TARGET_DIR:-target}/$TARGET/$PROFILE/gitlab-file-mcp"

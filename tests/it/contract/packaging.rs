@@ -148,15 +148,16 @@ fn the_release_pipeline_runs_what_ci_checks() {
         ".ci/run does not run the check on a binary built as the release builds it"
     );
     // The Linux packages are linked against one old glibc, and CI checks that same one.
-    let glibc = |text: &str| {
+    let value_after = |text: &str, prefix: &str| {
         text.lines()
-            .find_map(|line| line.trim().strip_prefix("GITLAB_FILE_MCP_GLIBC: "))
-            .or_else(|| {
-                text.lines()
-                    .find_map(|line| line.strip_prefix("export GITLAB_FILE_MCP_GLIBC="))
-            })
+            .find_map(|line| line.trim().strip_prefix(prefix))
             .map(|value| value.trim_matches('"').to_string())
     };
-    assert_eq!(glibc(&pipeline).as_deref(), Some("2.17"));
-    assert_eq!(glibc(&ci), glibc(&pipeline), ".ci/run checks another glibc");
+    let released = value_after(&pipeline, "GITLAB_FILE_MCP_GLIBC: ");
+    assert_eq!(released.as_deref(), Some("2.17"));
+    assert_eq!(
+        value_after(&ci, "export GITLAB_FILE_MCP_GLIBC="),
+        released,
+        ".ci/run checks another glibc"
+    );
 }
