@@ -132,10 +132,10 @@ impl Oauth {
         if grant.aud != self.settings.resource() {
             return None;
         }
-        Some(Credential {
-            token: Secret::new(grant.gitlab_token)?,
-            origin: TokenOrigin::SignIn,
-        })
+        Some(Credential::new(
+            Secret::new(grant.gitlab_token)?,
+            TokenOrigin::SignIn,
+        ))
     }
 
     /// The `WWW-Authenticate` value of a 401 on `/mcp` (`token_sent`: with `invalid_token`).
