@@ -4,12 +4,14 @@
 //! least-recently-used map ([`lru`]); freed memory given back to the system ([`memory`]); CPU-bound work off the async workers ([`cpu`]); a call's
 //! time waiting on GitLab ([`timing`]); the tools' names, which the MCP face publishes and the
 //! metrics label calls with ([`tool_name`]); the sign-in tokens GitLab refused during a call
-//! ([`refused_tokens`]).
+//! ([`refused_tokens`]); whether a setting is a client's placeholder left unexpanded
+//! ([`placeholder`]).
 
 pub(crate) mod cause;
 pub(crate) mod cpu;
 pub(crate) mod lru;
 pub(crate) mod memory;
+pub(crate) mod placeholder;
 pub(crate) mod quote;
 pub(crate) mod redact;
 pub(crate) mod refused_tokens;

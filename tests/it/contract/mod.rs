@@ -5,4 +5,5 @@ mod cli;
 mod packaging;
 mod readme;
 mod strict_schemas;
+mod token_placeholder;
 mod tools_list;
