@@ -2,6 +2,7 @@
 //! the packages.
 
 mod cli;
+mod dist_script;
 mod packaging;
 mod readme;
 mod strict_schemas;
