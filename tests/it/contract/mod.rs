@@ -4,6 +4,7 @@
 mod cli;
 mod dist_script;
 mod packaging;
+mod pipeline;
 mod readme;
 mod strict_schemas;
 mod token_placeholder;
