@@ -17,13 +17,15 @@ BINARY=${1:-${CARGO_TARGET_DIR:-target}/debug/gitlab-file-mcp}
 CACHE=${HOME:-/root}/.cache/gitlab-file-mcp
 MCPB_PREFIX=$CACHE/npm-mcpb
 AJV_PREFIX=$CACHE/npm
-PODMAN="podman --runtime runc"
 LIMITS="--ulimit nofile=4096:4096 --ulimit nproc=4096:4096"
 WORK=$(mktemp -d)
 IMAGE=localhost/gitlab-file-mcp-check:$$
+PODMAN=${PODMAN:-} # set below, once podman is installed
 cleanup() {
-  $PODMAN rm -f "gitlab-file-mcp-check-$$" >/dev/null 2>&1 || true
-  $PODMAN rmi -f "$IMAGE" >/dev/null 2>&1 || true
+  if [ -n "$PODMAN" ]; then
+    $PODMAN rm -f "gitlab-file-mcp-check-$$" >/dev/null 2>&1 || true
+    $PODMAN rmi -f "$IMAGE" >/dev/null 2>&1 || true
+  fi
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -40,9 +42,11 @@ expect_tools() { # the tools an MCP session through "$@" lists
 VERSION=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
 
 step "prerequisites"
-if ! command -v bc >/dev/null || ! command -v podman >/dev/null || ! command -v runc >/dev/null; then
+if ! command -v bc >/dev/null || ! command -v podman >/dev/null ||
+  ! { command -v crun || command -v runc; } >/dev/null; then
   apt-get update -qq && apt-get install -y -qq bc podman runc >/dev/null
 fi
+PODMAN=${PODMAN:-$(scripts/podman.sh)} # podman with the OCI runtime this machine has
 python3 -c 'import venv, ensurepip' 2>/dev/null ||
   { apt-get update -qq && apt-get install -y -qq python3-venv >/dev/null; }
 [ -f "$MCPB_PREFIX/node_modules/@anthropic-ai/mcpb/package.json" ] ||
@@ -96,15 +100,22 @@ chmod +x "$WORK/mcpb/server/gitlab-file-mcp" # python's zipfile drops the mode; 
 expect_tools "$WORK/mcpb/server/gitlab-file-mcp"
 done_step
 
-step "server.json against the MCP Registry's schema"
-NODE_PATH="$AJV_PREFIX/node_modules" node -e '
-  const Ajv = require("ajv"), addFormats = require("ajv-formats"), fs = require("fs");
-  // Not strict: the published schema names `valueHint` in an anyOf beside its properties.
-  const ajv = new Ajv({ allErrors: true, strict: false }); addFormats(ajv);
-  const validate = ajv.compile(JSON.parse(fs.readFileSync(process.argv[1])));
-  if (!validate(JSON.parse(fs.readFileSync(process.argv[2])))) {
-    console.error(JSON.stringify(validate.errors, null, 2)); process.exit(1);
-  }' tests/fixtures/mcp-registry/server.schema.json server.json || fail "server.json"
+step "server.json, and the entry a release publishes, against the MCP Registry's schema"
+# The release adds one mcpb package per bundle (scripts/dist/registry_entry.py): here, this one.
+mkdir -p "$WORK/release/this-target" && cp "$DIST/SHA256SUMS" "$WORK/release/this-target/"
+python3 scripts/dist/registry_entry.py server.json "$WORK/release" \
+  "https://gitlab.example.com/gitlab-file-mcp/-/releases/v$VERSION/downloads" >"$WORK/entry.json" ||
+  fail "registry_entry.py"
+for entry in server.json "$WORK/entry.json"; do
+  NODE_PATH="$AJV_PREFIX/node_modules" node -e '
+    const Ajv = require("ajv"), addFormats = require("ajv-formats"), fs = require("fs");
+    // Not strict: the published schema names `valueHint` in an anyOf beside its properties.
+    const ajv = new Ajv({ allErrors: true, strict: false }); addFormats(ajv);
+    const validate = ajv.compile(JSON.parse(fs.readFileSync(process.argv[1])));
+    if (!validate(JSON.parse(fs.readFileSync(process.argv[2])))) {
+      console.error(JSON.stringify(validate.errors, null, 2)); process.exit(1);
+    }' tests/fixtures/mcp-registry/server.schema.json "$entry" || fail "$entry"
+done
 done_step
 
 step "container image: build, --version, GET /healthz"

@@ -204,6 +204,9 @@ pub async fn run(cli: Cli) -> ExitCode {
         Ok(c) => c,
         Err(e) => return usage_error(&e.to_string()),
     };
+    for warning in &config.token_warnings {
+        tracing::warn!("{warning}");
+    }
     match cli.command.unwrap_or(Command::Serve(ServeArgs::default())) {
         Command::Serve(args) => serve(args, config, cli.max_chars, cli.outline_memory_bytes).await,
         Command::Read(args) => read(args, config, cli.max_chars, cli.outline_memory_bytes).await,

@@ -2,7 +2,9 @@
 //!
 //! Parsed by clap from flags and environment variables (a flag overrides its variable). The
 //! token is held as a [`Secret`], whose `Debug` never shows it, so it cannot reach a log line;
-//! a refused `GITLAB_URL` is quoted with its user info and query redacted.
+//! a refused `GITLAB_URL` is quoted with its user info and query redacted. A token variable
+//! holding a client's unexpanded placeholder (`${GITLAB_TOKEN}`) or nothing gives no token and
+//! a [`TokenWarning`] instead.
 
 use crate::base::cause::Shared;
 use crate::base::quote::shorten;
@@ -12,7 +14,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::base::redact;
+use crate::base::{placeholder, redact};
 
 /// The default instance when neither `GITLAB_URL` nor `GITLAB_API_URL` is set.
 pub(crate) const DEFAULT_GITLAB_URL: &str = "https://gitlab.com";
@@ -188,6 +190,8 @@ pub(crate) struct GitlabConfig {
     pub base_url: url::Url,
     /// The configured token, if any (public projects need none).
     pub credential: Option<Credential>,
+    /// Token variables that were set but give no token, each to be logged once at start-up.
+    pub token_warnings: Vec<TokenWarning>,
     pub connect_timeout: Duration,
     pub request_timeout: Duration,
     pub ca_file: Option<PathBuf>,
@@ -212,13 +216,7 @@ impl GitlabConfig {
             _ => DEFAULT_GITLAB_URL.to_string(),
         };
         let base_url = parse_base_url(&raw)?;
-        let credential = if let Some(token) = env("GITLAB_TOKEN").and_then(Secret::new) {
-            Some(Credential::new(token, TokenOrigin::GitlabToken))
-        } else {
-            env("GITLAB_PERSONAL_ACCESS_TOKEN")
-                .and_then(Secret::new)
-                .map(|token| Credential::new(token, TokenOrigin::PersonalAccessToken))
-        };
+        let (credential, token_warnings) = configured_token(&env);
         if args.connect_timeout == 0 || args.request_timeout == 0 {
             return Err(ConfigError::ZeroTimeout);
         }
@@ -230,6 +228,7 @@ impl GitlabConfig {
         Ok(Self {
             base_url,
             credential,
+            token_warnings,
             connect_timeout: Duration::from_secs(args.connect_timeout),
             request_timeout: Duration::from_secs(args.request_timeout),
             ca_file,
@@ -244,6 +243,72 @@ impl GitlabConfig {
             "{}/api/graphql",
             self.base_url.as_str().trim_end_matches('/')
         )
+    }
+}
+
+/// The token variables in the order they are read, with the origin each gives a token.
+const TOKEN_VARIABLES: [(&str, TokenOrigin); 2] = [
+    ("GITLAB_TOKEN", TokenOrigin::GitlabToken),
+    (
+        "GITLAB_PERSONAL_ACCESS_TOKEN",
+        TokenOrigin::PersonalAccessToken,
+    ),
+];
+
+/// The first token variable that holds a token, and what to warn about the others: a
+/// placeholder the client left unexpanded (`${GITLAB_TOKEN}`) is never a token, and sending it
+/// would make GitLab refuse even public projects; an empty one is worth a word only when no
+/// token is found at all.
+fn configured_token(
+    env: &impl Fn(&str) -> Option<String>,
+) -> (Option<Credential>, Vec<TokenWarning>) {
+    let mut warnings = Vec::new();
+    let mut empty = Vec::new();
+    let mut credential = None;
+    for (variable, origin) in TOKEN_VARIABLES {
+        let Some(value) = env(variable) else { continue };
+        if placeholder::is_unexpanded(&value) {
+            warnings.push(TokenWarning::Placeholder {
+                variable,
+                shown: crate::base::quote::shown(value.trim()),
+            });
+        } else if let Some(token) = Secret::new(value) {
+            credential = credential.or(Some(Credential::new(token, origin)));
+        } else {
+            empty.push(TokenWarning::Empty { variable });
+        }
+    }
+    if credential.is_none() {
+        warnings.extend(empty);
+    }
+    (credential, warnings)
+}
+
+/// A token variable that is set but gives no token, so no token is sent; logged once at
+/// start-up (never a token: a placeholder is shown, and only because it is one).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum TokenWarning {
+    /// The variable holds a placeholder its MCP client did not expand.
+    Placeholder {
+        variable: &'static str,
+        shown: String,
+    },
+    /// The variable is empty (or blank).
+    Empty { variable: &'static str },
+}
+
+impl Display for TokenWarning {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            TokenWarning::Placeholder { variable, shown } => write!(
+                f,
+                "{variable} is '{shown}', a placeholder the MCP client passed on without expanding it, so no token is sent (only public projects can be read). Fix it in the client's configuration: set the variable it names in the environment the client starts from, or write the token itself; Claude Code's .mcp.json expands ${{{variable}:-}} to nothing when the variable is unset, VS Code's mcp.json expands ${{env:{variable}}}, and Claude Desktop's configuration expands no variables."
+            ),
+            TokenWarning::Empty { variable } => write!(
+                f,
+                "{variable} is set but empty, so no token is sent (only public projects can be read). To read private projects, give the client a token with read_api: set {variable} in the environment the client starts from, or in the client's configuration."
+            ),
+        }
     }
 }
 
@@ -426,6 +491,68 @@ mod tests {
         assert_eq!(cred.origin, TokenOrigin::PersonalAccessToken);
         assert_eq!(cred.token.expose(), "glpat-secret");
         assert!(!format!("{cred:?}").contains("glpat"));
+    }
+
+    #[test]
+    fn an_unexpanded_placeholder_is_no_token_and_is_warned_about() {
+        for placeholder in ["${GITLAB_TOKEN}", "$GITLAB_TOKEN", "%GITLAB_TOKEN%"] {
+            let env = |k: &str| (k == "GITLAB_TOKEN").then(|| placeholder.to_string());
+            let c = GitlabConfig::from_parts(&args(None), env).unwrap();
+            assert!(c.credential.is_none(), "{placeholder}");
+            let [warning] = c.token_warnings.as_slice() else {
+                panic!("{placeholder}: {:?}", c.token_warnings)
+            };
+            let m = warning.to_string();
+            assert!(
+                m.starts_with(&format!("GITLAB_TOKEN is '{placeholder}', a placeholder")),
+                "{m}"
+            );
+            assert!(m.contains("${GITLAB_TOKEN:-}"), "{m}");
+        }
+        // The next variable still gives its token; the placeholder is still worth a word.
+        let env = |k: &str| match k {
+            "GITLAB_TOKEN" => Some("${user_config.gitlab_token}".to_string()),
+            "GITLAB_PERSONAL_ACCESS_TOKEN" => Some("glpat-secret".to_string()),
+            _ => None,
+        };
+        let c = GitlabConfig::from_parts(&args(None), env).unwrap();
+        assert_eq!(
+            c.credential.map(|c| c.origin),
+            Some(TokenOrigin::PersonalAccessToken)
+        );
+        assert!(matches!(
+            c.token_warnings.as_slice(),
+            [TokenWarning::Placeholder {
+                variable: "GITLAB_TOKEN",
+                ..
+            }]
+        ));
+    }
+
+    #[test]
+    fn an_empty_token_is_warned_about_only_when_no_token_is_found() {
+        let env = |k: &str| (k == "GITLAB_TOKEN").then(|| " ".to_string());
+        let c = GitlabConfig::from_parts(&args(None), env).unwrap();
+        assert!(c.credential.is_none());
+        assert_eq!(
+            c.token_warnings,
+            [TokenWarning::Empty {
+                variable: "GITLAB_TOKEN"
+            }]
+        );
+        assert!(c.token_warnings[0].to_string().contains("set but empty"));
+        let unset = GitlabConfig::from_parts(&args(None), |_| None).unwrap();
+        assert!(unset.token_warnings.is_empty());
+        let env = |k: &str| match k {
+            "GITLAB_TOKEN" => Some(String::new()),
+            "GITLAB_PERSONAL_ACCESS_TOKEN" => Some("glpat-secret".to_string()),
+            _ => None,
+        };
+        let c = GitlabConfig::from_parts(&args(None), env).unwrap();
+        assert!(c.credential.is_some() && c.token_warnings.is_empty());
+        let real = |k: &str| (k == "GITLAB_TOKEN").then(|| "glpat-secret".to_string());
+        let c = GitlabConfig::from_parts(&args(None), real).unwrap();
+        assert!(c.credential.is_some() && c.token_warnings.is_empty());
     }
 
     #[test]

@@ -62,6 +62,9 @@ def manifest(version, triple, repository, tools) -> dict:
                 "description": "A token with read_api (read_repository too for private projects); empty for public projects only",
                 "sensitive": True,
                 "required": False,
+                # An optional field left empty must still be filled: without a default, a host
+                # may pass the placeholder `${user_config.gitlab_token}` on as the token itself.
+                "default": "",
             },
         },
     }

@@ -1,6 +1,8 @@
 """The names each package format gives a Rust target triple (pure).
 
-One row per target the release pipeline (.gitlab-ci.yml) builds: the npm platform package's
+One row per target the release pipeline (.gitlab-ci.yml) builds, and no other (the npm main
+package names each row's package as an optional dependency, so a row no job builds would be a
+dependency that does not exist; tests/it/contract/packaging.rs compares): the npm platform package's
 suffix and its os/cpu/libc fields, the wheel's platform tag (for Linux, the manylinux
 version is computed from the binary by elf.py), the MCP Bundle's platform name and the
 binary's file name.
@@ -35,8 +37,6 @@ PLATFORMS = [
              "macosx_11_0_arm64", "darwin", "gitlab-file-mcp"),
     Platform("x86_64-pc-windows-msvc", "win32-x64", "win32", "x64", None,
              "win_amd64", "win32", "gitlab-file-mcp.exe"),
-    Platform("aarch64-pc-windows-msvc", "win32-arm64", "win32", "arm64", None,
-             "win_arm64", "win32", "gitlab-file-mcp.exe"),
 ]
 
 

@@ -2,7 +2,10 @@
 //! the packages.
 
 mod cli;
+mod dist_script;
 mod packaging;
+mod pipeline;
 mod readme;
 mod strict_schemas;
+mod token_placeholder;
 mod tools_list;

@@ -27,7 +27,7 @@ fn server_json() -> Value {
 }
 
 #[test]
-fn server_json_is_this_version_and_names_both_packages() {
+fn server_json_is_this_version_and_names_its_packages() {
     let server = server_json();
     let version = package_field("version").expect("a version");
     assert_eq!(server["version"], version.as_str());
@@ -41,10 +41,19 @@ fn server_json_is_this_version_and_names_both_packages() {
         .map(|p| p["registryType"].as_str().unwrap())
         .collect();
     registries.sort_unstable();
-    assert_eq!(registries, ["npm", "pypi"]);
+    // The bundles join at release (scripts/dist/registry_entry.py): their SHA-256 is known then.
+    assert_eq!(registries, ["npm", "oci", "pypi"]);
     for package in packages {
-        assert_eq!(package["identifier"], "gitlab-file-mcp", "{package}");
-        assert_eq!(package["version"], version.as_str(), "{package}");
+        if package["registryType"] == "oci" {
+            let image = package["identifier"].as_str().unwrap();
+            assert!(
+                image.ends_with(&format!("/gitlab-file-mcp:{version}")),
+                "{image}"
+            );
+        } else {
+            assert_eq!(package["identifier"], "gitlab-file-mcp", "{package}");
+            assert_eq!(package["version"], version.as_str(), "{package}");
+        }
         assert_eq!(package["transport"]["type"], "stdio", "{package}");
     }
 }

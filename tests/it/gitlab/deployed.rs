@@ -215,11 +215,62 @@ async fn a_failing_object_store_is_named_as_such() {
     let server = server_for(&mock, &[]).await;
     let e = err(&server.call(read("assets/model.txt")).await);
     assert!(
-        e.starts_with("The object storage GitLab sent the LFS object of"),
+        e.starts_with("The object storage GitLab sent the LFS object "),
         "{e}"
     );
+    assert!(!e.contains("of the LFS object"), "{e}");
     assert!(e.contains("answered HTTP 500"), "{e}");
     assert!(!e.contains("GitLab may be down"), "{e}");
+    server.stop().await;
+}
+
+/// An object store that sends its headers and then only the first bytes of the object (issue
+/// 50: a store trickling 1 byte/s was reported as "GitLab at … did not answer in time").
+async fn stalling_storage(object_len: usize) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let uri = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let mut request = vec![0u8; 65536];
+                let _ = socket.read(&mut request).await;
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/octet-stream\r\ncontent-length: {object_len}\r\n\r\nfn"
+                );
+                let _ = socket.write_all(head.as_bytes()).await;
+                tokio::time::sleep(std::time::Duration::from_secs(3600)).await;
+            });
+        }
+    });
+    uri
+}
+
+#[tokio::test]
+async fn a_slow_object_store_is_named_as_such() {
+    let text = source(5_000);
+    let storage = Storage {
+        uri: stalling_storage(text.len()).await,
+        ..Storage::default()
+    };
+    let gitlab = Deployed {
+        storage: Some(storage),
+        ..Deployed::default()
+    };
+    gitlab.put(MAIN, "assets/model.txt", text.into_bytes(), true);
+    let mock = start(&gitlab).await;
+    let server = server_for(&mock, &["--request-timeout", "1"]).await;
+    let e = err(&server.call(read("assets/model.txt")).await);
+    assert!(
+        e.starts_with("The object storage GitLab sent the LFS object "),
+        "{e}"
+    );
+    assert!(e.contains("did not send it in time"), "{e}");
+    assert!(
+        e.contains("/lfs-objects/") && !e.contains("SIGNATURE-SECRET"),
+        "{e}"
+    );
+    assert!(!e.contains("GitLab at"), "{e}");
     server.stop().await;
 }
 

@@ -111,10 +111,9 @@ impl Transport {
         self.refuse_redirect(&response)?;
         let status = response.status();
         if status.is_success() {
-            let instance = self.instance.clone();
             return Ok(RawBody {
                 response,
-                instance,
+                from: BodyFrom::Instance(self.instance.clone()),
                 endpoint,
                 pace: crate::base::cpu::Pace::default(),
             });
@@ -176,7 +175,10 @@ impl Transport {
         }
         Ok(RawBody {
             response,
-            instance: self.instance.clone(),
+            from: BodyFrom::Storage {
+                what: what.to_string(),
+                shown,
+            },
             endpoint,
             pace: crate::base::cpu::Pace::default(),
         })
@@ -461,12 +463,21 @@ fn is_reset(e: &reqwest::Error) -> bool {
     false
 }
 
+/// Who sends a [`RawBody`], for its errors: a body that stops coming is that sender's fault.
+#[derive(Debug)]
+enum BodyFrom {
+    /// GitLab itself: the configured instance (as every other [`TransportError`] names it).
+    Instance(String),
+    /// The object storage an LFS download was redirected to: what was fetched, and the
+    /// storage's URL without its query.
+    Storage { what: String, shown: String },
+}
+
 /// The streaming body of a REST raw answer.
 #[derive(Debug)]
 pub(crate) struct RawBody {
     response: reqwest::Response,
-    /// The configured instance, for errors (as every other [`TransportError`] names it).
-    instance: String,
+    from: BodyFrom,
     endpoint: Endpoint,
     /// Yields between chunks that are already there (gzip frames), so decoding and hashing a
     /// large download never holds the worker long.
@@ -497,12 +508,20 @@ impl RawBody {
             // A body that stops coming is a timeout like an answer that never comes.
             let timeout = e.is_timeout();
             let cause = Shared::new(e);
-            TransportError::NoAnswer {
-                instance: self.instance.clone(),
-                why: if timeout {
-                    NoAnswer::Timeout { cause }
-                } else {
-                    NoAnswer::Failed { cause }
+            let why = if timeout {
+                NoAnswer::Timeout { cause }
+            } else {
+                NoAnswer::Failed { cause }
+            };
+            match &self.from {
+                BodyFrom::Instance(instance) => TransportError::NoAnswer {
+                    instance: instance.clone(),
+                    why,
+                },
+                BodyFrom::Storage { what, shown } => TransportError::StorageNoAnswer {
+                    what: what.clone(),
+                    shown: shown.clone(),
+                    why,
                 },
             }
         })

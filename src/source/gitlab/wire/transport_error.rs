@@ -193,18 +193,43 @@ impl TransportError {
                 shown,
             } => storage_status(f, *status, what, shown),
             TransportError::StorageNoAnswer { what, shown, why } => {
-                let cause = why
-                    .cause()
-                    .map(|c| chain(c))
-                    .unwrap_or_else(|| "it kept closing the connection".to_string());
-                write!(
-                    f,
-                    "The object storage GitLab sent the LFS object of {what} to ({shown}) could not be reached ({cause}); try again later."
-                )
+                storage_no_answer(f, what, shown, why)
             }
             // `fmt` calls this for the three variants above only.
             _ => Ok(()),
         }
+    }
+}
+
+/// `what` is the whole object named (`the LFS object <sha256> of '<path>' at '<ref>'`), so
+/// every sentence names the storage, then `what`, and never "the LFS object of" it again.
+fn storage_no_answer(
+    f: &mut Formatter<'_>,
+    what: &str,
+    shown: &str,
+    why: &NoAnswer,
+) -> fmt::Result {
+    let storage = format!("The object storage GitLab sent {what} to ({shown})");
+    match why {
+        NoAnswer::Timeout { cause } => write!(
+            f,
+            "{storage} did not send it in time ({}). The storage, not GitLab, is slow: try again; if it keeps happening, raise GITLAB_REQUEST_TIMEOUT.",
+            chain(cause)
+        ),
+        NoAnswer::Connect { cause } => write!(
+            f,
+            "{storage} could not be reached ({}): this machine must reach the storage as well as GitLab (a proxy or firewall may stand between); try again later.",
+            chain(cause)
+        ),
+        NoAnswer::Reset { retries } => write!(
+            f,
+            "{storage} closed the connection before sending it, and still did after {retries} retries; try again later."
+        ),
+        NoAnswer::Failed { cause } => write!(
+            f,
+            "{storage} did not send it whole ({}); try again later.",
+            chain(cause)
+        ),
     }
 }
 
@@ -215,7 +240,7 @@ fn storage_redirect(
 ) -> fmt::Result {
     write!(
         f,
-        "GitLab sent the LFS object of {what} to object storage, but {why}; the object was not downloaded. Ask the instance's administrator to serve LFS over https (or set `proxy_download: true`)."
+        "GitLab sent {what} to object storage, but {why}; the object was not downloaded. Ask the instance's administrator to serve LFS over https (or set `proxy_download: true`)."
     )
 }
 
@@ -223,19 +248,19 @@ fn storage_status(f: &mut Formatter<'_>, status: u16, what: &str, shown: &str) -
     match status {
         403 => write!(
             f,
-            "The object storage GitLab sent the LFS object of {what} to ({shown}) refused the download (HTTP 403): its pre-signed link has probably expired, or the storage's clock or policy rejects it. Call again: GitLab signs a fresh link each time."
+            "The object storage GitLab sent {what} to ({shown}) refused the download (HTTP 403): its pre-signed link has probably expired, or the storage's clock or policy rejects it. Call again: GitLab signs a fresh link each time."
         ),
         404 => write!(
             f,
-            "The object storage GitLab sent the LFS object of {what} to ({shown}) has no such object (HTTP 404): it was never uploaded or was removed; `git lfs push --all` from a clone that has it restores it."
+            "The object storage GitLab sent {what} to ({shown}) has no such object (HTTP 404): it was never uploaded or was removed; `git lfs push --all` from a clone that has it restores it."
         ),
         _ if (300..400).contains(&status) => write!(
             f,
-            "The object storage GitLab sent the LFS object of {what} to ({shown}) redirected again (HTTP {status}); only one redirect is followed."
+            "The object storage GitLab sent {what} to ({shown}) redirected again (HTTP {status}); only one redirect is followed."
         ),
         _ => write!(
             f,
-            "The object storage GitLab sent the LFS object of {what} to ({shown}) answered HTTP {status}; try again later."
+            "The object storage GitLab sent {what} to ({shown}) answered HTTP {status}; try again later."
         ),
     }
 }
@@ -433,7 +458,7 @@ mod tests {
         let storage = |status| {
             TransportError::Storage {
                 status,
-                what: "'a.bin' at 'main'".into(),
+                what: "the LFS object abc of 'a.bin' at 'main'".into(),
                 shown: "https://s3.example/o".into(),
             }
             .to_string()
@@ -445,6 +470,10 @@ mod tests {
         for m in [storage(403), storage(404)] {
             assert!(!m.contains("GITLAB_URL") && !m.contains("token"), "{m}");
         }
+        assert_eq!(
+            storage(500),
+            "The object storage GitLab sent the LFS object abc of 'a.bin' at 'main' to (https://s3.example/o) answered HTTP 500; try again later."
+        );
         let m = TransportError::StorageRedirect {
             what: "'a.bin' at 'main'".into(),
             why: super::super::storage::Unfollowed::Scheme {
@@ -456,6 +485,25 @@ mod tests {
             m.contains("ftp://h/o") && m.contains("not downloaded"),
             "{m}"
         );
+    }
+
+    /// Whatever stops the download, the sentence names the object storage, not GitLab.
+    #[test]
+    fn a_storage_that_does_not_answer_is_named_whatever_the_failure() {
+        let no_answer = |why| {
+            TransportError::StorageNoAnswer {
+                what: "the LFS object abc of 'a.bin' at 'main'".into(),
+                shown: "https://s3.example/o".into(),
+                why,
+            }
+            .to_string()
+        };
+        let reset = no_answer(NoAnswer::Reset { retries: 2 });
+        assert_eq!(
+            reset,
+            "The object storage GitLab sent the LFS object abc of 'a.bin' at 'main' to (https://s3.example/o) closed the connection before sending it, and still did after 2 retries; try again later."
+        );
+        assert!(!reset.contains("GitLab at"), "{reset}");
     }
 
     #[tokio::test]
