@@ -19,26 +19,51 @@ use crate::base::{placeholder, redact};
 /// The default instance when neither `GITLAB_URL` nor `GITLAB_API_URL` is set.
 pub(crate) const DEFAULT_GITLAB_URL: &str = "https://gitlab.com";
 
-/// A GitLab token. `Debug` and `Display` print `[redacted]`.
-#[derive(Clone, PartialEq, Eq)]
-pub(crate) struct Secret(String);
+/// A token or any other secret of a sign-in (GitLab's tokens, a PKCE verifier): a secrecy
+/// `SecretString`, wiped from memory when dropped; `Debug` prints `[redacted]`. It is written
+/// out only where it must go: the `Authorization` header, and inside what this server seals
+/// (its serde form, which only sealed payloads use).
+#[derive(Clone)]
+pub(crate) struct Secret(secrecy::SecretString);
 
 impl Secret {
     /// Wraps a token; `None` for an empty or all-whitespace string.
     pub(crate) fn new(token: impl Into<String>) -> Option<Self> {
-        let token = token.into().trim().to_string();
-        (!token.is_empty()).then_some(Self(token))
+        let token = token.into();
+        let trimmed = token.trim();
+        (!trimmed.is_empty()).then(|| Self(trimmed.into()))
     }
 
-    /// The token itself, for the one place that builds the `Authorization` header.
+    /// The token itself, for the places that send or seal it.
     pub(crate) fn expose(&self) -> &str {
-        &self.0
+        secrecy::ExposeSecret::expose_secret(&self.0)
     }
 }
 
 impl std::fmt::Debug for Secret {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("[redacted]")
+    }
+}
+
+impl PartialEq for Secret {
+    fn eq(&self, other: &Self) -> bool {
+        self.expose() == other.expose()
+    }
+}
+
+impl Eq for Secret {}
+
+impl serde::Serialize for Secret {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.expose())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Secret {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Self::new(text).ok_or_else(|| serde::de::Error::custom("an empty secret"))
     }
 }
 

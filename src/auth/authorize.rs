@@ -36,6 +36,7 @@ use super::sealed::{
 };
 use super::state::Oauth;
 use super::upstream::{Upstream, UpstreamError};
+use crate::config::Secret;
 
 /// How long a consent form and a sign-in through GitLab may take.
 const FLOW_SECS: u64 = 600;
@@ -227,7 +228,8 @@ pub(crate) async fn consent(
 /// to this browser by the sign-in's cookie; `cookies` are set too.
 fn to_gitlab(oauth: &Oauth, request: ClientRequest, cookies: &[String]) -> Response {
     let keys = &oauth.settings.keys;
-    let (Some(verifier), Some(binding)) = (keys.random_text(32), Binding::new(keys)) else {
+    let verifier = keys.random_text(32).and_then(Secret::new);
+    let (Some(verifier), Some(binding)) = (verifier, Binding::new(keys)) else {
         return PageRefusal::Internal.into_response();
     };
     let bound = binding.set_cookie(Purpose::SignIn, scope(oauth), FLOW_SECS);
@@ -240,7 +242,11 @@ fn to_gitlab(oauth: &Oauth, request: ClientRequest, cookies: &[String]) -> Respo
     let Some(state) = seal(keys, &pending) else {
         return PageRefusal::Internal.into_response();
     };
-    let mut response = found(&Upstream::authorize_url(&oauth.settings, &state, &verifier));
+    let mut response = found(&Upstream::authorize_url(
+        &oauth.settings,
+        &state,
+        verifier.expose(),
+    ));
     for cookie in cookies.iter().chain([&bound]) {
         append_cookie(response.headers_mut(), cookie);
     }
@@ -342,7 +348,7 @@ async fn complete(
     };
     let gitlab = match oauth
         .upstream
-        .exchange(&oauth.settings, code, &pending.gitlab_verifier)
+        .exchange(&oauth.settings, code, pending.gitlab_verifier.expose())
         .await
     {
         Ok(tokens) => tokens,

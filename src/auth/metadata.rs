@@ -61,3 +61,77 @@ pub(crate) fn challenge(settings: &OauthSettings, token_sent: bool) -> String {
     }
     challenge
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::auth::settings::{OauthArgs, OauthSettings};
+    use crate::config::{GitlabArgs, GitlabConfig};
+
+    fn settings() -> OauthSettings {
+        let gitlab =
+            GitlabConfig::from_parts(&GitlabArgs::for_tests("https://gitlab.example.com"), |_| {
+                None
+            })
+            .unwrap();
+        let args = OauthArgs {
+            oauth: true,
+            public_url: Some("https://mcp.example.com".into()),
+            oauth_scope: "read_api".into(),
+            oauth_allow_private_client_metadata: false,
+            oauth_no_client_metadata_documents: false,
+        };
+        OauthSettings::new(&args, Some(&gitlab), |name| match name {
+            "GITLAB_OAUTH_CLIENT_ID" => Some("app".into()),
+            "GITLAB_FILE_MCP_OAUTH_KEYS" => {
+                Some("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8".into())
+            }
+            _ => None,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn the_documents_name_this_server_and_only_what_it_does() {
+        let settings = settings();
+        let resource = protected_resource(&settings);
+        assert_eq!(resource["resource"], "https://mcp.example.com/mcp");
+        assert_eq!(
+            resource["authorization_servers"][0],
+            "https://mcp.example.com"
+        );
+        assert_eq!(
+            resource["scopes_supported"],
+            serde_json::json!(["read_api"])
+        );
+        let server = authorization_server(&settings);
+        assert_eq!(server["issuer"], "https://mcp.example.com");
+        assert_eq!(server["token_endpoint"], "https://mcp.example.com/token");
+        assert_eq!(
+            server["code_challenge_methods_supported"],
+            serde_json::json!(["S256"])
+        );
+        assert_eq!(
+            server["token_endpoint_auth_methods_supported"],
+            serde_json::json!(["none"])
+        );
+        assert_eq!(
+            server["authorization_response_iss_parameter_supported"],
+            true
+        );
+    }
+
+    #[test]
+    fn the_challenge_says_invalid_token_only_when_a_token_was_sent() {
+        let settings = settings();
+        let without = challenge(&settings, false);
+        assert_eq!(
+            without,
+            "Bearer resource_metadata=\"https://mcp.example.com/.well-known/oauth-protected-resource/mcp\", scope=\"read_api\""
+        );
+        assert_eq!(
+            challenge(&settings, true),
+            format!("{without}, error=\"invalid_token\"")
+        );
+    }
+}

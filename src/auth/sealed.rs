@@ -2,7 +2,8 @@
 //! a client's registration (its `client_id`), a consent cookie, the sign-in in flight (the
 //! `state` sent to GitLab), an authorization code, an access token and a refresh token. Each
 //! kind is sealed under its own name ([`Sealable::KIND`], the AEAD's additional data), so one
-//! kind can never be opened as another. Nothing is stored: any replica holding the keys opens
+//! kind can never be opened as another. Every token and verifier in them is a [`Secret`], so
+//! no `Debug` of a payload shows one. Nothing is stored: any replica holding the keys opens
 //! what another sealed.
 
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -12,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::browser::Binding;
 use super::keys::SealKeys;
+use crate::config::Secret;
 
 /// Seconds since the Unix epoch.
 pub(crate) fn now() -> u64 {
@@ -104,7 +106,7 @@ impl Sealable for ConsentForm {
 pub(crate) struct PendingSignIn {
     pub request: ClientRequest,
     /// The PKCE verifier of this server's own request to GitLab.
-    pub gitlab_verifier: String,
+    pub gitlab_verifier: Secret,
     pub binding: Binding,
     pub exp: u64,
 }
@@ -119,8 +121,8 @@ impl Sealable for PendingSignIn {
 /// GitLab's tokens for one sign-in (never shown to the client).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct GitlabTokens {
-    pub access_token: String,
-    pub refresh_token: Option<String>,
+    pub access_token: Secret,
+    pub refresh_token: Option<Secret>,
     /// When GitLab's access token expires, in seconds since the epoch.
     pub expires_at: u64,
 }
@@ -147,7 +149,7 @@ impl Sealable for AuthCode {
 pub(crate) struct AccessGrant {
     pub aud: String,
     pub client: String,
-    pub gitlab_token: String,
+    pub gitlab_token: Secret,
     pub exp: u64,
 }
 
@@ -163,7 +165,7 @@ impl Sealable for AccessGrant {
 pub(crate) struct RefreshGrant {
     pub aud: String,
     pub client: String,
-    pub gitlab_refresh: String,
+    pub gitlab_refresh: Secret,
     pub exp: u64,
 }
 
@@ -188,11 +190,12 @@ mod tests {
         let access = AccessGrant {
             aud: "https://mcp.example.com/mcp".into(),
             client: "c".into(),
-            gitlab_token: "gl".into(),
+            gitlab_token: Secret::new("glpat-secret").unwrap(),
             exp: 100,
         };
+        assert!(!format!("{access:?}").contains("glpat-secret"));
         let text = seal(&keys, &access).unwrap();
-        assert!(!text.contains("gl\""));
+        assert!(!text.contains("glpat"));
         assert_eq!(open::<AccessGrant>(&keys, &text, 99), Some(access));
         assert_eq!(open::<AccessGrant>(&keys, &text, 100), None);
         // The same fields under another kind do not open.

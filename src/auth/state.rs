@@ -13,7 +13,7 @@ use super::sealed::{AccessGrant, now, open};
 use super::settings::{OauthArgs, OauthSettings, OauthStartError};
 use super::upstream::Upstream;
 use crate::base::lru::SharedLru;
-use crate::config::{Credential, GitlabConfig, Secret, TokenOrigin};
+use crate::config::{Credential, GitlabConfig, TokenOrigin};
 
 /// Registrations one address may make per [`WINDOW_SECS`].
 pub(crate) const REGISTRATIONS_PER_WINDOW: u32 = 30;
@@ -132,10 +132,7 @@ impl Oauth {
         if grant.aud != self.settings.resource() {
             return None;
         }
-        Some(Credential::new(
-            Secret::new(grant.gitlab_token)?,
-            TokenOrigin::SignIn,
-        ))
+        Some(Credential::new(grant.gitlab_token, TokenOrigin::SignIn))
     }
 
     /// The `WWW-Authenticate` value of a 401 on `/mcp` (`token_sent`: with `invalid_token`).

@@ -150,7 +150,7 @@ async fn by_refresh<'a>(
     }
     match oauth
         .upstream
-        .refresh(&oauth.settings, &grant.gitlab_refresh)
+        .refresh(&oauth.settings, grant.gitlab_refresh.expose())
         .await
     {
         Ok(gitlab) => {

@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::sealed::{GitlabTokens, now};
 use super::settings::{OauthSettings, OauthStartError};
-use crate::config::GitlabConfig;
+use crate::config::{GitlabConfig, Secret};
 
 /// GitLab's access-token lifetime when its answer names none (it is fixed at two hours).
 const DEFAULT_EXPIRES_IN: u64 = 7200;
@@ -23,11 +23,11 @@ pub(crate) enum UpstreamError {
     Unavailable { why: String },
 }
 
-/// GitLab's token endpoint's answer (RFC 6749 §5.1).
+/// GitLab's token endpoint's answer (RFC 6749 §5.1), its tokens secrets from the start.
 #[derive(Deserialize)]
 struct TokenAnswer {
-    access_token: String,
-    refresh_token: Option<String>,
+    access_token: Secret,
+    refresh_token: Option<Secret>,
     expires_in: Option<u64>,
 }
 
@@ -137,7 +137,7 @@ impl Upstream {
         if !status.is_success() {
             return Err(match serde_json::from_slice::<ErrorAnswer>(&body) {
                 Ok(answer) if status.is_client_error() => UpstreamError::Refused {
-                    error: answer.error.chars().take(64).collect(),
+                    error: error_code(&answer.error),
                 },
                 _ => unavailable(format!("HTTP {}", status.as_u16())),
             });
@@ -152,7 +152,150 @@ impl Upstream {
     }
 }
 
+/// An OAuth error code as GitLab sent it, kept to what such a code is made of (RFC 6749
+/// §5.2: printable ASCII; in practice `invalid_grant` and its kin), at most 64 characters, so
+/// nothing else it held reaches a log.
+fn error_code(error: &str) -> String {
+    error
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .take(64)
+        .collect()
+}
+
 /// Where GitLab sends the browser back: `<public>/oauth/callback`.
 pub(crate) fn callback_url(settings: &OauthSettings) -> String {
     format!("{}{}", settings.public, super::metadata::CALLBACK_PATH)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::auth::settings::{OauthArgs, OauthSettings};
+    use crate::config::GitlabArgs;
+    use wiremock::matchers::{body_string_contains, method, path};
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+
+    const KEY: &str = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8";
+
+    fn settings(gitlab: &GitlabConfig, secret: Option<&str>) -> OauthSettings {
+        let args = OauthArgs {
+            oauth: true,
+            public_url: Some("https://mcp.example.com".into()),
+            oauth_scope: "read_api".into(),
+            oauth_allow_private_client_metadata: false,
+            oauth_no_client_metadata_documents: false,
+        };
+        OauthSettings::new(&args, Some(gitlab), |name| match name {
+            "GITLAB_OAUTH_CLIENT_ID" => Some("app".into()),
+            "GITLAB_OAUTH_CLIENT_SECRET" => secret.map(str::to_string),
+            "GITLAB_FILE_MCP_OAUTH_KEYS" => Some(KEY.into()),
+            _ => None,
+        })
+        .unwrap()
+    }
+
+    async fn gitlab() -> (MockServer, GitlabConfig) {
+        let server = MockServer::start().await;
+        let config = GitlabConfig::from_parts(&GitlabArgs::for_tests(&server.uri()), |_| None)
+            .expect("a test configuration");
+        (server, config)
+    }
+
+    #[test]
+    fn the_authorize_url_carries_pkce_s256_the_scope_and_the_callback() {
+        let config =
+            GitlabConfig::from_parts(&GitlabArgs::for_tests("https://gitlab.example.com"), |_| {
+                None
+            })
+            .unwrap();
+        let settings = settings(&config, None);
+        let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
+        let url = url::Url::parse(&Upstream::authorize_url(&settings, "st&ate", verifier)).unwrap();
+        assert_eq!(
+            url.as_str().split('?').next(),
+            Some("https://gitlab.example.com/oauth/authorize")
+        );
+        let query: std::collections::HashMap<_, _> = url.query_pairs().into_owned().collect();
+        assert_eq!(query["client_id"], "app");
+        assert_eq!(
+            query["redirect_uri"],
+            "https://mcp.example.com/oauth/callback"
+        );
+        assert_eq!(query["scope"], "read_api");
+        assert_eq!(query["state"], "st&ate");
+        assert_eq!(
+            query["code_challenge"],
+            "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+        );
+        assert_eq!(query["code_challenge_method"], "S256");
+        assert!(!url.as_str().contains(verifier));
+    }
+
+    #[tokio::test]
+    async fn a_code_is_exchanged_with_the_verifier_and_the_secret() {
+        let (server, config) = gitlab().await;
+        Mock::given(method("POST"))
+            .and(path("/oauth/token"))
+            .and(body_string_contains("grant_type=authorization_code"))
+            .and(body_string_contains("code=gl-code"))
+            .and(body_string_contains("code_verifier=v1"))
+            .and(body_string_contains("client_secret=s3"))
+            .respond_with(ResponseTemplate::new(200).set_body_json(serde_json::json!({
+                "access_token": "gl-access", "refresh_token": "gl-refresh", "expires_in": 7200
+            })))
+            .expect(1)
+            .mount(&server)
+            .await;
+        let upstream = Upstream::new(&config).unwrap();
+        let tokens = upstream
+            .exchange(&settings(&config, Some("s3")), "gl-code", "v1")
+            .await
+            .unwrap();
+        assert_eq!(tokens.access_token.expose(), "gl-access");
+        assert_eq!(
+            tokens.refresh_token.as_ref().map(Secret::expose),
+            Some("gl-refresh")
+        );
+        assert!(tokens.expires_at >= now() + 7199);
+        assert!(!format!("{tokens:?}").contains("gl-access"));
+    }
+
+    #[tokio::test]
+    async fn refusals_and_failures_are_told_apart_and_quote_no_body() {
+        let (server, config) = gitlab().await;
+        let settings = settings(&config, None);
+        let upstream = Upstream::new(&config).unwrap();
+        let answer = |status: u16, body: &str| {
+            ResponseTemplate::new(status).set_body_raw(body.to_string(), "application/json")
+        };
+        let cases = [
+            (
+                answer(400, r#"{"error":"invalid_grant\n<token gl-x>"}"#),
+                "refused",
+            ),
+            (answer(401, r#"{"error":"invalid_client"}"#), "refused"),
+            (answer(500, r#"{"error":"server_error"}"#), "unavailable"),
+            (answer(200, r#"{"token_type":"Bearer"}"#), "unavailable"),
+            (answer(200, r#"{"access_token":""}"#), "unavailable"),
+        ];
+        for (template, kind) in cases {
+            server.reset().await;
+            Mock::given(method("POST"))
+                .and(path("/oauth/token"))
+                .respond_with(template)
+                .mount(&server)
+                .await;
+            let failure = upstream.refresh(&settings, "gl-refresh").await.unwrap_err();
+            let shown = failure.to_string();
+            match kind {
+                "refused" => assert!(matches!(failure, UpstreamError::Refused { .. }), "{shown}"),
+                _ => assert!(
+                    matches!(failure, UpstreamError::Unavailable { .. }),
+                    "{shown}"
+                ),
+            }
+            assert!(!shown.contains("gl-") && !shown.contains('<'), "{shown}");
+        }
+    }
 }
