@@ -29,7 +29,8 @@ use sha2::{Digest, Sha256};
 use super::browser::{Binding, CookieScope, Purpose, append_cookie, cookie_value};
 use super::client::{is_document_url, redirect};
 use super::metadata::CONSENT_PATH;
-use super::refusal::{PageRefusal, RedirectRefusal, escape, found, page, with_query};
+use super::pages;
+use super::refusal::{PageRefusal, RedirectRefusal, found, page, with_query};
 use super::register;
 use super::sealed::{
     AuthCode, ClientRequest, ConsentForm, ConsentGrant, PendingSignIn, now, open, seal,
@@ -130,7 +131,9 @@ fn consent_page(oauth: &Oauth, client_name: &str, request: ClientRequest) -> Res
         return PageRefusal::Internal.into_response();
     };
     let host = redirect::shown_host(&request.redirect_uri);
-    let published = published(&request.client_id, &host);
+    let publisher =
+        is_document_url(&request.client_id).then(|| redirect::shown_host(&request.client_id));
+    let name = super::client::shown_name(client_name);
     let set_cookie = binding.set_cookie(Purpose::Consent, scope(oauth), FLOW_SECS);
     let form = ConsentForm {
         request,
@@ -140,51 +143,24 @@ fn consent_page(oauth: &Oauth, client_name: &str, request: ClientRequest) -> Res
     let Some(sealed) = seal(keys, &form) else {
         return PageRefusal::Internal.into_response();
     };
-    let body = format!(
-        "<!doctype html><html><head><meta charset=\"utf-8\"><title>Allow {name}?</title>\
-         <style>body{{font-family:sans-serif;max-width:36em;margin:3em auto}}</style></head><body>\
-         <h1>Allow {name} to read GitLab as you?</h1>\
-         <p><strong>{name}</strong> asks this server (gitlab-file-mcp) for access to GitLab on \
-         your behalf. After you allow it you sign in at GitLab ({gitlab}), and the access goes \
-         to <strong>{host}</strong>.{published}</p>\
-         <p>It will read, with GitLab scope <code>{scope}</code>: the projects, repositories and \
-         files your GitLab account can read. It cannot write.</p>\
-         <p>Only allow clients you started yourself.</p>\
-         <form method=\"post\" action=\"{action}\">\
-         <input type=\"hidden\" name=\"form\" value=\"{sealed}\">\
-         <button type=\"submit\" name=\"decision\" value=\"allow\">Allow</button> \
-         <button type=\"submit\" name=\"decision\" value=\"deny\">Deny</button>\
-         </form></body></html>",
-        name = escape(&super::client::shown_name(client_name)),
-        gitlab = escape(&oauth.settings.gitlab),
-        host = escape(&host),
-        scope = escape(&oauth.settings.scope),
-        action = CONSENT_PATH,
-        sealed = escape(&sealed),
-    );
+    let body = pages::consent(&pages::Consent {
+        name: &name,
+        gitlab: &oauth.settings.gitlab,
+        host: &host,
+        // Loopback: any program on this computer could use a published name (the draft's
+        // advice on localhost-only clients).
+        local: redirect::is_loopback_name(&host),
+        publisher: publisher.as_deref(),
+        scope: &oauth.settings.scope,
+        action: CONSENT_PATH,
+        form: &sealed,
+    });
+    let Some(body) = body else {
+        return PageRefusal::Internal.into_response();
+    };
     let mut response = page(StatusCode::OK, body);
     append_cookie(response.headers_mut(), &set_cookie);
     response
-}
-
-/// For a client named by a metadata document, the consent page's sentence on where its name
-/// comes from; and, when the access goes to this computer (a loopback redirect URI), that any
-/// program on it could use that name (the draft's advice on localhost-only clients).
-fn published(client_id: &str, redirect_host: &str) -> String {
-    if !is_document_url(client_id) {
-        return String::new();
-    }
-    let mut sentence = format!(
-        " It describes itself at <strong>{}</strong>.",
-        escape(&redirect::shown_host(client_id))
-    );
-    if redirect::is_loopback_name(redirect_host) {
-        sentence.push_str(
-            " The access goes to a program on this computer, and any program on it could use \
-             this name: allow only if you started this client yourself just now.",
-        );
-    }
-    sentence
 }
 
 /// `POST /authorize/consent`: the form sent back from the browser it was shown in (its

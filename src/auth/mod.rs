@@ -22,6 +22,7 @@ mod browser;
 mod client;
 mod keys;
 mod metadata;
+mod pages;
 mod refusal;
 mod register;
 mod sealed;

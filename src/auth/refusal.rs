@@ -172,11 +172,8 @@ impl IntoResponse for PageRefusal {
             Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
             _ => StatusCode::BAD_REQUEST,
         };
-        let body = format!(
-            "<!doctype html><html><head><meta charset=\"utf-8\"><title>Sign-in refused</title></head>\
-             <body><h1>Sign-in refused</h1><p>{}</p></body></html>",
-            escape(&self.to_string())
-        );
+        let body = super::pages::refused(&self.to_string())
+            .unwrap_or_else(|| "Sign-in refused.".to_string());
         page(status, body)
     }
 }
@@ -230,32 +227,12 @@ pub(crate) fn no_store(mut response: Response) -> Response {
     response
 }
 
-/// `text` safe in HTML text and attribute values.
-pub(crate) fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn html_is_escaped_and_queries_appended() {
-        assert_eq!(
-            escape("<a href=\"x\">'&'</a>"),
-            "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
-        );
+    fn queries_are_appended() {
         assert_eq!(
             with_query(
                 "https://a/cb",
