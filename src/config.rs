@@ -55,12 +55,54 @@ pub(crate) enum TokenOrigin {
     SignIn,
 }
 
-/// A token together with where it came from.
+/// A token together with where it came from, and what GitLab said of it while one request
+/// was served.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Credential {
     pub token: Secret,
     pub origin: TokenOrigin,
+    /// Set when GitLab refuses the token (401) during the request this credential came with;
+    /// each request's credential has its own.
+    pub refusal: RefusalNote,
 }
+
+impl Credential {
+    /// `token` from `origin`, with a note of its own.
+    pub(crate) fn new(token: Secret, origin: TokenOrigin) -> Self {
+        Self {
+            token,
+            origin,
+            refusal: RefusalNote::default(),
+        }
+    }
+}
+
+/// Whether GitLab refused a credential's token (HTTP 401) while serving the request it came
+/// with: written by the GitLab transport, read by the HTTP layer that answers that request.
+/// Request state, never a process's: clones of one request's credential share it, and no
+/// other request sees it. Not part of what a credential *is*, so always equal.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct RefusalNote(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl RefusalNote {
+    /// GitLab refused the token.
+    pub(crate) fn mark(&self) {
+        self.0.store(true, std::sync::atomic::Ordering::Release);
+    }
+
+    /// Whether GitLab refused the token during this request.
+    pub(crate) fn is_marked(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::Acquire)
+    }
+}
+
+impl PartialEq for RefusalNote {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for RefusalNote {}
 
 /// GitLab connection flags, shared by `serve` and `read`.
 #[derive(Debug, Clone, Args)]
@@ -231,7 +273,7 @@ fn configured_token(
                 shown: crate::base::quote::shown(value.trim()),
             });
         } else if let Some(token) = Secret::new(value) {
-            credential = credential.or(Some(Credential { token, origin }));
+            credential = credential.or(Some(Credential::new(token, origin)));
         } else {
             empty.push(TokenWarning::Empty { variable });
         }

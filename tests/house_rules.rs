@@ -9,7 +9,10 @@
 //! - no folder under `src/` with more than [`MAX_FOLDER_FILES`] files, no file with more than
 //!   [`MAX_CODE_LINES`] lines of code outside tests and comments;
 //! - no `macro_rules!` outside tests, no function outside tests over 60 lines, no
-//!   `Result<_, String>` outside clap value parsers, no NUL-joined string key.
+//!   `Result<_, String>` outside clap value parsers, no NUL-joined string key;
+//! - no `static` outside tests but those of [`PROCESS_STATICS`], each saying why it holds
+//!   nothing one request learnt (what GitLab said of a token during a call is that request's
+//!   state, carried back with it, never a process's).
 //!
 //! The sources are read as text, not parsed: strings and comments are blanked first, then
 //! `#[cfg(test)]` items and test-only files are left out. A module's imports are every path it
@@ -179,6 +182,92 @@ static USE_AS: LazyLock<Regex> = LazyLock::new(|| {
 static NUL_KEY: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"format!\(\s*"[^"]*\\0\{"#).expect("a valid regex"));
 
+/// The `static` items allowed outside tests (file under `src/`, name) and why each holds no
+/// request-derived state. A new one is refused: keep what a request learns in the request.
+const PROCESS_STATICS: &[(&str, &str, &str)] = &[
+    (
+        "source/gitlab/query/blob_query.rs",
+        "DOCUMENTS",
+        "the query texts, built once",
+    ),
+    (
+        "source/gitlab/wire/transport.rs",
+        "ONCE",
+        "installs the TLS crypto provider",
+    ),
+    (
+        "metrics/mod.rs",
+        "INSTALLED",
+        "the process's metrics registry (counts only)",
+    ),
+    ("reader/history.rs", "KEY", "a random hashing key"),
+    (
+        "outline/memory.rs",
+        "NET",
+        "this thread's parser allocation count, reset per parse",
+    ),
+    (
+        "outline/memory.rs",
+        "HIGH",
+        "this thread's parser allocation peak, reset per parse",
+    ),
+    (
+        "outline/memory.rs",
+        "INSTALL",
+        "installs the parser's allocator",
+    ),
+    (
+        "outline/reach.rs",
+        "TABLES",
+        "each grammar's node kinds, built once",
+    ),
+    (
+        "outline/reach.rs",
+        "EVERYTHING",
+        "the node kinds of no grammar, built once",
+    ),
+    ("tool/mod.rs", "INFO", "the server's own description"),
+    (
+        "base/cpu.rs",
+        "POOL",
+        "the slots of the CPU-bound work, one per core",
+    ),
+    (
+        "base/timing.rs",
+        "UPSTREAM",
+        "task-local: one call's own time waiting on GitLab",
+    ),
+    (
+        "base/tool_name.rs",
+        "LISTED",
+        "the tools' names joined, built once",
+    ),
+];
+
+static STATIC_ITEM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\bstatic\s+(?:mut\s+)?([A-Z_][A-Z0-9_]*)\s*:").expect("a valid regex")
+});
+
+/// Each `static` outside tests that [`PROCESS_STATICS`] does not list.
+fn statics(path: &str, lines: &Code) -> Vec<String> {
+    let item = &*STATIC_ITEM;
+    lines
+        .iter()
+        .flat_map(|(no, line)| item.captures_iter(line).map(move |c| (no, c)))
+        .filter(|(_, c)| {
+            !PROCESS_STATICS
+                .iter()
+                .any(|(file, name, _)| *file == path && *name == &c[1])
+        })
+        .map(|(no, c)| {
+            format!(
+                "a static outside tests: src/{path}:{no} `{}`; keep what a request learns in the request (or list it in PROCESS_STATICS with why it is no request's state)",
+                &c[1]
+            )
+        })
+        .collect()
+}
+
 /// A module's path below the crate: `["window", "search"]` for `src/window/search/mod.rs`.
 type Module = Vec<String>;
 
@@ -256,6 +345,7 @@ fn findings(sources: &[Source], plan: &Plan) -> Vec<String> {
         out.extend(nul_keys(source, lines));
         out.extend(long_file(&source.path, lines));
         out.extend(second_names(&source.path, lines));
+        out.extend(statics(&source.path, lines));
     }
     out.extend(string_results(&code));
     out.extend(full_folders(sources));

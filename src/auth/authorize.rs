@@ -3,12 +3,15 @@
 //! unregistered URI is an error page, never a redirect), then
 //! the request (`response_type=code`, PKCE S256 only, the one scope, this resource) or an error
 //! redirect to the registered URI; then, unless this browser approved this client before (a
-//! sealed cookie bound to the client), this server's consent page: one POST form, CSRF-bound to
-//! a cookie, not frameable. Approved, the browser goes to GitLab's `/oauth/authorize` with this
-//! server's own PKCE and the sign-in sealed as `state` ([`PendingSignIn`]).
+//! sealed cookie bound to the client), this server's consent page: one POST form, bound to
+//! this browser by a cookie of its own ([`super::browser`]), not frameable. Approved, the
+//! browser goes to GitLab's `/oauth/authorize` with this server's own PKCE and the sign-in
+//! sealed as `state` ([`PendingSignIn`]), the browser given that sign-in's cookie.
 //!
 //! `GET /oauth/callback`: GitLab sends the browser back. The `state` must open as a sign-in
-//! this server started (else an error page: there is nowhere safe to redirect); GitLab's code
+//! this server started, come back to the browser it was given to (its cookie), and be used
+//! for the first time (else an error page: there is nowhere safe to redirect; a `state` sent
+//! to another user's browser completes nothing); GitLab's code
 //! is exchanged at GitLab's `/oauth/token` (this server's PKCE verifier); the browser then
 //! goes to the client's redirect URI with this server's own code ([`AuthCode`]: sealed, single
 //! use, short-lived, bound to the client, its redirect URI and PKCE challenge, carrying
@@ -20,9 +23,10 @@ use std::sync::Arc;
 use axum::Form;
 use axum::extract::{Query, State};
 use axum::response::{IntoResponse, Response};
-use http::{HeaderMap, HeaderValue, StatusCode, header};
+use http::{HeaderMap, StatusCode};
 use sha2::{Digest, Sha256};
 
+use super::browser::{Binding, CookieScope, Purpose, append_cookie, cookie_value};
 use super::client::{is_document_url, redirect};
 use super::metadata::CONSENT_PATH;
 use super::refusal::{PageRefusal, RedirectRefusal, escape, found, page, with_query};
@@ -39,8 +43,6 @@ const FLOW_SECS: u64 = 600;
 const CONSENT_SECS: u64 = 30 * 24 * 3600;
 /// The scope a client may ask for besides ours, ignored (refresh tokens are issued anyway).
 const OFFLINE_ACCESS: &str = "offline_access";
-/// The CSRF cookie's name (without the `__Host-` prefix an https server adds).
-const CSRF_COOKIE: &str = "gfm-csrf";
 
 /// `GET /authorize`.
 pub(crate) async fn authorize(
@@ -82,7 +84,7 @@ pub(crate) async fn authorize(
         state: state.map(str::to_string),
     };
     if approved(&oauth, &headers, &request.client_id) {
-        return to_gitlab(&oauth, request, None);
+        return to_gitlab(&oauth, request, &[]);
     }
     consent_page(&oauth, &client.client_name, request)
 }
@@ -106,11 +108,8 @@ fn check_request<'a>(
     if param("scope").is_some_and(|scope| scope.split(' ').any(foreign)) {
         return Err(RedirectRefusal::Scope);
     }
-    if let Some(resource) = param("resource") {
-        let resource = resource.trim_end_matches('/');
-        if resource != oauth.settings.resource() && resource != oauth.settings.public {
-            return Err(RedirectRefusal::Resource);
-        }
+    if param("resource").is_some_and(|r| !oauth.settings.is_resource(r)) {
+        return Err(RedirectRefusal::Resource);
     }
     Ok(())
 }
@@ -123,17 +122,18 @@ fn is_challenge(challenge: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
-/// The consent page, with a fresh CSRF cookie bound into its form.
+/// The consent page, its form bound to this browser by a cookie of its own.
 fn consent_page(oauth: &Oauth, client_name: &str, request: ClientRequest) -> Response {
     let keys = &oauth.settings.keys;
-    let Some(csrf) = keys.random_text(24) else {
+    let Some(binding) = Binding::new(keys) else {
         return PageRefusal::Internal.into_response();
     };
     let host = redirect::shown_host(&request.redirect_uri);
     let published = published(&request.client_id, &host);
+    let set_cookie = binding.set_cookie(Purpose::Consent, scope(oauth), FLOW_SECS);
     let form = ConsentForm {
         request,
-        csrf: csrf.clone(),
+        binding,
         exp: now() + FLOW_SECS,
     };
     let Some(sealed) = seal(keys, &form) else {
@@ -154,7 +154,7 @@ fn consent_page(oauth: &Oauth, client_name: &str, request: ClientRequest) -> Res
          <button type=\"submit\" name=\"decision\" value=\"allow\">Allow</button> \
          <button type=\"submit\" name=\"decision\" value=\"deny\">Deny</button>\
          </form></body></html>",
-        name = escape(client_name),
+        name = escape(&super::client::shown_name(client_name)),
         gitlab = escape(&oauth.settings.gitlab),
         host = escape(&host),
         scope = escape(&oauth.settings.scope),
@@ -162,8 +162,7 @@ fn consent_page(oauth: &Oauth, client_name: &str, request: ClientRequest) -> Res
         sealed = escape(&sealed),
     );
     let mut response = page(StatusCode::OK, body);
-    let cookie = cookie(oauth, CSRF_COOKIE, &csrf, FLOW_SECS);
-    append_cookie(&mut response, &cookie);
+    append_cookie(response.headers_mut(), &set_cookie);
     response
 }
 
@@ -187,8 +186,9 @@ fn published(client_id: &str, redirect_host: &str) -> String {
     sentence
 }
 
-/// `POST /authorize/consent`: the form sent back from this browser (its CSRF cookie), then
-/// the client's error redirect (denied) or the consent remembered and on to GitLab.
+/// `POST /authorize/consent`: the form sent back from the browser it was shown in (its
+/// cookie), then the client's error redirect (denied) or the consent remembered and on to
+/// GitLab.
 pub(crate) async fn consent(
     State(oauth): State<Arc<Oauth>>,
     headers: HeaderMap,
@@ -197,59 +197,64 @@ pub(crate) async fn consent(
     let form = fields
         .get("form")
         .and_then(|f| open::<ConsentForm>(&oauth.settings.keys, f, now()));
-    let csrf = cookie_value(&headers, &cookie_name(&oauth, CSRF_COOKIE));
-    let Some(form) = form.filter(|f| csrf.as_deref() == Some(f.csrf.as_str())) else {
+    let scope = scope(&oauth);
+    let Some(form) = form.filter(|f| f.binding.held_by(Purpose::Consent, scope, &headers)) else {
         return PageRefusal::StaleForm.into_response();
     };
+    let used = form.binding.clear_cookie(Purpose::Consent, scope);
     let request = form.request;
     if fields.get("decision").map(String::as_str) != Some("allow") {
         let state = request.state.as_deref();
-        return RedirectRefusal::Denied.redirect(
-            &request.redirect_uri,
-            state,
-            &oauth.settings.public,
-        );
+        let mut denied =
+            RedirectRefusal::Denied.redirect(&request.redirect_uri, state, &oauth.settings.public);
+        append_cookie(denied.headers_mut(), &used);
+        return denied;
     }
     let grant = ConsentGrant {
         client: client_hash(&request.client_id),
         exp: now() + CONSENT_SECS,
     };
-    let remembered = seal(&oauth.settings.keys, &grant).map(|sealed| {
-        cookie(
-            &oauth,
-            &consent_cookie(&request.client_id),
-            &sealed,
-            CONSENT_SECS,
-        )
-    });
+    let mut cookies = vec![used];
+    if let Some(sealed) = seal(&oauth.settings.keys, &grant) {
+        let name = consent_cookie(&request.client_id);
+        cookies.push(scope.set_cookie(&name, &sealed, CONSENT_SECS));
+    }
     tracing::info!("OAuth consent given");
-    to_gitlab(&oauth, request, remembered)
+    to_gitlab(&oauth, request, &cookies)
 }
 
-/// The browser sent to GitLab's `/oauth/authorize`, the sign-in sealed as `state`.
-fn to_gitlab(oauth: &Oauth, request: ClientRequest, set_cookie: Option<String>) -> Response {
+/// The browser sent to GitLab's `/oauth/authorize`, the sign-in sealed as `state` and bound
+/// to this browser by the sign-in's cookie; `cookies` are set too.
+fn to_gitlab(oauth: &Oauth, request: ClientRequest, cookies: &[String]) -> Response {
     let keys = &oauth.settings.keys;
-    let Some(verifier) = keys.random_text(32) else {
+    let (Some(verifier), Some(binding)) = (keys.random_text(32), Binding::new(keys)) else {
         return PageRefusal::Internal.into_response();
     };
+    let bound = binding.set_cookie(Purpose::SignIn, scope(oauth), FLOW_SECS);
     let pending = PendingSignIn {
         request,
         gitlab_verifier: verifier.clone(),
+        binding,
         exp: now() + FLOW_SECS,
     };
     let Some(state) = seal(keys, &pending) else {
         return PageRefusal::Internal.into_response();
     };
     let mut response = found(&Upstream::authorize_url(&oauth.settings, &state, &verifier));
-    if let Some(cookie) = set_cookie {
-        append_cookie(&mut response, &cookie);
+    for cookie in cookies.iter().chain([&bound]) {
+        append_cookie(response.headers_mut(), cookie);
     }
     response
 }
 
+/// How this server's cookies are set (`__Host-` and `Secure` when public over https).
+fn scope(oauth: &Oauth) -> CookieScope {
+    CookieScope::of(&oauth.settings.public)
+}
+
 /// Whether this browser approved `client_id` before (its consent cookie opens and names it).
 fn approved(oauth: &Oauth, headers: &HeaderMap, client_id: &str) -> bool {
-    let name = cookie_name(oauth, &consent_cookie(client_id));
+    let name = scope(oauth).name(&consent_cookie(client_id));
     cookie_value(headers, &name)
         .and_then(|v| open::<ConsentGrant>(&oauth.settings.keys, &v, now()))
         .is_some_and(|grant| grant.client == client_hash(client_id))
@@ -268,62 +273,64 @@ fn consent_cookie(client_id: &str) -> String {
     format!("gfm-consent-{}", &client_hash(client_id)[..16])
 }
 
-/// `__Host-`-prefixed (and `Secure`) when the public URL is https.
-fn cookie_name(oauth: &Oauth, base: &str) -> String {
-    if oauth.settings.public.starts_with("https://") {
-        format!("__Host-{base}")
-    } else {
-        base.to_string()
-    }
-}
-
-fn cookie(oauth: &Oauth, base: &str, value: &str, max_age: u64) -> String {
-    let secure = if oauth.settings.public.starts_with("https://") {
-        "; Secure"
-    } else {
-        ""
-    };
-    format!(
-        "{}={value}; Path=/; Max-Age={max_age}; HttpOnly; SameSite=Lax{secure}",
-        cookie_name(oauth, base)
-    )
-}
-
-fn append_cookie(response: &mut Response, cookie: &str) {
-    if let Ok(value) = HeaderValue::from_str(cookie) {
-        response.headers_mut().append(header::SET_COOKIE, value);
-    }
-}
-
-/// The value of the cookie `name` among the request's `Cookie` headers.
-fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .find_map(|pair| {
-            let (n, v) = pair.trim().split_once('=')?;
-            (n == name).then(|| v.to_string())
-        })
-}
-
 /// How long this server's authorization code lives.
 pub(crate) const CODE_SECS: u64 = 60;
 
-/// `GET /oauth/callback`.
+/// `GET /oauth/callback`: the sign-in's own checks ([`pending_sign_in`]), then
+/// [`complete`]; the sign-in's cookie is removed from the browser whatever the outcome.
 pub(crate) async fn callback(
     State(oauth): State<Arc<Oauth>>,
+    headers: HeaderMap,
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
-    let keys = &oauth.settings.keys;
-    let Some(pending) = query
-        .get("state")
-        .and_then(|s| open::<PendingSignIn>(keys, s, now()))
+    let pending = match pending_sign_in(&oauth, &headers, query.get("state")) {
+        Ok(pending) => pending,
+        Err(refusal) => return refusal.into_response(),
+    };
+    let used = pending.binding.clear_cookie(Purpose::SignIn, scope(&oauth));
+    let mut response = complete(&oauth, pending, &query).await;
+    append_cookie(response.headers_mut(), &used);
+    response
+}
+
+/// The sign-in a callback's `state` names: one this server sealed, not expired, come back to
+/// the browser it was sent from (that browser's cookie holds its nonce), and not completed
+/// before (in this process).
+fn pending_sign_in(
+    oauth: &Oauth,
+    headers: &HeaderMap,
+    state: Option<&String>,
+) -> Result<PendingSignIn, PageRefusal> {
+    let now = now();
+    let Some(pending) = state.and_then(|s| open::<PendingSignIn>(&oauth.settings.keys, s, now))
     else {
         tracing::info!("OAuth callback refused: unknown or expired state");
-        return PageRefusal::StaleState.into_response();
+        return Err(PageRefusal::StaleState);
     };
+    if !pending
+        .binding
+        .held_by(Purpose::SignIn, scope(oauth), headers)
+    {
+        tracing::warn!("OAuth callback refused: the state came back to another browser");
+        return Err(PageRefusal::OtherBrowser);
+    }
+    if !oauth
+        .used_states
+        .first_use(pending.binding.id(), pending.exp, now)
+    {
+        tracing::warn!("OAuth callback refused: the state was used before");
+        return Err(PageRefusal::StateUsed);
+    }
+    Ok(pending)
+}
+
+/// GitLab's code exchanged and the browser sent to the client with this server's code.
+async fn complete(
+    oauth: &Oauth,
+    pending: PendingSignIn,
+    query: &HashMap<String, String>,
+) -> Response {
+    let keys = &oauth.settings.keys;
     let request = pending.request;
     let iss = oauth.settings.public.as_str();
     let back = |refusal: RedirectRefusal| {
@@ -373,19 +380,6 @@ pub(crate) async fn callback(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn cookies_are_found_by_name() {
-        let mut headers = HeaderMap::new();
-        headers.append(
-            header::COOKIE,
-            HeaderValue::from_static("a=1; gfm-csrf=xyz"),
-        );
-        headers.append(header::COOKIE, HeaderValue::from_static("b=2"));
-        assert_eq!(cookie_value(&headers, "gfm-csrf").as_deref(), Some("xyz"));
-        assert_eq!(cookie_value(&headers, "b").as_deref(), Some("2"));
-        assert_eq!(cookie_value(&headers, "c"), None);
-    }
 
     #[test]
     fn a_challenge_is_43_base64url_characters() {

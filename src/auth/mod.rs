@@ -2,8 +2,9 @@
 //! server of MCP clients and an OAuth client of GitLab (the MCP spec's third-party flow). It
 //! stores nothing: registrations, consent, the sign-in in flight, codes and tokens are sealed
 //! with the configured keys ([`keys`], [`sealed`]), so any replica holding them serves any
-//! client; only the used-code set, the registration rate limit and the cache of client
-//! metadata documents ([`state`]) are per process.
+//! client; only the used codes and sign-in states, the registration rate limit and the cache
+//! of client metadata documents ([`state`]) are per process. Each browser step is bound to the
+//! browser that took the step before it ([`browser`]).
 //!
 //! The walk of a sign-in: discovery ([`metadata`]) → `/register` ([`register`]), or a
 //! `client_id` that is the URL of a Client ID Metadata Document ([`client`]) →
@@ -17,6 +18,7 @@
 //! On the transports' floor beside `http/`, which uses it; it never imports `http/`.
 
 mod authorize;
+mod browser;
 mod client;
 mod keys;
 mod metadata;

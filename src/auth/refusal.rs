@@ -27,8 +27,12 @@ pub(crate) enum TokenRefusal {
     UnsupportedGrantType,
     #[error("{0}")]
     InvalidClientMetadata(String),
-    #[error("too many registrations from this address; try again later")]
-    TooManyRegistrations,
+    #[error("{0}")]
+    InvalidRedirectUri(String),
+    #[error("the resource asked for is not this server's MCP endpoint")]
+    InvalidTarget,
+    #[error("too many registrations from this address; try again in {0} seconds")]
+    TooManyRegistrations(u64),
     #[error("GitLab could not be asked for a token; try again later")]
     GitlabUnavailable,
     #[error("the server could not make a token (its random source failed)")]
@@ -43,7 +47,9 @@ impl TokenRefusal {
             Self::InvalidGrant(_) => "invalid_grant",
             Self::UnsupportedGrantType => "unsupported_grant_type",
             Self::InvalidClientMetadata(_) => "invalid_client_metadata",
-            Self::TooManyRegistrations => "slow_down",
+            Self::InvalidRedirectUri(_) => "invalid_redirect_uri",
+            Self::InvalidTarget => "invalid_target",
+            Self::TooManyRegistrations(_) => "slow_down",
             Self::GitlabUnavailable => "temporarily_unavailable",
             Self::Internal => "server_error",
         }
@@ -52,7 +58,7 @@ impl TokenRefusal {
     fn status(&self) -> StatusCode {
         match self {
             Self::InvalidClient | Self::ClientDocument(_) => StatusCode::UNAUTHORIZED,
-            Self::TooManyRegistrations => StatusCode::TOO_MANY_REQUESTS,
+            Self::TooManyRegistrations(_) => StatusCode::TOO_MANY_REQUESTS,
             Self::GitlabUnavailable => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
             _ => StatusCode::BAD_REQUEST,
@@ -63,7 +69,13 @@ impl TokenRefusal {
 impl IntoResponse for TokenRefusal {
     fn into_response(self) -> Response {
         let body = json!({"error": self.code(), "error_description": self.to_string()});
-        no_store((self.status(), axum::Json(body)).into_response())
+        let mut response = no_store((self.status(), axum::Json(body)).into_response());
+        if let Self::TooManyRegistrations(secs) = self {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        }
+        response
     }
 }
 
@@ -122,7 +134,7 @@ impl RedirectRefusal {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum PageRefusal {
     #[error(
-        "This client is not registered with this server (client_id missing or unknown). Register the client again."
+        "This client is not registered with this server (client_id missing or unknown; a registration made before the server's keys changed is unknown too). Remove this server's saved sign-in in your client (Claude Code: /mcp, then the server, then \"Clear authentication\") and connect again: the client registers anew."
     )]
     UnknownClient,
     #[error(
@@ -141,6 +153,14 @@ pub(crate) enum PageRefusal {
         "This sign-in is not one this server started, or it has expired. Start the sign-in again from your client."
     )]
     StaleState,
+    #[error(
+        "This sign-in was started in another browser, so it cannot be completed in this one (someone may have sent you a link to it). Nothing was signed in. To sign in, start again from your own client."
+    )]
+    OtherBrowser,
+    #[error(
+        "This sign-in has already been completed once. Start the sign-in again from your client."
+    )]
+    StateUsed,
     #[error("The server could not start the sign-in (its random source failed).")]
     Internal,
 }

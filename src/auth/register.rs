@@ -45,9 +45,9 @@ fn register_client(
     body: Result<Json<ClientMetadata>, axum::extract::rejection::JsonRejection>,
 ) -> Response {
     let address = peer.ip();
-    if !oauth.registrations.admit(address, now()) {
+    if let Err(retry_after) = oauth.registrations.admit(address, now()) {
         tracing::info!(%address, "OAuth registration refused: rate limit");
-        return TokenRefusal::TooManyRegistrations.into_response();
+        return TokenRefusal::TooManyRegistrations(retry_after).into_response();
     }
     let Ok(Json(request)) = body else {
         return TokenRefusal::InvalidClientMetadata("the body is not JSON client metadata".into())
@@ -78,7 +78,15 @@ fn register_client(
 fn registration(request: ClientMetadata, now: u64) -> Result<ClientRegistration, TokenRefusal> {
     request
         .checked(now, now.saturating_add(REGISTRATION_SECS))
-        .map_err(|problem| TokenRefusal::InvalidClientMetadata(problem.to_string()))
+        .map_err(|problem| match problem {
+            ClientMetadataError::Redirect(_)
+            | ClientMetadataError::NoRedirectUris
+            | ClientMetadataError::TooManyRedirectUris
+            | ClientMetadataError::LongRedirectUri => {
+                TokenRefusal::InvalidRedirectUri(problem.to_string())
+            }
+            _ => TokenRefusal::InvalidClientMetadata(problem.to_string()),
+        })
 }
 
 /// The client `client_id` names: a registration of this server's that has not expired, or a
@@ -115,16 +123,22 @@ mod tests {
         assert_eq!(ok.exp, 5 + REGISTRATION_SECS);
         let unnamed = registration(request(&["https://a.example/cb"], None), 5).unwrap();
         assert_eq!(unnamed.client_name, "An unnamed client");
+        // RFC 7591 §3.2.2: a bad redirect URI is `invalid_redirect_uri`.
         for bad in [
             request(&[], Some("x")),
             request(&["http://evil.example/cb"], Some("x")),
             request(&["javascript:alert(1)"], Some("x")),
+            request(&["blob:https://a.example/1"], Some("x")),
+            request(&["view-source:https://a.example/"], Some("x")),
+            request(&["ftp://a.example/cb"], Some("x")),
+            request(&["https://a.example/cb\r\nSet-Cookie: x=1"], Some("x")),
             request(&["https://a.example/cb"; 11], Some("x")),
         ] {
-            assert!(matches!(
-                registration(bad, 5),
-                Err(TokenRefusal::InvalidClientMetadata(_))
-            ));
+            let refusal = registration(bad, 5).unwrap_err();
+            assert!(
+                matches!(refusal, TokenRefusal::InvalidRedirectUri(_)),
+                "{refusal:?}"
+            );
         }
     }
 }

@@ -10,6 +10,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use super::browser::Binding;
 use super::keys::SealKeys;
 
 /// Seconds since the Unix epoch.
@@ -82,32 +83,34 @@ pub(crate) struct ClientRequest {
     pub state: Option<String>,
 }
 
-/// The consent form's hidden field: the request, bound to the browser's CSRF cookie.
+/// The consent form's hidden field: the request, bound to the browser the form was shown in.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct ConsentForm {
     pub request: ClientRequest,
-    pub csrf: String,
+    pub binding: Binding,
     pub exp: u64,
 }
 
 impl Sealable for ConsentForm {
-    const KIND: &'static str = "gitlab-file-mcp/oauth/consent-form/v1";
+    const KIND: &'static str = "gitlab-file-mcp/oauth/consent-form/v2";
     fn expires(&self) -> u64 {
         self.exp
     }
 }
 
-/// A sign-in on its way through GitLab: the `state` sent to GitLab's `/oauth/authorize`.
+/// A sign-in on its way through GitLab: the `state` sent to GitLab's `/oauth/authorize`,
+/// bound to the browser sent there (its id also names the sign-in, used once).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct PendingSignIn {
     pub request: ClientRequest,
     /// The PKCE verifier of this server's own request to GitLab.
     pub gitlab_verifier: String,
+    pub binding: Binding,
     pub exp: u64,
 }
 
 impl Sealable for PendingSignIn {
-    const KIND: &'static str = "gitlab-file-mcp/oauth/pending/v1";
+    const KIND: &'static str = "gitlab-file-mcp/oauth/pending/v2";
     fn expires(&self) -> u64 {
         self.exp
     }

@@ -137,6 +137,13 @@ impl OauthSettings {
         format!("{}/mcp", self.public)
     }
 
+    /// Whether a client's `resource` (RFC 8707) names this server: its MCP endpoint or its
+    /// public URL, a trailing `/` ignored. One answer for `/authorize` and `/token`.
+    pub(crate) fn is_resource(&self, resource: &str) -> bool {
+        let resource = resource.trim_end_matches('/');
+        resource == self.resource() || resource == self.public
+    }
+
     /// The public URL's `host[:port]`, which the `Host` check must accept.
     pub(crate) fn public_host(&self) -> String {
         self.public

@@ -1,6 +1,6 @@
 //! What the sign-in holds while the process runs: its settings, GitLab's client, and the little
-//! it keeps per process (the used-code set, the registration rate limit, the cache of client
-//! metadata documents); and the two things
+//! it keeps per process (the used codes and sign-in states, the registration rate limit, the
+//! cache of client metadata documents); and the two things
 //! `/mcp` asks of it: the credential inside an access token, and the challenge of a 401.
 
 use std::collections::HashMap;
@@ -20,28 +20,29 @@ pub(crate) const REGISTRATIONS_PER_WINDOW: u32 = 30;
 const WINDOW_SECS: u64 = 3600;
 /// Addresses remembered at once (the least recently seen forgotten first).
 const ADDRESSES: u64 = 10_000;
-/// Code ids remembered as used at once: codes live a minute, so this is many sign-ins a second.
-const USED_CODES: usize = 100_000;
+/// Ids remembered as used at once, per kind: codes live a minute and sign-in states ten, so
+/// this is many sign-ins a second.
+const USED_IDS: usize = 100_000;
 
-/// The ids of codes already exchanged, each until its code expires (this process's memory:
-/// replicas do not share it).
+/// The ids of what may be used once (codes exchanged, sign-in states completed), each until
+/// it expires (this process's memory: replicas do not share it).
 #[derive(Debug, Default)]
-pub(crate) struct UsedCodes {
+pub(crate) struct UsedOnce {
     by_id: Mutex<HashMap<String, u64>>,
 }
 
-impl UsedCodes {
+impl UsedOnce {
     /// Marks `id` (expiring at `exp`) used; `false` if it was already, or the table is full of
-    /// live codes.
+    /// live ids.
     pub(crate) fn first_use(&self, id: &str, exp: u64, now: u64) -> bool {
         let mut by_id = self
             .by_id
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if by_id.len() >= USED_CODES {
+        if by_id.len() >= USED_IDS {
             by_id.retain(|_, &mut e| e > now);
         }
-        if by_id.len() >= USED_CODES || by_id.contains_key(id) {
+        if by_id.len() >= USED_IDS || by_id.contains_key(id) {
             return false;
         }
         by_id.insert(id.to_string(), exp);
@@ -64,18 +65,19 @@ impl Default for RegistrationLimit {
 }
 
 impl RegistrationLimit {
-    /// Counts one registration from `address` at `now`; `false` past the limit.
-    pub(crate) fn admit(&self, address: IpAddr, now: u64) -> bool {
+    /// Counts one registration from `address` at `now`; past the limit, `Err` with the
+    /// seconds until the address may register again.
+    pub(crate) fn admit(&self, address: IpAddr, now: u64) -> Result<(), u64> {
         let mut table = self.by_address.lock();
         let (start, count) = match table.get(&address) {
             Some(&(start, count)) if now < start.saturating_add(WINDOW_SECS) => (start, count),
             _ => (now, 0),
         };
         if count >= REGISTRATIONS_PER_WINDOW {
-            return false;
+            return Err(start.saturating_add(WINDOW_SECS).saturating_sub(now).max(1));
         }
         table.insert(address, (start, count + 1), 1);
-        true
+        Ok(())
     }
 }
 
@@ -84,7 +86,9 @@ impl RegistrationLimit {
 pub(crate) struct Oauth {
     pub(super) settings: OauthSettings,
     pub(super) upstream: Upstream,
-    pub(super) used_codes: UsedCodes,
+    pub(super) used_codes: UsedOnce,
+    /// Sign-ins completed: a `state` completes one callback at most.
+    pub(super) used_states: UsedOnce,
     pub(super) registrations: RegistrationLimit,
     /// Client ID Metadata Documents, fetched and cached.
     pub(super) documents: ClientDocuments,
@@ -113,7 +117,8 @@ impl Oauth {
         Ok(Some(Arc::new(Self {
             settings,
             upstream,
-            used_codes: UsedCodes::default(),
+            used_codes: UsedOnce::default(),
+            used_states: UsedOnce::default(),
             registrations: RegistrationLimit::default(),
             documents,
         })))
@@ -127,10 +132,10 @@ impl Oauth {
         if grant.aud != self.settings.resource() {
             return None;
         }
-        Some(Credential {
-            token: Secret::new(grant.gitlab_token)?,
-            origin: TokenOrigin::SignIn,
-        })
+        Some(Credential::new(
+            Secret::new(grant.gitlab_token)?,
+            TokenOrigin::SignIn,
+        ))
     }
 
     /// The `WWW-Authenticate` value of a 401 on `/mcp` (`token_sent`: with `invalid_token`).
@@ -150,7 +155,7 @@ mod tests {
 
     #[test]
     fn a_code_id_is_used_once() {
-        let used = UsedCodes::default();
+        let used = UsedOnce::default();
         assert!(used.first_use("a", 10, 0));
         assert!(!used.first_use("a", 10, 0));
         assert!(used.first_use("b", 10, 0));
@@ -162,11 +167,11 @@ mod tests {
         let a = IpAddr::from([10, 0, 0, 1]);
         let b = IpAddr::from([10, 0, 0, 2]);
         for _ in 0..REGISTRATIONS_PER_WINDOW {
-            assert!(limit.admit(a, 100));
+            assert_eq!(limit.admit(a, 100), Ok(()));
         }
-        assert!(!limit.admit(a, 100));
-        assert!(limit.admit(b, 100));
-        assert!(!limit.admit(a, 100 + WINDOW_SECS - 1));
-        assert!(limit.admit(a, 100 + WINDOW_SECS));
+        assert_eq!(limit.admit(a, 100), Err(WINDOW_SECS));
+        assert_eq!(limit.admit(b, 100), Ok(()));
+        assert_eq!(limit.admit(a, 100 + WINDOW_SECS - 1), Err(1));
+        assert_eq!(limit.admit(a, 100 + WINDOW_SECS), Ok(()));
     }
 }

@@ -4,7 +4,10 @@
 //! goes into this server's new refresh token). Access tokens are this server's own
 //! ([`AccessGrant`]: audience `<public>/mcp`, carrying GitLab's token, expiring at
 //! [`LIFETIME_SHARE`] of GitLab's remaining lifetime). Used codes are remembered in
-//! [`super::state::UsedCodes`].
+//! [`super::state::UsedOnce`]. Both grants check, before anything else, that the client is
+//! one this server knows (else 401 `invalid_client`, on which clients register anew: a
+//! registration from before the keys changed) and that a `resource` asked for is this
+//! server's (RFC 8707 §2.2: `invalid_target`).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -34,14 +37,9 @@ pub(crate) async fn token(
     Form(fields): Form<HashMap<String, String>>,
 ) -> Response {
     let field = |name: &str| fields.get(name).map(String::as_str);
-    let outcome = match field("grant_type") {
-        Some("authorization_code") => by_code(&oauth, &field)
-            .await
-            .map(|r| (r, SignInStep::CodeExchanged)),
-        Some("refresh_token") => by_refresh(&oauth, &field)
-            .await
-            .map(|r| (r, SignInStep::Refreshed)),
-        _ => Err(TokenRefusal::UnsupportedGrantType),
+    let outcome = match checked_client(&oauth, &field).await {
+        Err(refusal) => Err(refusal),
+        Ok(()) => grant(&oauth, &field).await,
     };
     match outcome {
         Ok((response, step)) => {
@@ -53,6 +51,46 @@ pub(crate) async fn token(
             metrics::sign_in(SignInStep::TokenRefused);
             refusal.into_response()
         }
+    }
+}
+
+/// The checks both grants share: a `grant_type` this server has, a client it knows (named
+/// by `client_id`, which public clients send with every grant), and this server as the
+/// `resource`.
+async fn checked_client<'a>(
+    oauth: &Oauth,
+    field: &impl Fn(&str) -> Option<&'a str>,
+) -> Result<(), TokenRefusal> {
+    if !matches!(
+        field("grant_type"),
+        Some("authorization_code" | "refresh_token")
+    ) {
+        return Err(TokenRefusal::UnsupportedGrantType);
+    }
+    let Some(client_id) = field("client_id") else {
+        return Err(TokenRefusal::InvalidRequest("client_id is required"));
+    };
+    if let Err(problem) = super::register::client(oauth, client_id).await {
+        return Err(problem.map_or(TokenRefusal::InvalidClient, TokenRefusal::ClientDocument));
+    }
+    match field("resource") {
+        Some(resource) if !oauth.settings.is_resource(resource) => Err(TokenRefusal::InvalidTarget),
+        _ => Ok(()),
+    }
+}
+
+/// The grant asked for, and the step it counts as.
+async fn grant<'a>(
+    oauth: &Oauth,
+    field: &impl Fn(&str) -> Option<&'a str>,
+) -> Result<(Response, SignInStep), TokenRefusal> {
+    match field("grant_type") {
+        Some("authorization_code") => by_code(oauth, field)
+            .await
+            .map(|r| (r, SignInStep::CodeExchanged)),
+        _ => by_refresh(oauth, field)
+            .await
+            .map(|r| (r, SignInStep::Refreshed)),
     }
 }
 
@@ -71,9 +109,6 @@ async fn by_code<'a>(
     ) else {
         return Err(missing);
     };
-    if let Err(problem) = super::register::client(oauth, client_id).await {
-        return Err(problem.map_or(TokenRefusal::InvalidClient, TokenRefusal::ClientDocument));
-    }
     let now = now();
     let bad = TokenRefusal::InvalidGrant(
         "the code is invalid, expired, already used, or was issued to another client or redirect URI",

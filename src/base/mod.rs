@@ -3,9 +3,8 @@
 //! shown ([`redact`]) and carries a library error as its cause ([`cause`]); a bounded
 //! least-recently-used map ([`lru`]); freed memory given back to the system ([`memory`]); CPU-bound work off the async workers ([`cpu`]); a call's
 //! time waiting on GitLab ([`timing`]); the tools' names, which the MCP face publishes and the
-//! metrics label calls with ([`tool_name`]); the sign-in tokens GitLab refused during a call
-//! ([`refused_tokens`]); whether a setting is a client's placeholder left unexpanded
-//! ([`placeholder`]).
+//! metrics label calls with ([`tool_name`]); whether a setting is a client's placeholder left
+//! unexpanded ([`placeholder`]).
 
 pub(crate) mod cause;
 pub(crate) mod cpu;
@@ -14,6 +13,5 @@ pub(crate) mod memory;
 pub(crate) mod placeholder;
 pub(crate) mod quote;
 pub(crate) mod redact;
-pub(crate) mod refused_tokens;
 pub(crate) mod timing;
 pub(crate) mod tool_name;

@@ -22,7 +22,11 @@
 //!    sent, and shutdown waits for all slots to come back.
 //! 6. [`guard::capacity::deadline`]: 504 when no response has started in time (stateless); in
 //!    session mode the tool's own time limit answers with a tool error.
-//! 7. [`sessions::session_open::admit`] (session mode, an `initialize` naming no session): with
+//! 7. [`sessions::session_open::admit`]: with `--oauth`, every `POST` with a signed-in token is
+//!    vouched for (GitLab's remembered verdict on the token inside, or one `currentUser`
+//!    request), else 401 `invalid_token`; and when GitLab refuses the token during the call
+//!    (the credential's [`crate::config::RefusalNote`]), that request is answered 401 too,
+//!    an SSE answer read to its end first. Then (session mode, an `initialize` naming no session), with
 //!    `--token-from-request` the token must be one GitLab accepts (one `currentUser` request,
 //!    remembered per fingerprint a short time: [`sessions::token_verdicts`]), else the 401 of check
 //!    2, or 502 when GitLab cannot be asked; then a free session slot ([`sessions::session_slots`]:

@@ -5,13 +5,15 @@
 //! Pure but for [`cache`] and [`memory`] (tree-sitter's allocator, counted, so a parse can be
 //! stopped by the memory it holds): [`outline`] parses a text once and walks its tree
 //! ([`walk`], entering the nodes [`reach`] says a definition may lie in, with each language's
-//! rules in [`rules`]); [`page`] cuts an outline into a page;
+//! rules in [`rules`], and [`lead`] the comments and attributes above each definition, met as
+//! it goes); [`page`] cuts an outline into a page;
 //! [`symbol`] picks a definition by name. Parsing is CPU work, called synchronously at the
 //! view's dispatch.
 
 mod cache;
 mod definition;
 mod language;
+mod lead;
 mod memory;
 mod name;
 mod page;

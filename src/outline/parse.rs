@@ -8,6 +8,7 @@ use tree_sitter::{ParseOptions, ParseState};
 
 use super::definition::Outline;
 use super::language::Language;
+use super::lead::WalkSteps;
 use super::memory::Meter;
 use super::reach::Kinds;
 use super::walk;
@@ -145,7 +146,8 @@ fn walked<E>(
     let Some(tree) = tree else {
         return Ok(Err(OutlineError::NoTree(language)));
     };
-    let walked = walk::definitions(&tree, bytes, language, kinds, &mut go_on)?;
+    let mut steps = WalkSteps::new(&mut go_on);
+    let walked = walk::definitions(&tree, bytes, language, kinds, &mut steps)?;
     Ok(Ok(Outline {
         language,
         definitions: walked.definitions,

@@ -81,10 +81,7 @@ mod tests {
     use crate::config::{Secret, TokenOrigin};
 
     fn credential(token: &str) -> Credential {
-        Credential {
-            token: Secret::new(token).unwrap(),
-            origin: TokenOrigin::Request,
-        }
+        Credential::new(Secret::new(token).unwrap(), TokenOrigin::Request)
     }
 
     fn file(path: &str) -> FileKey {

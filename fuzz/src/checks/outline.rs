@@ -10,6 +10,12 @@
 //! no definition is listed deeper than `MAX_OUTLINE_DEPTH`, every name is one line (no control
 //! character, U+2028 or U+2029), and no part of a name passes `MAX_OUTLINE_NAME_CHARS`
 //! characters of source (10 printed for an escaped one) before its `…[+N bytes]` marker.
+//!
+//! And the same of the text after a run of comments above definitions named with JSON text
+//! (issue 46): the input's second byte `m` puts `64m` comment lines (of the style `m % 4`
+//! picks: `//`, `///`, `#` or `/** */`) above a class and a function, the class holding
+//! methods named `'}{"column": 3}'` and `"{\"start_line\": 1}"` (a walk back over such a
+//! run was quadratic: 17 s for 50,000 lines; the fuzzer's time limit catches a return).
 
 use gitlab_file_mcp::fuzzing::{MAX_OUTLINE_DEPTH, MAX_OUTLINE_NAME_CHARS};
 
@@ -26,6 +32,20 @@ pub fn check(data: &[u8]) {
         );
         check_text(&amplified);
     }
+    if let Some(&m) = data.get(1) {
+        check_text(&commented(m, &String::from_utf8_lossy(&data[2..])));
+    }
+}
+
+/// `rest` after `64m` comment lines of the style `m % 4` picks above definitions whose names
+/// hold JSON text.
+fn commented(m: u8, rest: &str) -> String {
+    let style = ["// doc", "/// doc", "# doc", "/** doc */"][usize::from(m % 4)];
+    format!(
+        "{}class C {{\n  '}}{{\"column\": 3}}'() {{}}\n  \"{{\\\"start_line\\\": 1}}\"() {{}}\n}}\n{}func F() {{}}\n{rest}",
+        format!("{style}\n").repeat(64 * usize::from(m)),
+        format!("{style}\n").repeat(usize::from(m)),
+    )
 }
 
 fn check_text(text: &str) {

@@ -90,13 +90,7 @@ impl ClientMetadata {
             }
             redirect::check(uri)?;
         }
-        let name: String = self
-            .client_name
-            .unwrap_or_default()
-            .chars()
-            .filter(|c| !c.is_control())
-            .take(MAX_NAME_CHARS)
-            .collect();
+        let name = shown_name(&self.client_name.unwrap_or_default());
         let name = name.trim();
         Ok(ClientRegistration {
             client_name: if name.is_empty() {
@@ -109,6 +103,46 @@ impl ClientMetadata {
             exp,
         })
     }
+}
+
+/// A client's name as a person may be shown it: at most [`MAX_NAME_CHARS`] characters, without
+/// control characters, line and paragraph separators, or the invisible format characters
+/// (Unicode's `Cf`: bidirectional controls such as U+202E, which would show a name reversed,
+/// zero-width spaces and joiners, tags) that could make it read as another name.
+pub(crate) fn shown_name(name: &str) -> String {
+    name.chars()
+        .filter(|&c| !c.is_control() && !is_invisible(c))
+        .take(MAX_NAME_CHARS)
+        .collect()
+}
+
+/// Unicode's format characters (general category `Cf`, as of Unicode 16) and the line and
+/// paragraph separators.
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{0600}'..='\u{0605}'
+            | '\u{061C}'
+            | '\u{06DD}'
+            | '\u{070F}'
+            | '\u{0890}'..='\u{0891}'
+            | '\u{08E2}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{2028}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{206F}'
+            | '\u{FEFF}'
+            | '\u{FFF9}'..='\u{FFFB}'
+            | '\u{110BD}'
+            | '\u{110CD}'
+            | '\u{13430}'..='\u{1343F}'
+            | '\u{1BCA0}'..='\u{1BCA3}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0001}'
+            | '\u{E0020}'..='\u{E007F}'
+    )
 }
 
 /// Whether `client_id` is meant as a metadata document's URL (an `https://` URL); whether it
@@ -180,6 +214,34 @@ pub(crate) fn cache_secs(cache_control: Option<&str>) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_shown_to_people_hold_nothing_invisible() {
+        // "Totally Legit" reversed by a right-to-left override would read as another name.
+        assert_eq!(shown_name("evil\u{202E}tigeL yllatoT"), "eviltigeL yllatoT");
+        for hidden in [
+            '\u{200B}',
+            '\u{200D}',
+            '\u{200E}',
+            '\u{2066}',
+            '\u{2069}',
+            '\u{FEFF}',
+            '\u{061C}',
+            '\u{2028}',
+            '\u{E0041}',
+            '\u{00AD}',
+            '\n',
+            '\u{7}',
+        ] {
+            assert_eq!(
+                shown_name(&format!("Cla{hidden}ude")),
+                "Claude",
+                "{hidden:?}"
+            );
+        }
+        assert_eq!(shown_name("Zürich 東京 🙂"), "Zürich 東京 🙂");
+        assert_eq!(shown_name(&"x".repeat(500)).len(), MAX_NAME_CHARS);
+    }
 
     const URL: &str = "https://client.example/oauth/metadata.json";
 

@@ -12,5 +12,5 @@ mod document;
 mod fetch;
 pub(crate) mod redirect;
 
-pub(crate) use self::document::{ClientMetadata, ClientMetadataError, is_document_url};
+pub(crate) use self::document::{ClientMetadata, ClientMetadataError, is_document_url, shown_name};
 pub(crate) use self::fetch::ClientDocuments;

@@ -1,13 +1,19 @@
 //! Redirect URIs (pure): which a client may register, and whether a request's URI is one it
-//! registered. Matching is exact, except that between two loopback IP literals
+//! registered. A client may register `https` URIs, plain `http` on a loopback host, and the
+//! private-use schemes of native apps (RFC 8252 §7.1: reverse-DNS form such as
+//! `com.example.app:/cb`, or one of the few MCP clients' own schemes that predate that advice,
+//! [`NATIVE_SCHEMES`]); no control characters or spaces (which URL parsing would silently
+//! drop). Everything else (`blob:`, `view-source:`, `ftp:`, `javascript:`, …) is refused.
+//! Matching is exact, except that between two loopback IP literals
 //! (`127.0.0.1`, `[::1]`) the port may differ (RFC 8252 §7.3), as GitLab's own Doorkeeper
 //! does, and that `http://localhost` registered without a port stands for any port (clients'
 //! metadata documents list `http://localhost/callback` and listen where they can).
 
 use url::Url;
 
-/// Schemes never accepted as a redirect.
-const FORBIDDEN_SCHEMES: [&str; 5] = ["javascript", "data", "vbscript", "file", "about"];
+/// Private-use schemes of MCP clients that are not in reverse-DNS form (Cursor's; VS Code's
+/// own, used by its extensions).
+const NATIVE_SCHEMES: [&str; 3] = ["cursor", "vscode", "vscode-insiders"];
 
 /// Why a redirect URI cannot be registered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -16,20 +22,27 @@ pub(crate) enum RedirectProblem {
     NotAbsolute,
     #[error("a redirect URI has a fragment")]
     Fragment,
-    #[error("a redirect URI uses a scheme that is never allowed")]
+    #[error(
+        "a redirect URI must be https, http on a loopback host, or a native app's private-use scheme in reverse-DNS form (com.example.app:/callback)"
+    )]
     ForbiddenScheme,
+    #[error("a redirect URI holds a control character or a space")]
+    ControlCharacter,
     #[error("a plain http redirect URI must be on a loopback host (localhost, 127.0.0.1, [::1])")]
     PlainHttp,
 }
 
 /// Whether `uri` may be registered.
 pub(crate) fn check(uri: &str) -> Result<(), RedirectProblem> {
+    if uri.chars().any(|c| c.is_control() || c.is_whitespace()) {
+        return Err(RedirectProblem::ControlCharacter);
+    }
     let url = Url::parse(uri).map_err(|_| RedirectProblem::NotAbsolute)?;
     if url.fragment().is_some() || uri.contains('#') {
         return Err(RedirectProblem::Fragment);
     }
     let scheme = url.scheme();
-    if FORBIDDEN_SCHEMES.contains(&scheme) {
+    if !matches!(scheme, "https" | "http") && !is_private_use(scheme) {
         return Err(RedirectProblem::ForbiddenScheme);
     }
     if scheme == "http" && !url.host_str().is_some_and(is_loopback_name) {
@@ -39,6 +52,13 @@ pub(crate) fn check(uri: &str) -> Result<(), RedirectProblem> {
         return Err(RedirectProblem::NotAbsolute);
     }
     Ok(())
+}
+
+/// Whether `scheme` is a native app's private-use scheme: reverse-DNS (at least two labels,
+/// none empty) or one of [`NATIVE_SCHEMES`].
+fn is_private_use(scheme: &str) -> bool {
+    NATIVE_SCHEMES.contains(&scheme)
+        || (scheme.contains('.') && scheme.split('.').all(|label| !label.is_empty()))
 }
 
 /// Whether the requested `uri` is the `registered` one.
@@ -97,8 +117,39 @@ mod tests {
             "http://[::1]:8080/cb",
             "https://vscode.dev/redirect",
             "cursor://anysphere.cursor-retrieval/oauth/callback",
+            "com.example.app:/oauth2redirect",
+            "vscode://vscode.github-authentication/did-authenticate",
         ] {
             assert_eq!(check(ok), Ok(()), "{ok}");
+        }
+        for scheme in [
+            "blob:https://a.example/x",
+            "view-source:https://a.example/",
+            "ftp://a.example/cb",
+            "data:text/html,x",
+            "file:///etc/passwd",
+            "about:blank",
+            "ws://127.0.0.1/cb",
+            "myapp:/cb",
+            "com..example:/cb",
+        ] {
+            assert_eq!(
+                check(scheme),
+                Err(RedirectProblem::ForbiddenScheme),
+                "{scheme}"
+            );
+        }
+        for control in [
+            "https://a.example/cb\r\nLocation: https://evil.example",
+            "https://a.example/c\tb",
+            "https://a.example/c b",
+            "https://a.example/cb\u{7f}",
+        ] {
+            assert_eq!(
+                check(control),
+                Err(RedirectProblem::ControlCharacter),
+                "{control:?}"
+            );
         }
         assert_eq!(check("/callback"), Err(RedirectProblem::NotAbsolute));
         assert_eq!(

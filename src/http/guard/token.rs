@@ -37,10 +37,9 @@ pub(crate) fn private_token(headers: &HeaderMap) -> Option<Credential> {
 }
 
 fn request_credential(token: Option<&str>) -> Option<Credential> {
-    token.and_then(Secret::new).map(|token| Credential {
-        token,
-        origin: TokenOrigin::Request,
-    })
+    token
+        .and_then(Secret::new)
+        .map(|token| Credential::new(token, TokenOrigin::Request))
 }
 
 /// Marks token-bearing header values sensitive (`Debug` then prints `Sensitive`).

@@ -26,10 +26,7 @@ mod tests {
     use crate::config::{Secret, TokenOrigin};
 
     fn token(t: &str) -> Credential {
-        Credential {
-            token: Secret::new(t).unwrap(),
-            origin: TokenOrigin::Request,
-        }
+        Credential::new(Secret::new(t).unwrap(), TokenOrigin::Request)
     }
 
     #[test]

@@ -14,6 +14,11 @@
 //!    `--max-sessions` in all, else 503 with `Retry-After`. The slot is the session's once
 //!    rmcp names it, and free again when it ends ([`super::counted_sessions`]).
 //!
+//! With `--oauth`, before both and whatever the mode: every `POST` with a signed-in token is
+//! vouched for ([`Opening::vouch`]: the remembered verdict, or one check), and the request
+//! whose call met GitLab's refusal of the token (its credential's note) is answered 401
+//! itself, its SSE answer read to its end first ([`settled`]); the verdict is then "refused".
+//!
 //! Runs last, under the request's concurrency slot and deadline, so a token check is bounded
 //! like any other request.
 
@@ -32,7 +37,6 @@ use super::session::Owners;
 use super::session_slots::{Caps, Full, Slots};
 use super::token_verdicts::Verdicts;
 use crate::auth::Oauth;
-use crate::base::refused_tokens;
 use crate::config::{Credential, TokenOrigin};
 use crate::http::wording::{self, reply};
 use crate::metrics::{self, Guard};
@@ -135,25 +139,39 @@ pub(crate) async fn admit(State(o): State<Arc<Opening>>, request: Request, next:
         return refusal;
     }
     let response = open(&o, request, next).await;
-    // GitLab refused the sign-in's token during this very request (revoked since its last
-    // check): a 401 rather than the tool error, unless the answer is already streaming.
-    match signed_in {
-        Some((credential, method))
-            if refused_tokens::is_marked(credential.token.expose()) && !streaming(&response) =>
-        {
-            o.refused(&method)
-        }
-        _ => response,
+    let Some((credential, method)) = signed_in else {
+        return response;
+    };
+    // Whether GitLab refused the token during this request is known once the call has run:
+    // an SSE answer (session mode) is read to its end first, so that its status can still
+    // be the 401.
+    let response = settled(response).await;
+    if credential.refusal.is_marked() {
+        // Revoked since its last check: this request and, from the verdict, the next ones.
+        let print = o.prints.of(&credential);
+        o.verdicts
+            .put(print, TokenStanding::Refused, Instant::now());
+        return o.refused(&method);
     }
+    response
 }
 
-/// Whether `response` is an SSE stream (its status and headers are sent already).
-fn streaming(response: &Response) -> bool {
-    response
+/// `response` with an SSE body read to its end (the stream of one `POST`'s answer ends after
+/// it; what it holds is bounded by the tool's message bound), so nothing of it is sent yet.
+async fn settled(response: Response) -> Response {
+    let streaming = response
         .headers()
         .get(http::header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("text/event-stream"))
+        .is_some_and(|v| v.starts_with("text/event-stream"));
+    if !streaming {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    match axum::body::to_bytes(body, usize::MAX).await {
+        Ok(bytes) => Response::from_parts(parts, Body::from(bytes)),
+        Err(_) => reply::plain(StatusCode::BAD_GATEWAY, wording::ANSWER_UNREADABLE),
+    }
 }
 
 /// The session opening of check 7, for a request that passed the sign-in's vouching.
@@ -226,12 +244,9 @@ impl Opening {
         Some((credential.clone(), request.method().clone()))
     }
 
-    /// `None` if GitLab accepts the signed-in token (as far as the remembered verdict goes and
-    /// no call saw it refused), else the 401 (`invalid_token`) or 502.
+    /// `None` if GitLab accepts the signed-in token (as far as the remembered verdict goes, a
+    /// refusal met by an earlier call included), else the 401 (`invalid_token`) or 502.
     async fn vouch(&self, credential: &Credential, method: &Method) -> Option<Response> {
-        if refused_tokens::is_marked(credential.token.expose()) {
-            return Some(self.refused(method));
-        }
         match self.standing(credential).await {
             Ok(TokenStanding::Accepted) => None,
             Ok(TokenStanding::Refused) => Some(self.refused(method)),

@@ -42,6 +42,10 @@ pub(crate) const SIGN_IN_AGAIN: &str = "Unauthorized: this access token is not o
 pub(crate) const SIGN_IN_REFUSED: &str = "Unauthorized: GitLab refused the token of this sign-in (revoked or expired); sign in with GitLab again\n";
 pub(crate) const NO_OAUTH: &str = "Not Found: this server has no OAuth. Send your GitLab token in an 'Authorization: Bearer' or a 'PRIVATE-TOKEN' header.\n";
 pub(crate) const BODY_UNREADABLE: &str = "Bad Request: the request body could not be read (malformed chunked encoding, or the connection broke)\n";
+/// 502 when the server's own answer to a signed-in call could not be read to its end (see
+/// `sessions::session_open::settled`).
+pub(crate) const ANSWER_UNREADABLE: &str =
+    "Bad Gateway: the answer to this call broke off before it ended; try the call again\n";
 pub(crate) const BUSY: &str = "Service Unavailable: too many requests in flight, retry shortly\n";
 pub(crate) const HEALTHY: &str = "ok\n";
 /// A session another token opened, or one not known: rmcp's own words for an unknown session,

@@ -164,7 +164,8 @@ pub fn consent_form(page: &str) -> String {
 }
 
 /// A whole sign-in for a registered `client_id`, consent given: the client's redirect query
-/// (`code`, `state`, `iss`) and the cookies the browser holds after it.
+/// (`code`, `state`, `iss`) and the cookies the browser holds after it (as `name=value`, the
+/// newest last; a cookie the server removed stays, as it is never sent first).
 pub async fn sign_in(
     server: &Server,
     client_id: &str,
@@ -182,8 +183,9 @@ pub async fn sign_in(
             &jar,
         )
         .await;
-        jar.extend(step.cookies.clone());
     }
+    // The sign-in's own cookie comes with the redirect to GitLab (consent given or remembered).
+    jar.extend(step.cookies.clone());
     assert_eq!(step.status, StatusCode::FOUND, "{}", step.body);
     let at_gitlab = get(server, step.location.as_deref().unwrap(), &[]).await;
     assert_eq!(at_gitlab.status, StatusCode::FOUND, "{}", at_gitlab.body);

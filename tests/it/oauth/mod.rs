@@ -1,10 +1,12 @@
 //! Sign in with GitLab (issue 36), against the real binary with `serve --http --oauth` and a
 //! GitLab stand-in answering as GitLab's OAuth provider does ([`provider`]), driven by a
 //! scripted client ([`client`]): the whole sign-in then a tool call ([`sign_in`]), what is
-//! refused and how ([`refusals`]); rmcp's own OAuth client signing in ([`rmcp_client`]);
+//! refused and how ([`refusals`]); the sign-in bound to the browser that consented
+//! ([`browser_binding`]); rmcp's own OAuth client signing in ([`rmcp_client`]);
 //! clients named by a Client ID Metadata Document ([`documents`], served over HTTPS by
 //! [`document_host`]).
 
+mod browser_binding;
 mod client;
 mod document_host;
 mod documents;

@@ -152,3 +152,78 @@ async fn gitlabs_token_expired_or_revoked_is_a_401_invalid_token() {
         assert!(body.contains("GitLab refused"), "{body}");
     }
 }
+
+/// `initialize` and `notifications/initialized` over HTTP in session mode with `token`: the
+/// session's id.
+async fn open_session(server: &crate::support::http_server::HttpServer, token: &str) -> String {
+    let post = |body: serde_json::Value, session: Option<String>| {
+        let mut request = crate::support::http_server::http_client()
+            .post(server.mcp())
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .bearer_auth(token)
+            .json(&body);
+        if let Some(session) = session {
+            request = request
+                .header("mcp-session-id", session)
+                .header("mcp-protocol-version", "2025-11-25");
+        }
+        request.send()
+    };
+    let init = post(
+        serde_json::json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(init.status(), StatusCode::OK);
+    let session = init.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    let _ = init.text().await;
+    let initialized = post(
+        serde_json::json!({"jsonrpc":"2.0","method":"notifications/initialized"}),
+        Some(session.clone()),
+    )
+    .await
+    .unwrap();
+    assert_eq!(initialized.status(), StatusCode::ACCEPTED);
+    session
+}
+
+#[tokio::test]
+async fn the_call_that_meets_a_revocation_is_itself_a_401_in_session_mode_too() {
+    // Session mode answers a call as an SSE stream; its status is still the 401 when GitLab
+    // refused the token during that very call, which is what makes a client sign in again.
+    let (gitlab, provider) = Provider::start(7200).await;
+    let server = start(&gitlab, KEY_A, &[]);
+    let (_, tokens) = client::tokens(&server).await;
+    let access = tokens["access_token"].as_str().unwrap();
+    let session = open_session(&server, access).await;
+    let call = || {
+        crate::support::http_server::http_client()
+            .post(server.mcp())
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-session-id", &session)
+            .header("mcp-protocol-version", "2025-11-25")
+            .bearer_auth(access)
+            .json(&serde_json::json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_repository_file","arguments":{"project_id":"g/p","file_path":"README.md","ref":"main"}}}))
+            .send()
+    };
+    let first = call().await.unwrap();
+    assert_eq!(first.status(), StatusCode::OK);
+    assert!(first.text().await.unwrap().contains("hello from GitLab"));
+    // Revoked at GitLab after the token's verdict was remembered as accepted.
+    provider.revoke_all();
+    for round in ["the call that met the refusal", "the next call"] {
+        let answer = call().await.unwrap();
+        assert_eq!(answer.status(), StatusCode::UNAUTHORIZED, "{round}");
+        let challenge = answer.headers()["www-authenticate"].to_str().unwrap();
+        assert!(
+            challenge.contains("error=\"invalid_token\""),
+            "{round}: {challenge}"
+        );
+    }
+}

@@ -103,7 +103,13 @@ async fn sign_in_and_call(server: &Server, request: AuthorizationRequest, shown_
     )
     .await;
     let at_gitlab = client::get(server, to_gitlab.location.as_deref().unwrap(), &[]).await;
-    let back = client::get(server, at_gitlab.location.as_deref().unwrap(), &[]).await;
+    // Back from GitLab, the browser brings the sign-in's cookie it was given on the way there.
+    let back = client::get(
+        server,
+        at_gitlab.location.as_deref().unwrap(),
+        &to_gitlab.cookies,
+    )
+    .await;
     let redirect = back.location.expect("back at the client");
     assert!(redirect.starts_with(REDIRECT), "{redirect}");
     state

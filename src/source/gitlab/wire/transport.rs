@@ -23,7 +23,7 @@ use serde::de::DeserializeOwned;
 use super::envelope::GraphqlResponse;
 use super::transport_error::{NoAnswer, TransportError};
 use crate::base::cause::Shared;
-use crate::config::{ConfigError, Credential, GitlabConfig, TokenOrigin};
+use crate::config::{ConfigError, Credential, GitlabConfig};
 use crate::metrics::{self, Endpoint};
 
 /// How many times a 429 or 5xx answer is retried before giving up.
@@ -288,12 +288,12 @@ impl Transport {
         body: &[u8],
         credential: Option<&Credential>,
     ) -> Result<(), TransportError> {
-        if status == StatusCode::UNAUTHORIZED {
-            // A signed-in user's token GitLab no longer takes (revoked): the HTTP layer
-            // answers 401 for it from now on (`--oauth`).
-            if let Some(c) = credential.filter(|c| c.origin == TokenOrigin::SignIn) {
-                crate::base::refused_tokens::mark(c.token.expose());
-            }
+        if status == StatusCode::UNAUTHORIZED
+            && let Some(credential) = credential
+        {
+            // GitLab no longer takes the token (revoked): noted on this request's credential,
+            // so that the HTTP layer answers this request 401 (`--oauth`).
+            credential.refusal.mark();
         }
         match status {
             StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN => Err(TransportError::Rejected {
