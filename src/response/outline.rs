@@ -10,6 +10,7 @@ use super::output::{
 };
 use super::search::ends_by_caller;
 use super::window::file_output;
+use crate::base::quote::in_hint;
 use crate::outline::{MAX_DEPTH, Outline, OutlinePage, OutlinePageCap, Picked, SplitLine};
 use crate::resolve::OutlineArgs;
 use crate::window::{Fitted, MAX_LIMIT, MAX_WINDOW_BYTES, Shortened};
@@ -87,7 +88,7 @@ fn whole_symbol_note(fitted: &Fitted<'_>, picked: &Picked, last_line: u64) -> Op
     if fitted.shortened != Shortened::None || last < last_line {
         return None;
     }
-    let (kind, name) = (picked.kind.as_str(), &picked.name);
+    let (kind, name) = (picked.kind.as_str(), in_hint(&picked.name));
     let (start, end) = (picked.start_line, picked.end_line);
     Some(if (first, last) == (start, end) {
         format!(
