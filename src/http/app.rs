@@ -25,7 +25,7 @@ use super::sessions::{session, session_open};
 use super::wording;
 use crate::auth::Oauth;
 use crate::config::Credential;
-use crate::reader::Reader;
+use crate::reader::{AnySource, Reader};
 use crate::tool::{FileServer, TokenSource};
 
 /// What steers the server's shutdown.
@@ -149,6 +149,7 @@ fn file_server(
     } else {
         TokenSource::Configured(configured)
     };
+    let local = matches!(reader.backend(), AnySource::Local(_));
     let server = FileServer::new(reader, tokens)
         .with_shutdown(controls.calls_stop.clone(), wording::SHUTTING_DOWN);
     if args.stateless {
@@ -157,7 +158,7 @@ fn file_server(
         let limit = args.request_timeout();
         server
             .with_sessions()
-            .with_call_timeout(limit, wording::call_timed_out(limit))
+            .with_call_timeout(limit, wording::call_timed_out(limit, local))
     }
 }
 

@@ -4,6 +4,7 @@
 //! a small deadline is answered with the timeout error and the server's CPU time, read from
 //! `/proc`, stops growing. Against a wiremock GitLab, through rmcp's client.
 
+use crate::support::git_fixture;
 use crate::support::gitlab_mock;
 use crate::support::heavy_work;
 use crate::support::mcp;
@@ -179,6 +180,26 @@ async fn stopped_at_the_deadline(args: serde_json::Value) {
         .call(json!({"project_id": "grp/proj", "file_path": "small.txt", "ref": "main"}))
         .await;
     assert_eq!(mcp::ok(&small)["content"], "a\nb\n");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_local_call_past_the_deadline_does_not_blame_gitlab() {
+    // Issue 46: a local-mode timeout said "GitLab may be slow".
+    let repo = git_fixture::build_with(&[("big.txt".to_string(), heavy_text().into_bytes())]);
+    let dir = repo.path().to_str().unwrap();
+    let server = mcp::spawn(
+        &["serve", "--repo", dir, "--request-timeout-secs", "1"],
+        &[],
+    )
+    .await;
+    let result = server
+        .call(json!({"file_path": "big.txt", "pattern": HEAVY_PATTERN, "max_chars": 2000}))
+        .await;
+    assert_eq!(
+        mcp::err(&result),
+        "The call did not finish within 1 s (the server's --request-timeout-secs): the work on the file took longer. Ask for less of it: a line range, a narrower pattern, or a smaller part of a large file."
+    );
     server.stop().await;
 }
 
