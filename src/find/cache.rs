@@ -69,13 +69,13 @@ fn ancestors(dir: &str) -> impl Iterator<Item = String> + '_ {
 /// The items of a sorted listing that lie under `dir` (or `dir` itself, when it is a file),
 /// as a listing of their own.
 fn under(items: &Items, dir: &str) -> Items {
-    if let Ok(i) = items.binary_search_by(|it| it.path.as_str().cmp(dir))
+    if let Ok(i) = items.binary_search_by(|it| (*it.path).cmp(dir))
         && items[i].kind == ItemKind::Blob
     {
         return Arc::new(vec![items[i].clone()]);
     }
     let prefix = format!("{dir}/");
-    let start = items.partition_point(|i| i.path.as_str() < prefix.as_str());
+    let start = items.partition_point(|i| *i.path < *prefix.as_str());
     let picked = items[start..]
         .iter()
         .take_while(|i| i.path.starts_with(&prefix))
@@ -92,7 +92,7 @@ mod tests {
         TreeItem {
             path: path.into(),
             kind,
-            oid: "0".repeat(40),
+            oid: "0".repeat(40).into(),
             size: None,
             lfs: false,
         }
@@ -119,7 +119,7 @@ mod tests {
         ];
         cache.put(key(""), Arc::new(root));
         let a = cache.get(&key("a")).unwrap();
-        let paths: Vec<&str> = a.iter().map(|i| i.path.as_str()).collect();
+        let paths: Vec<&str> = a.iter().map(|i| &*i.path).collect();
         assert_eq!(paths, ["a/x.rs", "a/y", "a/y/z.rs"]);
         let file = cache.get(&key("b.md")).unwrap();
         assert_eq!(file.len(), 1);
@@ -129,6 +129,16 @@ mod tests {
             ..key("a")
         };
         assert!(cache.get(&other).is_none());
+    }
+
+    #[test]
+    fn a_tree_of_60000_paths_weighs_less_than_10_mb() {
+        // Paths of 60 characters (longer than most), 40-hex ids.
+        let items: Vec<TreeItem> = (0..60_000)
+            .map(|i| item(&format!("{:0>60}", i), ItemKind::Blob))
+            .collect();
+        let weight: u64 = items.iter().map(TreeItem::weight).sum();
+        assert!(weight < 10_000_000, "{weight}");
     }
 
     #[test]

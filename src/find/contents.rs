@@ -109,7 +109,7 @@ fn after_cursor<'a>(
     };
     blobs
         .into_iter()
-        .filter(|b| b.path.as_str() > after || (after_line.is_some() && b.path == after))
+        .filter(|b| &*b.path > after || (after_line.is_some() && &*b.path == after))
         .collect()
 }
 
@@ -128,7 +128,7 @@ async fn choose<'a, S: TreeSource>(
                     paths.iter().map(String::as_str).collect();
                 let files = blobs
                     .into_iter()
-                    .filter(|b| set.contains(b.path.as_str()))
+                    .filter(|b| set.contains(&*b.path))
                     .collect();
                 let chosen = Chosen::Proposed {
                     literal: lit,
@@ -203,13 +203,13 @@ impl MatchPage {
         let content = match source.blob(at, item, credential).await? {
             BlobKind::Text { content, .. } => content,
             BlobKind::Binary | BlobKind::Lfs { .. } | BlobKind::NotRead => {
-                self.last_whole = Some(item.path.clone());
+                self.last_whole = Some(item.path.to_string());
                 return Ok(());
             }
         };
         self.bytes += content.len() as u64;
         let from = match ask.after {
-            Some(a) if a == item.path => ask.after_line.map(|l| l + 1),
+            Some(a) if a == &*item.path => ask.after_line.map(|l| l + 1),
             _ => None,
         };
         let lines = from.map(|start| LineRequest::StartEnd {
@@ -227,7 +227,7 @@ impl MatchPage {
         );
         match found {
             Ok(page) if page.total_matches > 0 => self.add(item, &page, ask),
-            _ => self.last_whole = Some(item.path.clone()),
+            _ => self.last_whole = Some(item.path.to_string()),
         }
         Ok(())
     }
@@ -270,12 +270,12 @@ impl MatchPage {
         match page.next_start {
             Some(next) => {
                 self.stop = Some(PageStop {
-                    after: item.path.clone(),
+                    after: item.path.to_string(),
                     after_line: Some(next.saturating_sub(1)),
                     why: "budget",
                 })
             }
-            None => self.last_whole = Some(item.path.clone()),
+            None => self.last_whole = Some(item.path.to_string()),
         }
     }
 
@@ -324,7 +324,7 @@ fn read_call(item: &TreeItem, ask: &Ask<'_>) -> Value {
     if let Some(r) = base.get("ref") {
         read.insert("ref".into(), r.clone());
     }
-    read.insert("file_path".into(), item.path.clone().into());
+    read.insert("file_path".into(), item.path.to_string().into());
     read.insert("pattern".into(), ask.pattern_text.into());
     if let Some(i) = ask.ignore_case {
         read.insert("ignore_case".into(), i.into());

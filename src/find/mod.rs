@@ -14,6 +14,7 @@ mod cache;
 mod contents;
 mod error;
 mod glob;
+mod listing;
 mod literal;
 mod next;
 mod paths;
@@ -28,6 +29,7 @@ pub(crate) use args::NAMES as ARGUMENT_NAMES;
 use cache::{DEFAULT_TREE_CACHE_BYTES, TreeCache, TreeKey};
 pub(crate) use error::FindError;
 use glob::PathFilter;
+use listing::Listings;
 use next::FindCursor;
 
 use crate::config::Credential;
@@ -49,6 +51,7 @@ pub(crate) struct FindAnswer {
 pub(crate) struct Finder {
     backend: AnySource,
     trees: Arc<TreeCache>,
+    listings: Arc<Listings>,
     default_max_chars: u64,
 }
 
@@ -58,6 +61,7 @@ impl Finder {
         Self {
             backend,
             trees: Arc::new(TreeCache::new(DEFAULT_TREE_CACHE_BYTES)),
+            listings: Arc::new(Listings::default()),
             default_max_chars,
         }
     }
@@ -76,7 +80,7 @@ impl Finder {
         }
     }
 
-    async fn run<S: TreeSource>(
+    async fn run<S: TreeSource + Clone + Send + Sync + 'static>(
         &self,
         source: &S,
         base: Option<&url::Url>,
@@ -88,17 +92,19 @@ impl Finder {
         let filter = filter.map_err(FindError::Glob)?;
         let pattern = compiled(args)?;
         let at = source.ref_commit(&scope, credential).await?;
-        let items = self.listing(source, &at, &scope, credential).await?;
-        let passing: Vec<&TreeItem> = items
-            .iter()
-            .filter(|i| visible(i, &at) && filter.as_ref().is_none_or(|f| f.matches(&i.path)))
-            .collect();
         let next = FindCursor::new(args, &scope, &at);
-        let max_chars = args.max_chars.unwrap_or(self.default_max_chars);
         let mut out = Map::new();
         out.insert("commit_sha".into(), at.sha.clone().into());
         out.insert("ref".into(), scope.git_ref.clone().into());
         out.insert("path".into(), scope.path.clone().into());
+        let Some(items) = self.listing(source, &at, &scope, credential).await? else {
+            return Ok(still_listing(out, &next, pattern.is_some()));
+        };
+        let passing: Vec<&TreeItem> = items
+            .iter()
+            .filter(|i| visible(i, &at) && filter.as_ref().is_none_or(|f| f.matches(&i.path)))
+            .collect();
+        let max_chars = args.max_chars.unwrap_or(self.default_max_chars);
         let text = match (&pattern, args.pattern.as_deref()) {
             (Some(pattern), Some(pattern_text)) => {
                 let blobs = passing
@@ -129,13 +135,13 @@ impl Finder {
 
     /// The listing of the scope's directory at `at`: cached, or listed and kept. A path that
     /// is a file or names nothing is an error.
-    async fn listing<S: TreeSource>(
+    async fn listing<S: TreeSource + Clone + Send + Sync + 'static>(
         &self,
         source: &S,
         at: &RefCommit,
         scope: &Scope,
         credential: Option<&Credential>,
-    ) -> Result<Items, FindError> {
+    ) -> Result<Option<Items>, FindError> {
         let key = TreeKey {
             project: at.project_path.clone().unwrap_or_default(),
             commit: at.sha.clone(),
@@ -144,11 +150,11 @@ impl Finder {
         let items = match self.trees.get(&key) {
             Some(items) => items,
             None => {
-                let mut listed = source.tree(at, &scope.path, credential).await?;
-                listed.sort_by(|a, b| a.path.cmp(&b.path));
-                let items = Arc::new(listed);
-                self.trees.put(key, Arc::clone(&items));
-                items
+                let waited = self.listings.wait(&self.trees, source, key, at, credential);
+                match waited.await? {
+                    Some(items) => items,
+                    None => return Ok(None),
+                }
             }
         };
         let missing = || (scope.path.clone(), scope.git_ref.clone());
@@ -157,12 +163,28 @@ impl Finder {
                 let (path, git_ref) = missing();
                 Err(FindError::NoSuchDirectory { path, git_ref })
             }
-            [one] if one.path == scope.path && one.kind == ItemKind::Blob => {
+            [one] if *one.path == *scope.path && one.kind == ItemKind::Blob => {
                 let (path, git_ref) = missing();
                 Err(FindError::IsAFile { path, git_ref })
             }
-            _ => Ok(items),
+            _ => Ok(Some(items)),
         }
+    }
+}
+
+/// The answer while the tree is still being listed: nothing yet, and the same call again.
+fn still_listing(mut out: Map<String, Value>, next: &FindCursor, contents: bool) -> FindAnswer {
+    let list = if contents { "files" } else { "entries" };
+    out.insert(list.into(), Value::Array(Vec::new()));
+    out.insert("truncated".into(), true.into());
+    let hint = format!(
+        "This commit's tree is still being listed (a large tree: GitLab gives 100 paths a request, and the listing goes on without you). Call search_repository again with {} in a few seconds.",
+        next.call(None, None)
+    );
+    out.insert("system_instruction".into(), hint.clone().into());
+    FindAnswer {
+        structured: Value::Object(out),
+        text: hint + "\n",
     }
 }
 

@@ -35,7 +35,7 @@ pub(crate) fn page<'a>(
     after: Option<&str>,
     max_chars: u64,
 ) -> PathsPage<'a> {
-    let before = after.map_or(0, |a| passing.partition_point(|i| i.path.as_str() <= a));
+    let before = after.map_or(0, |a| passing.partition_point(|i| *i.path <= *a));
     let mut spent = 0u64;
     let mut entries = Vec::new();
     for item in &passing[before..] {
@@ -49,7 +49,7 @@ pub(crate) fn page<'a>(
     }
     let more = before + entries.len() < passing.len();
     let next_after = more
-        .then(|| entries.last().map(|i| i.path.clone()))
+        .then(|| entries.last().map(|i| i.path.to_string()))
         .flatten();
     PathsPage {
         entries,
@@ -110,9 +110,9 @@ mod tests {
     fn items(n: usize) -> Vec<TreeItem> {
         (0..n)
             .map(|i| TreeItem {
-                path: format!("d/f{i:05}.rs"),
+                path: format!("d/f{i:05}.rs").into(),
                 kind: ItemKind::Blob,
-                oid: "0".repeat(40),
+                oid: "0".repeat(40).into(),
                 size: Some(1),
                 lfs: false,
             })

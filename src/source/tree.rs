@@ -50,11 +50,11 @@ impl ItemKind {
 /// One path of a tree (submodules are left out: their files live in another repository).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct TreeItem {
-    /// From the repository root, no leading `/`.
-    pub path: String,
+    /// From the repository root, no leading `/` (boxed: a cached tree holds many).
+    pub path: Box<str>,
     pub kind: ItemKind,
     /// The object id (a blob's is its content address).
-    pub oid: String,
+    pub oid: Box<str>,
     /// The blob's size, where the source knows it (GitLab's tree does not).
     pub size: Option<u64>,
     /// Whether the blob is a Git LFS pointer (GitLab's tree says so; locally, unknown until
@@ -92,14 +92,15 @@ pub(crate) trait TreeSource {
         credential: Option<&Credential>,
     ) -> Result<RefCommit, SourceError>;
 
-    /// Every path under `path` at `at`, recursively, sorted by path; a `path` that is a file
-    /// or missing is an error saying so.
-    async fn tree(
+    /// Every path under `path` at `at`, recursively, in any order; a `path` that is a file
+    /// is that file alone, a missing one nothing. `Send`, so a long listing can go on in a
+    /// task of its own.
+    fn tree(
         &self,
         at: &RefCommit,
         path: &str,
         credential: Option<&Credential>,
-    ) -> Result<Vec<TreeItem>, SourceError>;
+    ) -> impl Future<Output = Result<Vec<TreeItem>, SourceError>> + Send;
 
     /// The content of `item`, a blob of the tree at `at`.
     async fn blob(

@@ -77,9 +77,9 @@ impl LocalRepo {
 
 fn tree_item(path: String, oid: ObjectId) -> TreeItem {
     TreeItem {
-        path,
+        path: path.into(),
         kind: ItemKind::Tree,
-        oid: oid.to_string(),
+        oid: oid.to_string().into(),
         size: None,
         lfs: false,
     }
@@ -88,9 +88,9 @@ fn tree_item(path: String, oid: ObjectId) -> TreeItem {
 /// A blob's item, with its size from the object's header (unknown if that cannot be read).
 fn blob_item(repo: &gix::Repository, path: String, oid: ObjectId) -> TreeItem {
     TreeItem {
-        path,
+        path: path.into(),
         kind: ItemKind::Blob,
-        oid: oid.to_string(),
+        oid: oid.to_string().into(),
         size: repo.find_header(oid).ok().map(|h| h.size()),
         lfs: false,
     }

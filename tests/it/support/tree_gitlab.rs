@@ -8,8 +8,8 @@
 //! at most 100; or 403 / 429 when told).
 #![allow(dead_code)]
 
-use std::collections::BTreeSet;
-use std::sync::Arc;
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path, path_regex};
@@ -36,6 +36,10 @@ pub enum SearchMode {
 #[derive(Debug, Clone)]
 pub struct Repo {
     pub files: Arc<Vec<(String, String)>>,
+    /// The project's Duo context exclusion rules (none: the field is null).
+    pub rules: Option<Vec<String>>,
+    /// Each directory's listing as answered, built once.
+    listings: Arc<Mutex<HashMap<String, Arc<Vec<Value>>>>>,
 }
 
 impl Repo {
@@ -44,6 +48,8 @@ impl Repo {
         files.sort();
         Self {
             files: Arc::new(files),
+            rules: None,
+            listings: Arc::default(),
         }
     }
 
@@ -70,16 +76,26 @@ impl Repo {
         (trees.into_iter().collect(), blobs)
     }
 
+    /// `dir`'s entries as the tree pages answer them, trees first.
+    fn listing(&self, dir: &str) -> Arc<Vec<Value>> {
+        let mut listings = self.listings.lock().unwrap();
+        let built = listings.entry(dir.to_string()).or_insert_with(|| {
+            let (trees, blobs) = self.entries(dir);
+            let all = trees
+                .iter()
+                .map(|t| json!({"kind": "tree", "path": t, "sha": git_blob_id(t.as_bytes())}))
+                .chain(blobs.iter().map(|(p, c)| {
+                    json!({"kind": "blob", "path": p, "sha": git_blob_id(c.as_bytes()), "lfsOid": null})
+                }))
+                .collect();
+            Arc::new(all)
+        });
+        Arc::clone(built)
+    }
+
     fn tree_page(&self, vars: &Value) -> Value {
         let dir = vars["path"].as_str().unwrap_or_default();
-        let (trees, blobs) = self.entries(dir);
-        let all: Vec<Value> = trees
-            .iter()
-            .map(|t| json!({"kind": "tree", "path": t, "sha": git_blob_id(t.as_bytes())}))
-            .chain(blobs.iter().map(|(p, c)| {
-                json!({"kind": "blob", "path": p, "sha": git_blob_id(c.as_bytes()), "lfsOid": null})
-            }))
-            .collect();
+        let all = self.listing(dir);
         let start: usize = vars["after"]
             .as_str()
             .and_then(|a| a.parse().ok())
@@ -111,6 +127,7 @@ impl Repo {
         let project = json!({
             "id": format!("gid://gitlab/Project/{PROJECT_ID}"),
             "fullPath": PROJECT,
+            "duoContextExclusionSettings": self.rules.as_ref().map(|r| json!({"exclusionRules": r})),
             "repository": {"commit": sha.map(|s| json!({"sha": s})),
                 "tree": {"lastCommit": sha.map(|s| json!({"sha": s}))}}
         });

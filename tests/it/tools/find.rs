@@ -341,3 +341,118 @@ async fn local_paths_and_contents_from_git_objects() {
     assert!(file.contains("is a file"), "{file}");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn gitlab_search_results_are_paged_past_gitlabs_default_and_excluded_files_never_named() {
+    // 250 files hold the literal: GitLab answers 20 a page unless asked for 100, and its first
+    // page of 100 says nothing of a next one, so pages are asked until one comes back short.
+    let mut files: Vec<(String, String)> = (0..250)
+        .map(|i| {
+            (
+                format!("src/f{i:03}.py"),
+                format!("x = 1\nretry_policy = {i}\n"),
+            )
+        })
+        .collect();
+    files.push(("secret/keys.py".into(), "retry_policy = 7\n".into()));
+    let mut repo = Repo::new(files);
+    repo.rules = Some(vec!["secret/**".into()]);
+    let (gitlab, server) = gitlab(repo, SearchMode::Works).await;
+    let pages = all_pages(
+        &server,
+        json!({"project_id": PROJECT, "pattern": r"^retry_policy = \d+$", "context_lines": 0}),
+    )
+    .await;
+    let listed: Vec<String> = pages.iter().flat_map(|p| paths(p, "files")).collect();
+    assert_eq!(listed.len(), 250, "every file, once");
+    assert!(listed.iter().all(|p| p.starts_with("src/")));
+    let requests = tg::requests(&gitlab).await;
+    let searches: Vec<&String> = requests
+        .iter()
+        .filter(|(k, _)| k == "REST")
+        .map(|(_, u)| u)
+        .collect();
+    assert!(
+        searches.iter().all(|u| u.contains("per_page=100")),
+        "{searches:?}"
+    );
+    assert!(
+        searches.iter().any(|u| u.contains("page=3")),
+        "{searches:?}"
+    );
+    // Nor listed.
+    let all = found(&find(&server, json!({"project_id": PROJECT})).await);
+    let names = paths(&all, "entries");
+    assert!(!names.iter().any(|p| p.starts_with("secret")), "{names:?}");
+    server.stop().await;
+}
+
+/// Issue 47's figures on a generated repository of 60,000 files behind the GitLab stand-in
+/// (counts exact; times from this debug build, for scale only): `cargo test --test it --
+/// --ignored measure_60000_files --nocapture`. Reported in docs/performance.md.
+#[tokio::test]
+#[ignore = "a measurement: run it on purpose"]
+async fn measure_60000_files() {
+    let (gitlab, server) = gitlab(many_files(60_000), SearchMode::Works).await;
+    let started = std::time::Instant::now();
+    let pages = all_pages(&server, json!({"project_id": PROJECT})).await;
+    let first = started.elapsed();
+    let listed: usize = pages.iter().map(|p| paths(p, "entries").len()).sum();
+    let requests = tg::requests(&gitlab).await;
+    let count = |kind: &str, rs: &[(String, String)]| rs.iter().filter(|(k, _)| k == kind).count();
+    println!(
+        "first listing: {listed} paths in {} pages; requests: {} TreePage + {} TreeCommit; {:?}",
+        pages.len(),
+        count("TreePage", &requests),
+        count("TreeCommit", &requests),
+        first
+    );
+    let before = requests.len();
+    let mut times = Vec::new();
+    let mut next = json!({"project_id": PROJECT});
+    loop {
+        let t = std::time::Instant::now();
+        let page = found(&find(&server, next.clone()).await);
+        times.push(t.elapsed());
+        match page["system_instruction"].as_str().and_then(first_call) {
+            Some(call) if page["truncated"] == true => next = Value::Object(call),
+            _ => break,
+        }
+    }
+    times.sort();
+    let after = tg::requests(&gitlab).await;
+    println!(
+        "cached listing: {} pages, {} requests ({} TreePage), p50 per page {:?}, max {:?}",
+        times.len(),
+        after.len() - before,
+        count("TreePage", &after[before..]),
+        times[times.len() / 2],
+        times[times.len() - 1]
+    );
+    let before = after.len();
+    let t = std::time::Instant::now();
+    let hit = found(
+        &find(
+            &server,
+            json!({"project_id": PROJECT, "pattern": r"def\s+retry_policy\("}),
+        )
+        .await,
+    );
+    let after = tg::requests(&gitlab).await;
+    println!(
+        "content search: {:?} in {:?}; requests: {} REST search, {} Blob",
+        paths(&hit, "files"),
+        t.elapsed(),
+        count("REST", &after[before..]),
+        count("Blob", &after[before..])
+    );
+    let glob = found(
+        &find(
+            &server,
+            json!({"project_id": PROJECT, "glob": "mod_30000.py"}),
+        )
+        .await,
+    );
+    println!("glob of one base name: {:?}", paths(&glob, "entries"));
+    server.stop().await;
+}

@@ -56,9 +56,9 @@ pub(crate) async fn tree(
     let node = blob_node(shared, at, path, false, credential).await?;
     Ok(node
         .map(|n| TreeItem {
-            path: path.to_string(),
+            path: path.into(),
             kind: crate::source::tree::ItemKind::Blob,
-            oid: n.oid,
+            oid: n.oid.into(),
             size: None,
             lfs: false,
         })
@@ -96,7 +96,7 @@ pub(crate) async fn blob(
     if let Some(kind) = shared.store.cached_whole(&item.oid) {
         return Ok(kind);
     }
-    let content = !shared.store.holds(&ContentKey::Blob(item.oid.clone()));
+    let content = !shared.store.holds(&ContentKey::Blob(item.oid.to_string()));
     let Some(node) = blob_node(shared, at, &item.path, content, credential).await? else {
         return Ok(BlobKind::NotRead);
     };

@@ -177,9 +177,9 @@ fn read_page(connection: &Value, items: &mut Vec<TreeItem>) {
                     continue;
                 };
                 items.push(TreeItem {
-                    path,
+                    path: path.into(),
                     kind,
-                    oid,
+                    oid: oid.into(),
                     size: None,
                     lfs: text("lfsOid").is_some(),
                 });
