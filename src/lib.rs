@@ -24,6 +24,7 @@ pub mod window;
 mod auth;
 mod base;
 mod config;
+mod find;
 mod http;
 mod metrics;
 mod reader;

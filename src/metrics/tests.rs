@@ -214,7 +214,14 @@ fn the_exposition_has_only_known_label_values() {
     let m = Metrics::new();
     let s = scrape(&m);
     let allowed: HashMap<&str, Vec<&str>> = HashMap::from([
-        ("tool", vec!["get_repository_file", "get_repository_files"]),
+        (
+            "tool",
+            vec![
+                "get_repository_file",
+                "get_repository_files",
+                "search_repository",
+            ],
+        ),
         ("outcome", vec!["ok", "tool_error"]),
         ("kind", {
             let mut v: Vec<&str> = ErrorKind::ALL.iter().map(|k| k.as_str()).collect();

@@ -25,6 +25,7 @@ use tokio_util::sync::CancellationToken;
 mod batch;
 mod cutoff;
 mod definition;
+mod find;
 pub(crate) mod jsonrpc;
 mod outcome;
 
@@ -32,6 +33,7 @@ use crate::base::tool_name::ToolName;
 use definition::tool;
 
 use crate::config::Credential;
+use crate::find::{FindAnswer, Finder};
 use crate::metrics::{self, ErrorKind};
 use crate::reader::Reader;
 use crate::reader::batch::BatchError;
@@ -87,12 +89,18 @@ pub(crate) struct FileServer {
     sessions: bool,
     /// `get_repository_files`'s, likewise.
     batch_tool: Arc<Tool>,
+    /// `search_repository`'s, likewise.
+    find_tool: Arc<Tool>,
+    /// Runs `search_repository`.
+    finder: Finder,
 }
 
 impl FileServer {
     pub(crate) fn new(reader: Reader, tokens: TokenSource) -> Self {
         let tool = Arc::new(tool(reader.defaults()));
         let batch_tool = Arc::new(batch::batch_tool(reader.defaults()));
+        let find_tool = Arc::new(find::find_tool(reader.defaults()));
+        let finder = Finder::new(reader.backend().clone(), reader.defaults().max_chars);
         Self {
             reader,
             tokens,
@@ -100,6 +108,8 @@ impl FileServer {
             tool,
             sessions: false,
             batch_tool,
+            find_tool,
+            finder,
         }
     }
 
@@ -159,13 +169,49 @@ impl FileServer {
     }
 }
 
+impl FileServer {
+    /// Runs `search_repository` with explicit arguments for a caller.
+    pub async fn call_find(
+        &self,
+        arguments: Option<&serde_json::Map<String, Value>>,
+        who: CallerContext<'_>,
+    ) -> CallToolResult {
+        let find = Box::pin(self.finder.find(arguments, who));
+        let kind = |e: &crate::find::FindError| match e {
+            crate::find::FindError::Source(s) => crate::tool::outcome::source_kind(s),
+            _ => ErrorKind::BadArgument,
+        };
+        logged(ToolName::SearchRepository, arguments, find, kind).await
+    }
+}
+
+/// An answer as an MCP result.
+trait Answer {
+    fn result(self) -> CallToolResult;
+}
+
+impl Answer for Value {
+    fn result(self) -> CallToolResult {
+        CallToolResult::structured(self)
+    }
+}
+
+/// `search_repository`'s: the structured output, and the same answer in grep form as text.
+impl Answer for FindAnswer {
+    fn result(self) -> CallToolResult {
+        let mut result = CallToolResult::structured(self.structured);
+        result.content = vec![ContentBlock::text(self.text)];
+        result
+    }
+}
+
 /// A call of `tool` (its name is also its label in the metrics) as an MCP result (an error as a
 /// tool error, counted as `kind` says), with its log lines: the arguments (redacted) at debug,
 /// the times at info.
-async fn logged<E: std::fmt::Display>(
+async fn logged<T: Answer, E: std::fmt::Display>(
     label: ToolName,
     arguments: Option<&serde_json::Map<String, Value>>,
-    read: impl Future<Output = Result<Value, E>>,
+    read: impl Future<Output = Result<T, E>>,
     kind: impl Fn(&E) -> ErrorKind,
 ) -> CallToolResult {
     let tool = label.as_str();
@@ -182,7 +228,7 @@ async fn logged<E: std::fmt::Display>(
         timing.upstream,
     );
     let result = match read {
-        Ok(value) => CallToolResult::structured(value),
+        Ok(value) => value.result(),
         Err(e) => CallToolResult::error(vec![ContentBlock::text(e.to_string())]),
     };
     tracing::info!(
@@ -223,7 +269,7 @@ pub(crate) const INSTRUCTIONS: &str = "\
 get_repository_file reads one file of a GitLab repository (or of a local git repository) at a branch, tag or commit, in line windows.
 - Name the file by its URL (.../-/blob/<ref>/<path>, a #L10-20 anchor selects lines) or by project_id + file_path + ref (HEAD = the default branch).
 - Follow system_instruction: it names the exact arguments of the next window, or says why a window was shortened.
-- In a large file, search with pattern (a regular expression) instead of paging through it.
+- In a large file, search with pattern (a regular expression) instead of paging through it; to find files or lines in a whole ref, call search_repository (glob, pattern): each hit names the get_repository_file call that reads it.
 - In a source file, pass outline: true to see its definitions with their lines, then symbol (a name it lists) to read one definition whole.
 - To read several files at once (up to 20, each with its own window or pattern), call get_repository_files: one request per project and ref, one shared budget.
 - To re-read a file you already hold, pass its metadata.blob_id as if_none_match: an unchanged file comes back without content.
@@ -254,6 +300,7 @@ impl ServerHandler for FileServer {
         Ok(ListToolsResult::with_all_items(vec![
             (*self.tool).clone(),
             (*self.batch_tool).clone(),
+            (*self.find_tool).clone(),
         ]))
     }
 
@@ -261,6 +308,7 @@ impl ServerHandler for FileServer {
         match ToolName::of(name)? {
             ToolName::GetRepositoryFile => Some((*self.tool).clone()),
             ToolName::GetRepositoryFiles => Some((*self.batch_tool).clone()),
+            ToolName::SearchRepository => Some((*self.find_tool).clone()),
         }
     }
 
@@ -302,6 +350,10 @@ impl ServerHandler for FileServer {
             }
             ToolName::GetRepositoryFile => {
                 let call = self.call(arguments, who);
+                self.cutoffs.bound(tool, call).await
+            }
+            ToolName::SearchRepository => {
+                let call = self.call_find(arguments, who);
                 self.cutoffs.bound(tool, call).await
             }
         };

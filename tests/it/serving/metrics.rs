@@ -167,7 +167,14 @@ fn observations(scrape: &Scrape, name: &str, part: &str) -> f64 {
 /// Every label value the server may use, by label name.
 fn allowed_labels() -> HashMap<&'static str, Vec<&'static str>> {
     HashMap::from([
-        ("tool", vec!["get_repository_file", "get_repository_files"]),
+        (
+            "tool",
+            vec![
+                "get_repository_file",
+                "get_repository_files",
+                "search_repository",
+            ],
+        ),
         ("outcome", vec!["ok", "tool_error"]),
         ("kind", {
             let mut kinds = vec![""];

@@ -2,6 +2,7 @@
 
 mod batch;
 mod client_limits;
+mod find;
 mod gitlab_tool;
 mod gitlab_urls;
 mod local_repo;
