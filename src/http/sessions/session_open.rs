@@ -48,7 +48,7 @@ use crate::source::gitlab::{FlightRole, Flights, TokenStanding};
 const SESSION_ID: &str = "mcp-session-id";
 /// Seconds a client is told to wait after a full cap: sessions end by `DELETE` or by idling
 /// out, which takes longer than a request in flight.
-const RETRY_AFTER_SECS: u64 = 30;
+const SESSIONS_FULL_RETRY_AFTER_SECS: u64 = 30;
 
 /// What the flags say of sessions (`HttpArgs::sessions`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -307,7 +307,7 @@ impl Opening {
         };
         tracing::info!(cap = ?full, "{}", wording::LOG_SESSIONS_FULL);
         metrics::refused(guard);
-        reply::busy_for(&message, RETRY_AFTER_SECS)
+        reply::busy_for(&message, SESSIONS_FULL_RETRY_AFTER_SECS)
     }
 }
 
