@@ -87,6 +87,9 @@ pub(crate) struct FileServer {
     sessions: bool,
     /// `get_repository_files`'s, likewise.
     batch_tool: Arc<Tool>,
+    /// Fired when the one client of the process is gone (stdio: stdin closed): every call
+    /// still running is ended, its work stopped.
+    client_gone: CancellationToken,
 }
 
 impl FileServer {
@@ -100,7 +103,14 @@ impl FileServer {
             tool,
             sessions: false,
             batch_tool,
+            client_gone: CancellationToken::new(),
         }
+    }
+
+    /// Calls still running when `token` fires are ended: their client is gone.
+    pub(crate) fn with_client_gone(mut self, token: CancellationToken) -> Self {
+        self.client_gone = token;
+        self
     }
 
     /// Calls come in MCP sessions (a session id the transport has checked).
@@ -197,6 +207,15 @@ async fn logged<E: std::fmt::Display>(
 }
 
 impl FileServer {
+    /// Fires when the call of `context` is cancelled: by its client (`notifications/cancelled`,
+    /// which rmcp turns into the request's token) or because the client is gone.
+    async fn cancelled(&self, context: &RequestContext<RoleServer>) {
+        tokio::select! {
+            () = context.ct.cancelled() => {}
+            () = self.client_gone.cancelled() => {}
+        }
+    }
+
     /// Who a call comes from, for the "file changed" memory: the process's one client without
     /// HTTP; over HTTP, the token sent with the request and the session, where they exist.
     fn caller(
@@ -298,11 +317,15 @@ impl ServerHandler for FileServer {
         let result = match tool {
             ToolName::GetRepositoryFiles => {
                 let call = self.call_many(arguments, who);
-                self.cutoffs.bound(tool, call).await
+                self.cutoffs
+                    .bound(tool, call, self.cancelled(&context))
+                    .await
             }
             ToolName::GetRepositoryFile => {
                 let call = self.call(arguments, who);
-                self.cutoffs.bound(tool, call).await
+                self.cutoffs
+                    .bound(tool, call, self.cancelled(&context))
+                    .await
             }
         };
         Ok(result.into())
