@@ -80,6 +80,9 @@ pub(crate) enum ErrorKind {
     /// Cut off by the server's shutdown.
     #[strum(serialize = "shutdown")]
     Shutdown,
+    /// Cancelled by its client (`notifications/cancelled`, or the client left).
+    #[strum(serialize = "cancelled")]
+    Cancelled,
     /// `--token-from-request` and the call carried no token.
     #[strum(serialize = "no_token")]
     NoToken,
