@@ -7,7 +7,8 @@
 //! GitLab's search is turned off or rate limited, every file in scope while there are at most
 //! the source's scan limit of them, else the call says what to narrow. Locally every file is
 //! read. Binary files and LFS files are skipped and never named. A page stops when the budget,
-//! [`MAX_FILES_READ`] or [`MAX_BYTES_READ`] is reached, and its hint continues exactly there.
+//! [`MAX_FILES_READ`], [`MAX_BYTES_READ`] or [`MAX_READ_TIME`] is reached, and its hint continues
+//! exactly there.
 
 use serde_json::{Map, Value, json};
 
@@ -25,6 +26,10 @@ pub(crate) const MAX_FILES_READ: usize = 20_000;
 
 /// The most bytes of files one call reads (a scan's bound per call).
 pub(crate) const MAX_BYTES_READ: u64 = 64 << 20;
+
+/// The longest one call reads files for (each a request on GitLab), well within a call's
+/// time limit, so a search of many candidates pages instead of timing out.
+pub(crate) const MAX_READ_TIME: std::time::Duration = std::time::Duration::from_secs(25);
 
 /// Below this many characters left, a page ends rather than start another file.
 const MIN_FILE_CHARS: u64 = 400;
@@ -72,7 +77,7 @@ pub(crate) async fn run<S: TreeSource>(
 ) -> Result<String, FindError> {
     let blobs = after_cursor(blobs, ask.after, ask.after_line);
     let (files, chosen) = choose(source, at, blobs, ask, credential).await?;
-    let mut state = MatchPage::default();
+    let mut state = MatchPage::new();
     for item in files {
         if state.stop.is_some() {
             break;
@@ -171,8 +176,8 @@ impl Proposed {
 }
 
 /// A page being filled.
-#[derive(Default)]
 struct MatchPage {
+    started: std::time::Instant,
     files: Vec<Value>,
     text: String,
     spent: u64,
@@ -184,6 +189,19 @@ struct MatchPage {
 }
 
 impl MatchPage {
+    fn new() -> Self {
+        Self {
+            started: std::time::Instant::now(),
+            files: Vec::new(),
+            text: String::new(),
+            spent: 0,
+            read: 0,
+            bytes: 0,
+            stop: None,
+            last_whole: None,
+        }
+    }
+
     /// Reads and searches one file, adding its matches or stopping the page before it.
     async fn read<S: TreeSource>(
         &mut self,
@@ -195,8 +213,14 @@ impl MatchPage {
     ) -> Result<(), FindError> {
         let left = ask.max_chars.saturating_sub(self.spent);
         let full = ask.max_chars > 0 && left < MIN_FILE_CHARS && !self.files.is_empty();
-        if full || self.read >= MAX_FILES_READ || self.bytes >= MAX_BYTES_READ {
-            self.stop = Some(self.cursor(if full { "budget" } else { "reads" }));
+        let late = self.started.elapsed() >= MAX_READ_TIME && self.read > 0;
+        if full || late || self.read >= MAX_FILES_READ || self.bytes >= MAX_BYTES_READ {
+            let why = match (full, late) {
+                (true, _) => "budget",
+                (_, true) => "time",
+                _ => "reads",
+            };
+            self.stop = Some(self.cursor(why));
             return Ok(());
         }
         self.read += 1;
@@ -302,6 +326,7 @@ impl MatchPage {
                 );
                 let why = match stop.why {
                     "budget" => "the character budget is spent",
+                    "time" => "this call read files as long as one call may",
                     _ => "this call read as many files as one call may",
                 };
                 format!(
