@@ -31,6 +31,9 @@ pub(crate) const MAX_BYTES_READ: u64 = 64 << 20;
 /// time limit, so a search of many candidates pages instead of timing out.
 pub(crate) const MAX_READ_TIME: std::time::Duration = std::time::Duration::from_secs(25);
 
+/// Files read together (one request on GitLab for those not cached).
+const READ_AHEAD: usize = 20;
+
 /// Below this many characters left, a page ends rather than start another file.
 const MIN_FILE_CHARS: u64 = 400;
 
@@ -78,11 +81,17 @@ pub(crate) async fn run<S: TreeSource>(
     let blobs = after_cursor(blobs, ask.after, ask.after_line);
     let (files, chosen) = choose(source, at, blobs, ask, credential).await?;
     let mut state = MatchPage::new();
-    for item in files {
-        if state.stop.is_some() {
+    for chunk in files.chunks(READ_AHEAD) {
+        if state.stops(ask) {
             break;
         }
-        state.read(source, at, item, ask, credential).await?;
+        let kinds = source.blobs(at, chunk, credential).await;
+        for (item, kind) in chunk.iter().zip(kinds) {
+            if state.stops(ask) {
+                break;
+            }
+            state.take(item, kind?, ask);
+        }
     }
     let text = state.text.clone();
     let hint = state.hint(&chosen, ask);
@@ -202,15 +211,12 @@ impl MatchPage {
         }
     }
 
-    /// Reads and searches one file, adding its matches or stopping the page before it.
-    async fn read<S: TreeSource>(
-        &mut self,
-        source: &S,
-        at: &RefCommit,
-        item: &TreeItem,
-        ask: &Ask<'_>,
-        credential: Option<&Credential>,
-    ) -> Result<(), FindError> {
+    /// Whether the page stops before the next file (the budget, the time or the reads are
+    /// spent), recording where.
+    fn stops(&mut self, ask: &Ask<'_>) -> bool {
+        if self.stop.is_some() {
+            return true;
+        }
         let left = ask.max_chars.saturating_sub(self.spent);
         let full = ask.max_chars > 0 && left < MIN_FILE_CHARS && !self.files.is_empty();
         let late = self.started.elapsed() >= MAX_READ_TIME && self.read > 0;
@@ -221,14 +227,19 @@ impl MatchPage {
                 _ => "reads",
             };
             self.stop = Some(self.cursor(why));
-            return Ok(());
         }
+        self.stop.is_some()
+    }
+
+    /// Searches one file's content, adding its matches (binary and LFS files are skipped).
+    fn take(&mut self, item: &TreeItem, kind: BlobKind, ask: &Ask<'_>) {
         self.read += 1;
-        let content = match source.blob(at, item, credential).await? {
+        let left = ask.max_chars.saturating_sub(self.spent);
+        let content = match kind {
             BlobKind::Text { content, .. } => content,
             BlobKind::Binary | BlobKind::Lfs { .. } | BlobKind::NotRead => {
                 self.last_whole = Some(item.path.to_string());
-                return Ok(());
+                return;
             }
         };
         self.bytes += content.len() as u64;
@@ -253,7 +264,6 @@ impl MatchPage {
             Ok(page) if page.total_matches > 0 => self.add(item, &page, ask),
             _ => self.last_whole = Some(item.path.to_string()),
         }
-        Ok(())
     }
 
     /// Where the next page starts when this one stops before the file it was at.
