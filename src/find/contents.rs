@@ -317,8 +317,13 @@ impl MatchPage {
     fn hint(&self, chosen: &Chosen, ask: &Ask<'_>) -> String {
         let how = match chosen {
             Chosen::Proposed { literal, complete } => {
+                // A brace would read as the start of a call in the hint.
+                let named = match literal.contains(['{', '}']) {
+                    true => "the pattern's literal".to_string(),
+                    false => format!("'{literal}'"),
+                };
                 let mut s = format!(
-                    "Files were found by GitLab's search for '{literal}', each verified line by line."
+                    "Files were found by GitLab's search for {named}, each verified line by line."
                 );
                 if !complete {
                     s.push_str(" GitLab's search had more results than this server pages through, so files may be missing: narrow path or glob for a complete answer.");
