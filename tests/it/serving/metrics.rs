@@ -197,7 +197,10 @@ fn allowed_labels() -> HashMap<&'static str, Vec<&'static str>> {
                 "token_refused",
             ],
         ),
-        ("endpoint", vec!["graphql", "rest_raw", "lfs"]),
+        (
+            "endpoint",
+            vec!["graphql", "rest_raw", "lfs", "code_search"],
+        ),
         (
             "status_class",
             vec!["1xx", "2xx", "3xx", "4xx", "5xx", "no_answer"],
