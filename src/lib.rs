@@ -29,6 +29,7 @@ mod http;
 mod metrics;
 mod reader;
 mod resolve;
+mod resources;
 mod response;
 mod source;
 mod stdio;

@@ -54,6 +54,8 @@ const FLOORS: Floors = &[
             &["http", "auth", "stdio"],
             // The MCP face: the handler, the tools' definitions, JSON-RPC's edges.
             &["tool"],
+            // The resources' face (issue 49): templates, reads, lists, completion.
+            &["resources"],
             // A call's steps, one file or many; `search_repository` beside them.
             &["reader", "find"],
             // What a call asks to see of a blob, rendered.

@@ -12,6 +12,7 @@
 mod args;
 mod cache;
 mod contents;
+mod entries;
 mod error;
 mod glob;
 mod listing;
@@ -27,6 +28,8 @@ use serde_json::{Map, Value};
 use args::FindArgs;
 pub(crate) use args::NAMES as ARGUMENT_NAMES;
 use cache::{DEFAULT_TREE_CACHE_BYTES, TreeCache, TreeKey};
+pub(crate) use entries::Depth;
+use entries::is_child;
 pub(crate) use error::FindError;
 use glob::PathFilter;
 use listing::Listings;
@@ -169,6 +172,45 @@ impl Finder {
             }
             _ => Ok(Some(items)),
         }
+    }
+}
+
+impl Finder {
+    /// The visible entries under `scope.path` at `scope.git_ref` for the other faces (the
+    /// resource list, path completion): the same ref check with the caller's credential, tree
+    /// cache and exclusion rules as a search, none of its paging; sorted by path, `None` while
+    /// a large tree is still being listed (a later call finds it cached).
+    pub(crate) async fn entries(
+        &self,
+        scope: &Scope,
+        depth: Depth,
+        credential: Option<&Credential>,
+    ) -> Result<Option<Vec<TreeItem>>, FindError> {
+        match &self.backend {
+            AnySource::Gitlab(s) => self.entries_in(s, scope, depth, credential).await,
+            AnySource::Local(s) => self.entries_in(s, scope, depth, credential).await,
+        }
+    }
+
+    async fn entries_in<S: TreeSource + Clone + Send + Sync + 'static>(
+        &self,
+        source: &S,
+        scope: &Scope,
+        depth: Depth,
+        credential: Option<&Credential>,
+    ) -> Result<Option<Vec<TreeItem>>, FindError> {
+        let at = source.ref_commit(scope, credential).await?;
+        let Some(items) = self.listing(source, &at, scope, credential).await? else {
+            return Ok(None);
+        };
+        let dir = scope.path.as_str();
+        let kept = items
+            .iter()
+            .filter(|i| visible(i, &at) && *i.path != *dir)
+            .filter(|i| depth == Depth::All || is_child(dir, &i.path))
+            .cloned()
+            .collect();
+        Ok(Some(kept))
     }
 }
 

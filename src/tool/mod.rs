@@ -13,9 +13,10 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
-    CustomResult, Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
-    ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
+    ContentBlock, CustomRequest, CustomResult, Implementation, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
+    ReadResourceResponse, Reference, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -28,6 +29,7 @@ mod definition;
 mod find;
 pub(crate) mod jsonrpc;
 mod outcome;
+mod resources;
 
 use crate::base::tool_name::ToolName;
 use definition::tool;
@@ -39,6 +41,7 @@ use crate::reader::Reader;
 use crate::reader::batch::BatchError;
 use crate::reader::caller::CallerContext;
 use crate::reader::history::Caller;
+use crate::resources::Resources;
 use crate::tool::cutoff::Cutoffs;
 
 /// Whose token a call uses.
@@ -96,6 +99,8 @@ pub(crate) struct FileServer {
     /// Fired when the one client of the process is gone (stdio: stdin closed): every call
     /// still running is ended, its work stopped.
     client_gone: CancellationToken,
+    /// The resources: templates, reads, the local list, completion.
+    resources: Resources,
 }
 
 impl FileServer {
@@ -104,6 +109,7 @@ impl FileServer {
         let batch_tool = Arc::new(batch::batch_tool(reader.defaults()));
         let find_tool = Arc::new(find::find_tool(reader.defaults()));
         let finder = Finder::new(reader.backend().clone(), reader.defaults().max_chars);
+        let resources = Resources::new(reader.clone(), finder.clone());
         Self {
             reader,
             tokens,
@@ -114,6 +120,7 @@ impl FileServer {
             find_tool,
             finder,
             client_gone: CancellationToken::new(),
+            resources,
         }
     }
 
@@ -280,6 +287,23 @@ impl FileServer {
             .filter(|_| self.sessions);
         Caller::over_http(own_token, session)
     }
+
+    /// The credential a request reads with: the server's, or the HTTP request's own.
+    fn credential(&self, context: &RequestContext<RoleServer>) -> Option<Credential> {
+        match &self.tokens {
+            TokenSource::Configured(c) => c.clone(),
+            TokenSource::FromRequest => context
+                .extensions
+                .get::<http::request::Parts>()
+                .and_then(|parts| parts.extensions.get::<Credential>())
+                .cloned(),
+        }
+    }
+
+    /// A request that must read with the caller's own token and carries none.
+    fn lacks_token(&self, credential: Option<&Credential>) -> bool {
+        matches!(self.tokens, TokenSource::FromRequest) && credential.is_none()
+    }
 }
 
 /// What the server tells an agent at initialization (and in `server/discover`): how to use the
@@ -297,7 +321,12 @@ get_repository_file reads one file of a GitLab repository (or of a local git rep
 fn server_info() -> &'static ServerConfig {
     static INFO: OnceLock<ServerConfig> = OnceLock::new();
     INFO.get_or_init(|| {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_resources()
+            .enable_completions()
+            .build();
+        ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(
                 "gitlab-file-mcp",
                 env!("CARGO_PKG_VERSION"),
@@ -344,15 +373,8 @@ impl ServerHandler for FileServer {
             };
             return Err(McpError::invalid_params(refusal.to_string(), None));
         };
-        let credential = match &self.tokens {
-            TokenSource::Configured(c) => c.clone(),
-            TokenSource::FromRequest => context
-                .extensions
-                .get::<http::request::Parts>()
-                .and_then(|parts| parts.extensions.get::<Credential>())
-                .cloned(),
-        };
-        if matches!(self.tokens, TokenSource::FromRequest) && credential.is_none() {
+        let credential = self.credential(&context);
+        if self.lacks_token(credential.as_ref()) {
             metrics::tool_call_not_run(tool, ErrorKind::NoToken);
             let refusal = CallRefusal::NoCallerToken.to_string();
             return Ok(CallToolResult::error(vec![ContentBlock::text(refusal)]).into());
@@ -383,6 +405,70 @@ impl ServerHandler for FileServer {
             }
         };
         Ok(result.into())
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, McpError> {
+        Ok(ListResourceTemplatesResult::with_all_items(
+            self.resources.templates(),
+        ))
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        let cursor = request.as_ref().and_then(|r| r.cursor.as_deref());
+        let listed = self.resources.list(cursor).await;
+        listed.map_err(|e| resources::mcp_error(&e))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        let _running = crate::metrics::call_running();
+        let credential = self.credential(&context);
+        if self.lacks_token(credential.as_ref()) {
+            let refusal = CallRefusal::NoCallerToken.to_string();
+            return Err(McpError::invalid_request(refusal, None));
+        }
+        let who = CallerContext {
+            credential: credential.as_ref(),
+            caller: self.caller(&context, credential.as_ref()),
+        };
+        let read = resources::read(&self.resources, &request.uri, who).await?;
+        Ok(read.into())
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, McpError> {
+        let Reference::Resource(template) = &request.r#ref else {
+            return Ok(CompleteResult::default());
+        };
+        let credential = self.credential(&context);
+        let filled = request
+            .context
+            .as_ref()
+            .and_then(|c| c.arguments.clone())
+            .unwrap_or_default();
+        let argument = &request.argument;
+        let completion = self.resources.complete(
+            &template.uri,
+            &argument.name,
+            &argument.value,
+            &filled,
+            credential.as_ref(),
+        );
+        Ok(CompleteResult::new(completion.await))
     }
 
     /// rmcp hands over requests it could not type; a `tools/call` with malformed params is one.

@@ -8,6 +8,7 @@ mod gitlab_urls;
 mod local_repo;
 mod outline;
 mod outline_abuse;
+mod resources;
 mod search;
 mod search_linear;
 mod small_holes;
