@@ -137,7 +137,10 @@ async fn one_callers_heavy_calls_queue_behind_their_own() {
     http_server::wait_for_gitlab_requests(&gitlab, 1).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     let other = mcp_client(&server.mcp(), &[]).await;
-    let light = call("big.txt", json!({"pattern": "smörgåsbord", "max_chars": 200}));
+    let light = call(
+        "big.txt",
+        json!({"pattern": "smörgåsbord", "max_chars": 200}),
+    );
     let read = other.call_tool(light).await.expect("call");
     assert_ne!(read.is_error, Some(true), "{}", text(&read));
     assert!(
