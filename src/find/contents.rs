@@ -21,8 +21,10 @@ use crate::source::tree::{Proposed, RefCommit, TreeItem, TreeSource};
 use crate::window::LineRequest;
 use crate::window::search::{DEFAULT_CONTEXT_LINES, Pattern, Search, SearchPage, search};
 
-/// The most files one call reads.
-pub(crate) const MAX_FILES_READ: usize = 20_000;
+/// The most files one call reads. Bytes and time bound a call's work already; this bounds
+/// the bookkeeping of many tiny files (a local repository of 60,000 small files is one page;
+/// on GitLab a scan reads 500 files at most, and candidates are bounded by time first).
+pub(crate) const MAX_FILES_READ: usize = 100_000;
 
 /// The most bytes of files one call reads (a scan's bound per call).
 pub(crate) const MAX_BYTES_READ: u64 = 64 << 20;
