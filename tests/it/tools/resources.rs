@@ -319,3 +319,19 @@ async fn gitlab_ref_completes_default_branch_first_then_branches_and_tags() {
     assert!(c.values.is_empty(), "no project, no refs");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn the_2026_era_session_reads_and_completes_too() {
+    let fixture = fx::build();
+    let repo = fixture.path().to_str().expect("UTF-8 temp path");
+    let server = mcp::spawn_discovering(&["serve", "--repo", repo], &[]).await;
+    assert_eq!(
+        server.resource_templates().await[0].uri_template,
+        LOCAL_TEMPLATE
+    );
+    let read = server.read_resource("repo:///docs/guide.md").await.unwrap();
+    assert_eq!(text(&read).0, fx::DOCS_GUIDE);
+    let c = server.complete(LOCAL_TEMPLATE, "path", "docs/", &[]).await;
+    assert_eq!(c.values, ["docs/guide.md"]);
+    server.stop().await;
+}
