@@ -75,6 +75,16 @@ async fn local_read_errors_are_the_tools_sentences() {
         .unwrap_err();
     assert_eq!(code, RESOURCE_NOT_FOUND, "{no_ref}");
     assert!(no_ref.starts_with("Ref 'no-such' not found."), "{no_ref}");
+    // Binary files are refused with the tool's sentence (not yet served as blob resources).
+    let (code, binary) = server
+        .read_resource("repo:///files/images/logo.png")
+        .await
+        .unwrap_err();
+    assert_eq!(code, -32602, "{binary}");
+    assert!(
+        binary.starts_with("File 'files/images/logo.png' is binary"),
+        "{binary}"
+    );
     let (_, other) = server
         .read_resource("file:///etc/passwd")
         .await
