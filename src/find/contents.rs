@@ -7,7 +7,8 @@
 //! GitLab's search is turned off or rate limited, every file in scope while there are at most
 //! the source's scan limit of them, else the call says what to narrow. Locally every file is
 //! read. Binary files and LFS files are skipped and never named. A page stops when the budget,
-//! [`MAX_FILES_READ`] or [`MAX_BYTES_READ`] is reached, and its hint continues exactly there.
+//! [`MAX_FILES_READ`], [`MAX_BYTES_READ`] or [`MAX_READ_TIME`] is reached, and its hint continues
+//! exactly there.
 
 use serde_json::{Map, Value, json};
 
@@ -25,6 +26,13 @@ pub(crate) const MAX_FILES_READ: usize = 20_000;
 
 /// The most bytes of files one call reads (a scan's bound per call).
 pub(crate) const MAX_BYTES_READ: u64 = 64 << 20;
+
+/// The longest one call reads files for (each a request on GitLab), well within a call's
+/// time limit, so a search of many candidates pages instead of timing out.
+pub(crate) const MAX_READ_TIME: std::time::Duration = std::time::Duration::from_secs(25);
+
+/// Files read together (one request on GitLab for those not cached).
+const READ_AHEAD: usize = 20;
 
 /// Below this many characters left, a page ends rather than start another file.
 const MIN_FILE_CHARS: u64 = 400;
@@ -72,12 +80,18 @@ pub(crate) async fn run<S: TreeSource>(
 ) -> Result<String, FindError> {
     let blobs = after_cursor(blobs, ask.after, ask.after_line);
     let (files, chosen) = choose(source, at, blobs, ask, credential).await?;
-    let mut state = MatchPage::default();
-    for item in files {
-        if state.stop.is_some() {
+    let mut state = MatchPage::new();
+    for chunk in files.chunks(READ_AHEAD) {
+        if state.stops(ask) {
             break;
         }
-        state.read(source, at, item, ask, credential).await?;
+        let kinds = source.blobs(at, chunk, credential).await;
+        for (item, kind) in chunk.iter().zip(kinds) {
+            if state.stops(ask) {
+                break;
+            }
+            state.take(item, kind?, ask);
+        }
     }
     let text = state.text.clone();
     let hint = state.hint(&chosen, ask);
@@ -171,8 +185,8 @@ impl Proposed {
 }
 
 /// A page being filled.
-#[derive(Default)]
 struct MatchPage {
+    started: std::time::Instant,
     files: Vec<Value>,
     text: String,
     spent: u64,
@@ -184,27 +198,48 @@ struct MatchPage {
 }
 
 impl MatchPage {
-    /// Reads and searches one file, adding its matches or stopping the page before it.
-    async fn read<S: TreeSource>(
-        &mut self,
-        source: &S,
-        at: &RefCommit,
-        item: &TreeItem,
-        ask: &Ask<'_>,
-        credential: Option<&Credential>,
-    ) -> Result<(), FindError> {
+    fn new() -> Self {
+        Self {
+            started: std::time::Instant::now(),
+            files: Vec::new(),
+            text: String::new(),
+            spent: 0,
+            read: 0,
+            bytes: 0,
+            stop: None,
+            last_whole: None,
+        }
+    }
+
+    /// Whether the page stops before the next file (the budget, the time or the reads are
+    /// spent), recording where.
+    fn stops(&mut self, ask: &Ask<'_>) -> bool {
+        if self.stop.is_some() {
+            return true;
+        }
         let left = ask.max_chars.saturating_sub(self.spent);
         let full = ask.max_chars > 0 && left < MIN_FILE_CHARS && !self.files.is_empty();
-        if full || self.read >= MAX_FILES_READ || self.bytes >= MAX_BYTES_READ {
-            self.stop = Some(self.cursor(if full { "budget" } else { "reads" }));
-            return Ok(());
+        let late = self.started.elapsed() >= MAX_READ_TIME && self.read > 0;
+        if full || late || self.read >= MAX_FILES_READ || self.bytes >= MAX_BYTES_READ {
+            let why = match (full, late) {
+                (true, _) => "budget",
+                (_, true) => "time",
+                _ => "reads",
+            };
+            self.stop = Some(self.cursor(why));
         }
+        self.stop.is_some()
+    }
+
+    /// Searches one file's content, adding its matches (binary and LFS files are skipped).
+    fn take(&mut self, item: &TreeItem, kind: BlobKind, ask: &Ask<'_>) {
         self.read += 1;
-        let content = match source.blob(at, item, credential).await? {
+        let left = ask.max_chars.saturating_sub(self.spent);
+        let content = match kind {
             BlobKind::Text { content, .. } => content,
             BlobKind::Binary | BlobKind::Lfs { .. } | BlobKind::NotRead => {
                 self.last_whole = Some(item.path.to_string());
-                return Ok(());
+                return;
             }
         };
         self.bytes += content.len() as u64;
@@ -229,7 +264,6 @@ impl MatchPage {
             Ok(page) if page.total_matches > 0 => self.add(item, &page, ask),
             _ => self.last_whole = Some(item.path.to_string()),
         }
-        Ok(())
     }
 
     /// Where the next page starts when this one stops before the file it was at.
@@ -283,8 +317,13 @@ impl MatchPage {
     fn hint(&self, chosen: &Chosen, ask: &Ask<'_>) -> String {
         let how = match chosen {
             Chosen::Proposed { literal, complete } => {
+                // A brace would read as the start of a call in the hint.
+                let named = match literal.contains(['{', '}']) {
+                    true => "the pattern's literal".to_string(),
+                    false => format!("'{literal}'"),
+                };
                 let mut s = format!(
-                    "Files were found by GitLab's search for '{literal}', each verified line by line."
+                    "Files were found by GitLab's search for {named}, each verified line by line."
                 );
                 if !complete {
                     s.push_str(" GitLab's search had more results than this server pages through, so files may be missing: narrow path or glob for a complete answer.");
@@ -302,6 +341,7 @@ impl MatchPage {
                 );
                 let why = match stop.why {
                     "budget" => "the character budget is spent",
+                    "time" => "this call read files as long as one call may",
                     _ => "this call read as many files as one call may",
                 };
                 format!(

@@ -229,7 +229,10 @@ fn the_exposition_has_only_known_label_values() {
             v
         }),
         ("part", vec!["total", "gitlab", "own"]),
-        ("endpoint", vec!["graphql", "rest_raw", "lfs"]),
+        (
+            "endpoint",
+            vec!["graphql", "rest_raw", "lfs", "code_search"],
+        ),
         (
             "status_class",
             vec!["1xx", "2xx", "3xx", "4xx", "5xx", "no_answer"],

@@ -7,6 +7,7 @@ use std::fmt::{self, Display, Formatter};
 
 use serde_json::Value;
 
+use crate::resolve::HintStyle;
 use crate::resolve::args::ArgName;
 use crate::window::LineRequest;
 
@@ -39,8 +40,17 @@ impl Continuation {
         start: u64,
         end: Option<u64>,
     ) -> Self {
-        match (continued, end) {
-            (Some(LineRequest::OffsetLimit { .. }), Some(end)) => self
+        let style = match continued {
+            Some(LineRequest::OffsetLimit { .. }) => HintStyle::OffsetLimit,
+            _ => HintStyle::StartEnd,
+        };
+        self.lines_in(style, start, end)
+    }
+
+    /// [`Continuation::lines`] in the vocabulary `style` names.
+    pub(super) fn lines_in(self, style: HintStyle, start: u64, end: Option<u64>) -> Self {
+        match (style, end) {
+            (HintStyle::OffsetLimit, Some(end)) => self
                 .with(ArgName::Offset, start.saturating_sub(1))
                 .with(ArgName::Limit, end.saturating_sub(start) + 1),
             _ => self

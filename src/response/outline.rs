@@ -12,8 +12,8 @@ use super::search::ends_by_caller;
 use super::window::file_output;
 use crate::base::quote::in_hint;
 use crate::outline::{MAX_DEPTH, Outline, OutlinePage, OutlinePageCap, Picked, SplitLine};
-use crate::resolve::OutlineArgs;
 use crate::resolve::args::ArgName;
+use crate::resolve::{HintStyle, OutlineArgs};
 use crate::window::{Fitted, MAX_LIMIT, MAX_WINDOW_BYTES, Shortened};
 
 /// A page of an outline and what it was cut from.
@@ -64,7 +64,7 @@ pub(crate) fn symbol_output<'a>(
     last_line: u64,
 ) -> FileOutput<'a> {
     let mut output = file_output(facts, fitted);
-    if let Some(note) = whole_symbol_note(fitted, picked, last_line) {
+    if let Some(note) = whole_symbol_note(fitted, picked, last_line, facts.hint_style) {
         let mut notes = read_notes(&facts);
         notes.push(note);
         if facts.cut_by_read_limit {
@@ -84,23 +84,37 @@ pub(crate) fn symbol_output<'a>(
 /// The note of a symbol's window that shows every line up to `last_line` uncut, `None` when a
 /// cap cut it (the window's own hints then name the next window). The lines the view read are
 /// the whole definition, or the part of it a line range asked.
-fn whole_symbol_note(fitted: &Fitted<'_>, picked: &Picked, last_line: u64) -> Option<String> {
+fn whole_symbol_note(
+    fitted: &Fitted<'_>,
+    picked: &Picked,
+    last_line: u64,
+    style: HintStyle,
+) -> Option<String> {
     let (first, last) = fitted.window.returned_lines()?;
     if fitted.shortened != Shortened::None || last < last_line {
         return None;
     }
     let (kind, name) = (picked.kind.as_str(), in_hint(&picked.name));
     let (start, end) = (picked.start_line, picked.end_line);
-    Some(if (first, last) == (start, end) {
-        format!(
+    if (first, last) == (start, end) {
+        return Some(format!(
             "This is the whole {kind} {name}: lines {start}-{end} of {}.",
             fitted.window.total_lines
-        )
-    } else {
-        format!(
-            "These are lines {first}-{last} of {kind} {name} (lines {start}-{end}), as the line range asked; without start_line and end_line the call reads all of it."
-        )
-    })
+        ));
+    }
+    let asked = format!(
+        "These are lines {first}-{last} of {kind} {name} (lines {start}-{end}), as the line range asked."
+    );
+    if last >= end {
+        return Some(asked);
+    }
+    // The definition goes on past the range: the next range of the same size, within it
+    // (issue 46: a 5,001-line function's windows stopped at line 4,000).
+    let next_end = last.saturating_add(last - first + 1).min(end);
+    let next = Continuation::default().lines_in(style, last + 1, Some(next_end));
+    Some(format!(
+        "{asked} It goes on to line {end}: to read on, call again with {next}."
+    ))
 }
 
 /// The hint sentences, joined by a space.

@@ -110,6 +110,21 @@ pub(crate) trait TreeSource {
         credential: Option<&Credential>,
     ) -> Result<BlobKind, SourceError>;
 
+    /// The contents of several blobs of the tree at `at`, one answer per item, in order: by
+    /// default one [`TreeSource::blob`] after the other; GitLab asks for many in a request.
+    async fn blobs(
+        &self,
+        at: &RefCommit,
+        items: &[&TreeItem],
+        credential: Option<&Credential>,
+    ) -> Vec<Result<BlobKind, SourceError>> {
+        let mut read = Vec::with_capacity(items.len());
+        for item in items {
+            read.push(self.blob(at, item, credential).await);
+        }
+        read
+    }
+
     /// The files under `path` at `at` whose text GitLab's search finds `literal` in.
     async fn propose(
         &self,

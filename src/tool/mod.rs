@@ -96,6 +96,9 @@ pub(crate) struct FileServer {
     find_tool: Arc<Tool>,
     /// Runs `search_repository`.
     finder: Finder,
+    /// Fired when the one client of the process is gone (stdio: stdin closed): every call
+    /// still running is ended, its work stopped.
+    client_gone: CancellationToken,
     /// The resources: templates, reads, the local list, completion.
     resources: Resources,
 }
@@ -116,8 +119,15 @@ impl FileServer {
             batch_tool,
             find_tool,
             finder,
+            client_gone: CancellationToken::new(),
             resources,
         }
+    }
+
+    /// Calls still running when `token` fires are ended: their client is gone.
+    pub(crate) fn with_client_gone(mut self, token: CancellationToken) -> Self {
+        self.client_gone = token;
+        self
     }
 
     /// Calls come in MCP sessions (a session id the transport has checked).
@@ -250,6 +260,15 @@ async fn logged<T: Answer, E: std::fmt::Display>(
 }
 
 impl FileServer {
+    /// Fires when the call of `context` is cancelled: by its client (`notifications/cancelled`,
+    /// which rmcp turns into the request's token) or because the client is gone.
+    async fn cancelled(&self, context: &RequestContext<RoleServer>) {
+        tokio::select! {
+            () = context.ct.cancelled() => {}
+            () = self.client_gone.cancelled() => {}
+        }
+    }
+
     /// Who a call comes from, for the "file changed" memory: the process's one client without
     /// HTTP; over HTTP, the token sent with the request and the session, where they exist.
     fn caller(
@@ -368,15 +387,21 @@ impl ServerHandler for FileServer {
         let result = match tool {
             ToolName::GetRepositoryFiles => {
                 let call = self.call_many(arguments, who);
-                self.cutoffs.bound(tool, call).await
+                self.cutoffs
+                    .bound(tool, call, self.cancelled(&context))
+                    .await
             }
             ToolName::GetRepositoryFile => {
                 let call = self.call(arguments, who);
-                self.cutoffs.bound(tool, call).await
+                self.cutoffs
+                    .bound(tool, call, self.cancelled(&context))
+                    .await
             }
             ToolName::SearchRepository => {
                 let call = self.call_find(arguments, who);
-                self.cutoffs.bound(tool, call).await
+                self.cutoffs
+                    .bound(tool, call, self.cancelled(&context))
+                    .await
             }
         };
         Ok(result.into())

@@ -117,6 +117,15 @@ impl TreeSource for GitlabSource {
         find::blob(&self.shared, at, item, credential).await
     }
 
+    async fn blobs(
+        &self,
+        at: &RefCommit,
+        items: &[&TreeItem],
+        credential: Option<&Credential>,
+    ) -> Vec<Result<BlobKind, SourceError>> {
+        find::blobs(&self.shared, at, items, credential).await
+    }
+
     async fn propose(
         &self,
         at: &RefCommit,

@@ -380,6 +380,12 @@ async fn gitlab_search_results_are_paged_past_gitlabs_default_and_excluded_files
         searches.iter().any(|u| u.contains("page=3")),
         "{searches:?}"
     );
+    // The candidates' blobs are asked for together, 20 a request at most.
+    let blobs = requests.iter().filter(|(k, _)| k == "Blob").count();
+    assert!(
+        (13..=20).contains(&blobs),
+        "{blobs} blob requests for 250 files"
+    );
     // Nor listed.
     let all = found(&find(&server, json!({"project_id": PROJECT})).await);
     let names = paths(&all, "entries");

@@ -374,3 +374,31 @@ fn a_name_holding_json_text_is_no_object_in_the_hint() {
     assert!(hint.starts_with("This is the whole method"), "{hint}");
     assert!(!hint.contains(['{', '}']), "{hint}");
 }
+
+#[test]
+fn following_a_long_functions_symbol_windows_reaches_its_end() {
+    // Issue 46: the windows of a 5,001-line function stopped at line 4,000, the hint saying a
+    // call without a line range "reads all of it" (it reads 2,000 lines).
+    let body: String = (0..5_000).map(|i| format!("    x = {i}\n")).collect();
+    let text = format!("def f():\n{body}def g():\n    pass\n");
+    let repo = git_fixture::build_with(&[("long.py".to_string(), text.into_bytes())]);
+    let mut wire = Wire::start(&repo);
+    for start in [json!({}), json!({"offset": 0}), json!({"start_line": 1})] {
+        let mut args = merged(
+            &json!({"file_path": "long.py", "ref": "main", "symbol": "f"}),
+            &start,
+        );
+        let mut last = 0;
+        for _ in 0..20 {
+            let out = call(&mut wire, args.clone()).1.unwrap();
+            last = out["metadata"]["returned_lines"]["end"].as_u64().unwrap();
+            let hint = out["system_instruction"].as_str().unwrap_or_default();
+            assert!(!hint.contains("reads all of it"), "{hint}");
+            if !hint.contains('{') {
+                break;
+            }
+            args = merged(&args, &first_object(hint));
+        }
+        assert_eq!(last, 5_001, "from {start}");
+    }
+}

@@ -10,8 +10,9 @@ use crate::resolve::ProjectRef;
 use crate::source::blob::{BlobKind, SourceError};
 use crate::source::gitlab::content::keys::ContentKey;
 use crate::source::gitlab::content::store::{Asked, FileAt};
-use crate::source::gitlab::query::blob_query::{self, BlobRequest};
+use crate::source::gitlab::query::blob_query::{self, BlobRequest, PathsRequest};
 use crate::source::gitlab::query::find::{code_search, tree_query};
+use crate::source::gitlab::query::paths_query;
 use crate::source::tree::{Proposed, RefCommit, Scope, TreeItem};
 use crate::window::Extent;
 
@@ -120,6 +121,72 @@ pub(crate) async fn blob(
     let asked = Asked {
         content: true,
         ..asked
+    };
+    let read = shared.store.read(node, file_at, asked, credential).await?;
+    Ok(read.map_or(BlobKind::NotRead, |r| r.kind))
+}
+
+/// The contents of `items`: those the cache holds from it, the others asked for together
+/// (`blobs(paths:)`, as many requests as the instance needs), each read as [`blob`] reads
+/// one; a file the answer does not name is read alone.
+pub(crate) async fn blobs(
+    shared: &GitlabState,
+    at: &RefCommit,
+    items: &[&TreeItem],
+    credential: Option<&Credential>,
+) -> Vec<Result<BlobKind, SourceError>> {
+    let missing: Vec<&str> = items
+        .iter()
+        .filter(|i| shared.store.cached_whole(&i.oid).is_none())
+        .map(|i| &*i.path)
+        .collect();
+    let mut nodes = Vec::new();
+    if missing.len() > 1 {
+        let project = ProjectRef::Path(at.project_path.clone().unwrap_or_default());
+        let request = PathsRequest {
+            project: &project,
+            git_ref: &at.sha,
+            paths: &missing,
+            ref_type: None,
+            language: false,
+        };
+        if let Ok(Some(answer)) =
+            paths_query::ask_paths(&shared.client, request, true, credential).await
+        {
+            nodes = answer.nodes;
+        }
+    }
+    let mut read = Vec::with_capacity(items.len());
+    for item in items {
+        let node = nodes
+            .iter()
+            .position(|n| *n.path == *item.path && *n.oid == *item.oid)
+            .map(|i| nodes.swap_remove(i));
+        read.push(match node {
+            Some(node) => content(shared, at, item, node, credential).await,
+            None => blob(shared, at, item, credential).await,
+        });
+    }
+    read
+}
+
+/// The content of `item` from `node`, its blob answer asked with content.
+async fn content(
+    shared: &GitlabState,
+    at: &RefCommit,
+    item: &TreeItem,
+    node: crate::source::gitlab::query::graphql::BlobFields,
+    credential: Option<&Credential>,
+) -> Result<BlobKind, SourceError> {
+    let file_at = FileAt {
+        project_id: at.project_id,
+        path: &item.path,
+        git_ref: &at.sha,
+    };
+    let asked = Asked {
+        extent: Extent::Whole,
+        content: true,
+        held: false,
     };
     let read = shared.store.read(node, file_at, asked, credential).await?;
     Ok(read.map_or(BlobKind::NotRead, |r| r.kind))
