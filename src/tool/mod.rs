@@ -383,27 +383,35 @@ impl ServerHandler for FileServer {
             credential: credential.as_ref(),
             caller: self.caller(&context, credential.as_ref()),
         };
+        // The pool's slots are shared by the callers it can tell apart (`base::cpu`).
+        let pool_key = match who.caller {
+            Some(Caller::Http(key)) => Some(key),
+            Some(Caller::Process) | None => None,
+        };
         let arguments = request.arguments.as_ref();
-        let result = match tool {
-            ToolName::GetRepositoryFiles => {
-                let call = self.call_many(arguments, who);
-                self.cutoffs
-                    .bound(tool, call, self.cancelled(&context))
-                    .await
-            }
-            ToolName::GetRepositoryFile => {
-                let call = self.call(arguments, who);
-                self.cutoffs
-                    .bound(tool, call, self.cancelled(&context))
-                    .await
-            }
-            ToolName::SearchRepository => {
-                let call = self.call_find(arguments, who);
-                self.cutoffs
-                    .bound(tool, call, self.cancelled(&context))
-                    .await
+        let call = async {
+            match tool {
+                ToolName::GetRepositoryFiles => {
+                    let call = self.call_many(arguments, who);
+                    self.cutoffs
+                        .bound(tool, call, self.cancelled(&context))
+                        .await
+                }
+                ToolName::GetRepositoryFile => {
+                    let call = self.call(arguments, who);
+                    self.cutoffs
+                        .bound(tool, call, self.cancelled(&context))
+                        .await
+                }
+                ToolName::SearchRepository => {
+                    let call = self.call_find(arguments, who);
+                    self.cutoffs
+                        .bound(tool, call, self.cancelled(&context))
+                        .await
+                }
             }
         };
+        let result = crate::base::cpu::as_caller(pool_key, call).await;
         Ok(result.into())
     }
 
