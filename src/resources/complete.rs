@@ -1,14 +1,17 @@
-//! `completion/complete` of the templates' `path`: the entries of the directory typed so far
-//! that start with what was typed, as full paths from the root, directories with a trailing
-//! `/`. The directory's listing comes from `search_repository`'s tree cache (by commit), after
-//! the ref is resolved with the caller's own credential (one request on GitLab when the tree is
-//! cached); a project or ref the caller cannot read completes to nothing.
+//! `completion/complete` of the templates' variables. `path`: the entries of the directory
+//! typed so far that start with what was typed, as full paths from the root, directories with
+//! a trailing `/`, from `search_repository`'s tree cache (by commit), after the ref is resolved
+//! with the caller's own credential (one request on GitLab when the tree is cached). On GitLab,
+//! `project`: the caller's projects matching what was typed (one request); `ref`: the default
+//! branch first, then branches and tags starting with it (two requests). A project or ref the
+//! caller cannot read completes to nothing.
 
 use rmcp::model::CompletionInfo;
 
 use crate::config::Credential;
 use crate::find::{Depth, Finder};
 use crate::resolve::ProjectRef;
+use crate::source::gitlab::{CompletedRefs, GitlabSource};
 use crate::source::tree::{ItemKind, Scope, TreeItem};
 
 /// The values a completion sends at most (the protocol's limit).
@@ -47,6 +50,60 @@ pub(crate) async fn path(
         // Still listing, or nothing the caller may read: no values.
         Ok(None) | Err(_) => info(Vec::new()),
     }
+}
+
+/// The completion of `typed` as a project of the caller's.
+pub(crate) async fn project(
+    gitlab: &GitlabSource,
+    typed: &str,
+    credential: Option<&Credential>,
+) -> CompletionInfo {
+    let (values, more) = gitlab.complete_projects(typed, credential).await;
+    let mut info = info(values);
+    if more {
+        info.has_more = Some(true);
+        info.total = None;
+    }
+    info
+}
+
+/// The completion of `typed` as a ref of `project`.
+pub(crate) async fn git_ref(
+    gitlab: &GitlabSource,
+    project: Option<&str>,
+    typed: &str,
+    credential: Option<&Credential>,
+) -> CompletionInfo {
+    let Some(project) = project
+        .map(|p| p.trim().trim_matches('/'))
+        .filter(|p| !p.is_empty())
+    else {
+        return info(Vec::new());
+    };
+    match gitlab.complete_refs(project, typed, credential).await {
+        Some(found) => refs(found, typed),
+        None => info(Vec::new()),
+    }
+}
+
+/// The default branch first (when it starts with `typed`), then the branches, then the tags,
+/// each sorted, each name once; more when GitLab had more than it was asked for.
+fn refs(found: CompletedRefs, typed: &str) -> CompletionInfo {
+    let more = found.branches.len() > MAX_VALUES || found.tags.len() > MAX_VALUES;
+    let default_branch = found.default_branch.filter(|d| d.starts_with(typed));
+    let mut values: Vec<String> = default_branch.iter().cloned().collect();
+    for mut names in [found.branches, found.tags] {
+        names.sort();
+        let fitting = names.into_iter().filter(|n| n.starts_with(typed));
+        let new: Vec<String> = fitting.filter(|n| !values.contains(n)).collect();
+        values.extend(new);
+    }
+    let mut info = info(values);
+    if more {
+        info.has_more = Some(true);
+        info.total = None;
+    }
+    info
 }
 
 /// A project as the templates name it: a numeric id or a full path.
@@ -124,6 +181,20 @@ mod tests {
             ["src/bin/", "src/lib.rs", "src/main.rs"]
         );
         assert_eq!(matching(&items, "src/m"), ["src/main.rs"]);
+    }
+
+    #[test]
+    fn the_default_branch_comes_first_and_each_ref_once() {
+        let found = CompletedRefs {
+            default_branch: Some("main".into()),
+            branches: vec!["release/2".into(), "main".into(), "mainline".into()],
+            tags: vec!["main".into(), "m1".into()],
+        };
+        let c = refs(found.clone(), "m");
+        assert_eq!(c.values, ["main", "mainline", "m1"]);
+        assert_eq!((c.total, c.has_more), (Some(3), Some(false)));
+        let c = refs(found, "r");
+        assert_eq!(c.values, ["release/2"]);
     }
 
     #[test]

@@ -11,9 +11,12 @@ mod complete;
 mod error;
 mod list;
 mod read;
+mod recent;
 mod uri;
 
 use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Instant;
 
 use rmcp::model::{CompletionInfo, ListResourcesResult, ReadResourceResult, ResourceTemplate};
 
@@ -23,6 +26,8 @@ use crate::config::Credential;
 use crate::find::Finder;
 use crate::reader::caller::CallerContext;
 use crate::reader::{AnySource, Reader};
+use crate::source::gitlab::GitlabSource;
+use recent::{CompletionKey, Recent};
 
 /// Serves the resources of one server; cheap to clone.
 #[derive(Debug, Clone)]
@@ -31,19 +36,27 @@ pub(crate) struct Resources {
     finder: Finder,
     /// The GitLab template (`None`: a local repository).
     gitlab_template: Option<String>,
+    /// The GitLab source, for the project and ref completions.
+    gitlab: Option<GitlabSource>,
+    /// Completions answered a moment ago, per caller.
+    recent: Arc<Recent>,
 }
 
 impl Resources {
     /// The resources of `reader`'s files, listed and completed with `finder`'s tree cache.
     pub(crate) fn new(reader: Reader, finder: Finder) -> Self {
-        let gitlab_template = match reader.backend() {
-            AnySource::Gitlab(s) => Some(uri::gitlab_template(s.base().as_str())),
+        let gitlab = match reader.backend() {
+            AnySource::Gitlab(s) => Some(s.clone()),
             AnySource::Local(_) => None,
         };
         Self {
+            gitlab_template: gitlab
+                .as_ref()
+                .map(|s| uri::gitlab_template(s.base().as_str())),
+            gitlab,
             reader,
             finder,
-            gitlab_template,
+            recent: Arc::default(),
         }
     }
 
@@ -58,7 +71,7 @@ impl Resources {
                 .with_title("GitLab file")
                 .with_description(
                     "A file of a GitLab project at a branch, tag or commit. Paste the file's GitLab URL, \
-or fill project (group/project), ref (branch, tag or commit SHA) and path; path completes as you type.",
+or fill project (group/project), ref (branch, tag or commit SHA) and path; each completes as you type.",
                 ),
             None => ResourceTemplate::new(uri::LOCAL_TEMPLATE, "repository_file")
                 .with_title("Repository file")
@@ -92,7 +105,8 @@ Fill path (it completes as you type) and optionally ref (branch, tag or commit S
     }
 
     /// `completion/complete` of `argument` (typed so far: `value`) of the template
-    /// `template`, the other variables as `filled`.
+    /// `template`, the other variables as `filled`; the same question from the same caller
+    /// within a moment is answered from [`Recent`].
     pub(crate) async fn complete(
         &self,
         template: &str,
@@ -105,13 +119,45 @@ Fill path (it completes as you type) and optionally ref (branch, tag or commit S
             Some(t) => template == t,
             None => template == uri::LOCAL_TEMPLATE,
         };
-        if !ours || argument != "path" {
+        if !ours {
             return complete::info(Vec::new());
         }
-        let at = complete::At {
-            project: filled.get("project").map(String::as_str),
-            git_ref: filled.get("ref").map(String::as_str),
-        };
-        complete::path(&self.finder, at, value, !self.local(), credential).await
+        let project = filled.get("project").map(String::as_str);
+        let git_ref = filled.get("ref").map(String::as_str);
+        let parts = [
+            argument,
+            value,
+            project.unwrap_or(""),
+            git_ref.unwrap_or(""),
+        ];
+        let asked = CompletionKey::new(credential, &parts);
+        if let Some(info) = self.recent.get(&asked, Instant::now()) {
+            return info;
+        }
+        let info = self
+            .completed(argument, value, project, git_ref, credential)
+            .await;
+        self.recent.put(asked, info.clone(), Instant::now());
+        info
+    }
+
+    /// The completion of one variable, asked of the source.
+    async fn completed(
+        &self,
+        argument: &str,
+        value: &str,
+        project: Option<&str>,
+        git_ref: Option<&str>,
+        credential: Option<&Credential>,
+    ) -> CompletionInfo {
+        match (argument, &self.gitlab) {
+            ("path", _) => {
+                let at = complete::At { project, git_ref };
+                complete::path(&self.finder, at, value, !self.local(), credential).await
+            }
+            ("project", Some(gitlab)) => complete::project(gitlab, value, credential).await,
+            ("ref", Some(gitlab)) => complete::git_ref(gitlab, project, value, credential).await,
+            _ => complete::info(Vec::new()),
+        }
     }
 }

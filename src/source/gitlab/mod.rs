@@ -36,7 +36,7 @@ use std::sync::Arc;
 
 pub(crate) use content::flights::{FlightRole, Flights};
 pub(crate) use query::token_check::TokenStanding;
-use query::{blob_query, evidence_query, graphql, token_check};
+use query::{blob_query, complete_query, evidence_query, graphql, token_check};
 use read::shared::GitlabState;
 use read::{find, many, single};
 
@@ -160,6 +160,47 @@ impl GitlabSource {
             .await
             .map_err(SourceError::from)
     }
+
+    /// A template's project completed ([`complete_query::ask_projects`]): the caller's
+    /// projects matching `typed`, and whether there are more; none when GitLab fails.
+    pub(crate) async fn complete_projects(
+        &self,
+        typed: &str,
+        credential: Option<&Credential>,
+    ) -> (Vec<String>, bool) {
+        let client = &self.shared.client;
+        complete_query::ask_projects(client, typed, credential)
+            .await
+            .unwrap_or_default()
+    }
+
+    /// A template's ref completed: `project`'s default branch, its branches and its tags
+    /// starting with `typed` (two requests; none for a project the caller cannot read).
+    pub(crate) async fn complete_refs(
+        &self,
+        project: &str,
+        typed: &str,
+        credential: Option<&Credential>,
+    ) -> Option<CompletedRefs> {
+        let client = &self.shared.client;
+        let found = complete_query::ask_branches(client, project, typed, credential).await;
+        let (default_branch, branches) = found.ok().flatten()?;
+        let tags = complete_query::ask_tags(client, project, typed, credential).await;
+        Some(CompletedRefs {
+            default_branch,
+            branches,
+            tags,
+        })
+    }
+}
+
+/// The refs a completion found (each list at most [`complete_query::LIMIT`] + 1 long, so a
+/// longer one says more exist).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct CompletedRefs {
+    pub default_branch: Option<String>,
+    pub branches: Vec<String>,
+    pub tags: Vec<String>,
 }
 
 /// Every GraphQL document this source may send, named: the checked-in operations, their

@@ -7,5 +7,6 @@ mod http;
 mod metrics;
 mod missing_token;
 mod outline_http;
+mod resources_http;
 mod sessions;
 mod stdio_deadline;

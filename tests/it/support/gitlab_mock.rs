@@ -223,6 +223,39 @@ impl wiremock::Respond for TreeResponder {
     }
 }
 
+/// The answer to a project completion (`query CompleteProjects`): `paths` as GitLab lists
+/// them, `more` when it has another page.
+pub fn projects_search_answer(paths: &[&str], more: bool) -> Value {
+    let nodes: Vec<Value> = paths.iter().map(|p| json!({"fullPath": p})).collect();
+    json!({"data": {"projects": {"nodes": nodes, "pageInfo": {"hasNextPage": more}}}})
+}
+
+/// The answer to a ref completion (`query CompleteRefs`): the default branch and the branches
+/// matching the pattern; `None` for a project the token cannot read (`project: null`).
+pub fn refs_answer(found: Option<(&str, &[&str])>) -> Value {
+    match found {
+        None => json!({"data": {"project": null}}),
+        Some((root, branches)) => json!({"data": {"project": {"repository": {
+            "rootRef": root, "branchNames": branches}}}}),
+    }
+}
+
+/// A mock for `GET /api/v4/projects/:id/repository/tags` (REST: GraphQL lists no tags).
+pub fn tags() -> wiremock::MockBuilder {
+    Mock::given(method("GET")).and(wiremock::matchers::path_regex(
+        r"^/api/v4/projects/[^/]+/repository/tags$",
+    ))
+}
+
+/// GitLab's tags answer: one object per tag, as `GET .../repository/tags` lists them.
+pub fn tags_answer(names: &[&str]) -> Value {
+    let tags: Vec<Value> = names
+        .iter()
+        .map(|n| json!({"name": n, "message": "", "target": COMMIT, "commit": {"id": COMMIT}}))
+        .collect();
+    Value::Array(tags)
+}
+
 /// A mock for `POST /api/graphql`.
 pub fn graphql() -> wiremock::MockBuilder {
     Mock::given(method("POST")).and(path("/api/graphql"))

@@ -75,6 +75,16 @@ async fn local_read_errors_are_the_tools_sentences() {
         .unwrap_err();
     assert_eq!(code, RESOURCE_NOT_FOUND, "{no_ref}");
     assert!(no_ref.starts_with("Ref 'no-such' not found."), "{no_ref}");
+    // Binary files are refused with the tool's sentence (not yet served as blob resources).
+    let (code, binary) = server
+        .read_resource("repo:///files/images/logo.png")
+        .await
+        .unwrap_err();
+    assert_eq!(code, -32602, "{binary}");
+    assert!(
+        binary.starts_with("File 'files/images/logo.png' is binary"),
+        "{binary}"
+    );
     let (_, other) = server
         .read_resource("file:///etc/passwd")
         .await
@@ -235,5 +245,103 @@ async fn gitlab_path_completes_from_the_tree_and_never_from_an_unreadable_projec
     assert!(c.values.is_empty(), "{:?}", c.values);
     let c = server.complete(&template, "path", "", &[]).await;
     assert!(c.values.is_empty(), "no project, no paths");
+    server.stop().await;
+}
+
+const TOKEN: &str = "glpat-RESOURCES0123456789";
+
+#[tokio::test]
+async fn gitlab_project_completes_from_the_callers_projects_once_per_moment() {
+    let gitlab = wiremock::MockServer::start().await;
+    graphql()
+        .and(gm::QueryContains("query CompleteProjects"))
+        .and(gm::Variables(json!({"search": "proj", "first": 100})))
+        .and(wiremock::matchers::header(
+            "authorization",
+            format!("Bearer {TOKEN}").as_str(),
+        ))
+        .respond_with(json_response(gm::projects_search_answer(
+            &["grp/sub/proj", "grp/project-two"],
+            false,
+        )))
+        .expect(1)
+        .mount(&gitlab)
+        .await;
+    graphql()
+        .and(gm::QueryContains("query CompleteProjects"))
+        .and(gm::Variables(json!({"search": "g"})))
+        .respond_with(json_response(gm::projects_search_answer(&["g/a"], true)))
+        .expect(1)
+        .mount(&gitlab)
+        .await;
+    let server = mcp::spawn_gitlab(&gitlab.uri(), Some(TOKEN)).await;
+    let template = format!("{}/{{+project}}/-/blob/{{+ref}}/{{+path}}", gitlab.uri());
+    for _ in 0..2 {
+        let c = server.complete(&template, "project", "proj", &[]).await;
+        assert_eq!(c.values, ["grp/sub/proj", "grp/project-two"]);
+        assert_eq!((c.total, c.has_more), (Some(2), Some(false)));
+    }
+    let c = server.complete(&template, "project", "g", &[]).await;
+    assert_eq!((c.values.len(), c.total, c.has_more), (1, None, Some(true)));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn gitlab_ref_completes_default_branch_first_then_branches_and_tags() {
+    let gitlab = wiremock::MockServer::start().await;
+    graphql()
+        .and(gm::QueryContains("query CompleteRefs"))
+        .and(gm::Variables(
+            json!({"projectPath": "grp/sub/proj", "pattern": "ma*"}),
+        ))
+        .respond_with(json_response(gm::refs_answer(Some((
+            "main",
+            &["maintenance", "main", "main-next"],
+        )))))
+        .expect(1)
+        .mount(&gitlab)
+        .await;
+    gm::tags()
+        .and(wiremock::matchers::query_param("search", "^ma"))
+        .respond_with(json_response(gm::tags_answer(&["march-1", "main"])))
+        .expect(1)
+        .mount(&gitlab)
+        .await;
+    graphql()
+        .and(gm::QueryContains("query CompleteRefs"))
+        .and(gm::Variables(json!({"projectPath": "other/secret"})))
+        .respond_with(json_response(gm::refs_answer(None)))
+        .expect(1)
+        .mount(&gitlab)
+        .await;
+    let server = mcp::spawn_gitlab(&gitlab.uri(), Some(TOKEN)).await;
+    let template = format!("{}/{{+project}}/-/blob/{{+ref}}/{{+path}}", gitlab.uri());
+    let c = server
+        .complete(&template, "ref", "ma", &[("project", "grp/sub/proj")])
+        .await;
+    assert_eq!(c.values, ["main", "main-next", "maintenance", "march-1"]);
+    // A project the caller cannot read: nothing, and its tags are never asked.
+    let c = server
+        .complete(&template, "ref", "ma", &[("project", "other/secret")])
+        .await;
+    assert!(c.values.is_empty(), "{:?}", c.values);
+    let c = server.complete(&template, "ref", "ma", &[]).await;
+    assert!(c.values.is_empty(), "no project, no refs");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_2026_era_session_reads_and_completes_too() {
+    let fixture = fx::build();
+    let repo = fixture.path().to_str().expect("UTF-8 temp path");
+    let server = mcp::spawn_discovering(&["serve", "--repo", repo], &[]).await;
+    assert_eq!(
+        server.resource_templates().await[0].uri_template,
+        LOCAL_TEMPLATE
+    );
+    let read = server.read_resource("repo:///docs/guide.md").await.unwrap();
+    assert_eq!(text(&read).0, fx::DOCS_GUIDE);
+    let c = server.complete(LOCAL_TEMPLATE, "path", "docs/", &[]).await;
+    assert_eq!(c.values, ["docs/guide.md"]);
     server.stop().await;
 }

@@ -1,0 +1,112 @@
+//! Resources over HTTP (issue 49), in session and stateless mode, with each caller's own
+//! token: two users complete projects and each sees only their own (GitLab's membership, and
+//! the per-caller cache never answers one with the other's), a blob URL is read as a resource
+//! with the caller's token, and the read counts in `/metrics` as a `get_repository_file` call.
+
+use crate::support::gitlab_mock::{
+    json_response, project_answer, projects_search_answer, text_node,
+};
+use crate::support::http_server::{HttpServer, mcp_client};
+use crate::support::users::{self, bearer};
+
+use rmcp::model::{
+    ArgumentInfo, CompleteRequestParams, ReadResourceRequestParams, Reference, ResourceContents,
+};
+use serde_json::Value;
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+
+const ALICE: &str = "glpat-ALICE-resources-0000000";
+const BOB: &str = "glpat-BOB-resources-111111111";
+
+/// GitLab for two users: each token's projects, and a README in each.
+struct TwoUsers;
+
+impl Respond for TwoUsers {
+    fn respond(&self, request: &Request) -> ResponseTemplate {
+        let token = bearer(request).unwrap_or_default();
+        let user = [ALICE, BOB].iter().position(|t| *t == token);
+        if users::is_token_check(request) {
+            return users::current_user(user.map(|i| i as u64 + 1));
+        }
+        let name = match user {
+            Some(0) => "alice",
+            Some(_) => "bob",
+            None => return ResponseTemplate::new(401),
+        };
+        let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
+        let query = body["query"].as_str().unwrap_or_default();
+        if query.contains("query CompleteProjects") {
+            let mine = format!("{name}/proj");
+            return json_response(projects_search_answer(&[&mine], false));
+        }
+        let project = format!("{name}/proj");
+        let readme = text_node("README.md", &format!("{name}'s readme\n"));
+        json_response(project_answer(&project, 1, vec![readme]))
+    }
+}
+
+async fn gitlab() -> MockServer {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/api/graphql"))
+        .respond_with(TwoUsers)
+        .mount(&server)
+        .await;
+    server
+}
+
+async fn each_caller_completes_and_reads_with_their_own_token(mode: &[&str]) {
+    let gitlab = gitlab().await;
+    let mut flags = vec!["--token-from-request"];
+    flags.extend_from_slice(mode);
+    let server = HttpServer::start(&gitlab.uri(), &flags, None);
+    let template = format!("{}/{{+project}}/-/blob/{{+ref}}/{{+path}}", gitlab.uri());
+    for (token, name) in [(ALICE, "alice"), (BOB, "bob")] {
+        let auth = format!("Bearer {token}");
+        let client = mcp_client(&server.mcp(), &[("authorization", &auth)]).await;
+        let ask = CompleteRequestParams::new(
+            Reference::for_resource(template.clone()),
+            ArgumentInfo::new("project", "proj"),
+        );
+        let done = client.complete(ask).await.expect("completion/complete");
+        assert_eq!(done.completion.values, [format!("{name}/proj")]);
+        let uri = format!("{}/{name}/proj/-/blob/main/README.md", gitlab.uri());
+        let read = client
+            .read_resource(ReadResourceRequestParams::new(uri))
+            .await
+            .expect("resources/read");
+        match &read.contents[0] {
+            ResourceContents::TextResourceContents { text, .. } => {
+                assert_eq!(text, &format!("{name}'s readme\n"))
+            }
+            other => panic!("{other:?}"),
+        }
+        client.cancel().await.unwrap();
+    }
+    let scrape = reqwest::get(format!("{}/metrics", server.base))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let ok_reads = scrape
+        .lines()
+        .find(|l| {
+            l.starts_with("gitlab_file_mcp_tool_calls_total{")
+                && l.contains(r#"tool="get_repository_file""#)
+                && l.contains(r#"outcome="ok""#)
+        })
+        .unwrap_or_default();
+    assert!(ok_reads.ends_with(" 2"), "two reads counted: {ok_reads}");
+}
+
+#[tokio::test]
+async fn sessions_complete_and_read_per_caller() {
+    each_caller_completes_and_reads_with_their_own_token(&[]).await;
+}
+
+#[tokio::test]
+async fn stateless_completes_and_reads_per_caller() {
+    each_caller_completes_and_reads_with_their_own_token(&["--stateless"]).await;
+}
