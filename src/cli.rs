@@ -138,6 +138,9 @@ struct ReadArgs {
     /// Read the lines of the definition of this name (as --outline prints it, or its last part).
     #[arg(long, value_name = "NAME")]
     symbol: Option<String>,
+    /// List the commits that changed the file, newest first (--offset/--limit page them).
+    #[arg(long)]
+    history: bool,
     /// Print the whole tool result as JSON instead of the content.
     #[arg(long)]
     json: bool,
@@ -165,6 +168,7 @@ impl ReadArgs {
                 ArgName::IfNoneMatch => self.if_none_match.clone().map(Value::from),
                 ArgName::Outline => self.outline.then_some(Value::Bool(true)),
                 ArgName::Symbol => self.symbol.clone().map(Value::from),
+                ArgName::History => self.history.then_some(Value::Bool(true)),
             }
         };
         ArgName::ALL

@@ -82,13 +82,18 @@ const FLOORS: Floors = &[
     ),
     (
         "crate::reader",
-        &[&["batch"], &["steps"], &["caller", "error", "history"]],
+        &[
+            &["batch"],
+            &["views"],
+            &["steps"],
+            &["caller", "error", "history"],
+        ],
     ),
     (
         "crate::source",
         &[
             &["gitlab", "local"],
-            &["blob", "classify", "listing", "suggest"],
+            &["blob", "classify", "listing", "suggest", "views"],
         ],
     ),
     (

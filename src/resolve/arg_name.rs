@@ -25,6 +25,7 @@ pub(crate) enum ArgName {
     IfNoneMatch,
     Outline,
     Symbol,
+    History,
 }
 
 impl Display for ArgName {
@@ -35,7 +36,7 @@ impl Display for ArgName {
 
 impl ArgName {
     /// All of them, in schema order.
-    pub(crate) const ALL: [ArgName; 17] = [
+    pub(crate) const ALL: [ArgName; 18] = [
         ArgName::Url,
         ArgName::ProjectId,
         ArgName::FilePath,
@@ -53,6 +54,7 @@ impl ArgName {
         ArgName::IfNoneMatch,
         ArgName::Outline,
         ArgName::Symbol,
+        ArgName::History,
     ];
 
     /// The name on the wire.
@@ -75,6 +77,7 @@ impl ArgName {
             ArgName::IfNoneMatch => "if_none_match",
             ArgName::Outline => "outline",
             ArgName::Symbol => "symbol",
+            ArgName::History => "history",
         }
     }
 
@@ -103,7 +106,8 @@ impl ArgName {
             | ArgName::LineNumbers
             | ArgName::IgnoreCase
             | ArgName::ContextLines
-            | ArgName::Outline => None,
+            | ArgName::Outline
+            | ArgName::History => None,
         }
     }
 }

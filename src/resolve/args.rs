@@ -50,6 +50,8 @@ pub(crate) struct ToolArgs {
     pub outline: Option<bool>,
     /// The lines of the definition of this name instead of a window.
     pub symbol: Option<String>,
+    /// The commits that changed the file instead of its text.
+    pub history: Option<bool>,
 }
 
 /// A bad argument.
@@ -287,6 +289,7 @@ pub(crate) fn parse(arguments: Option<&Map<String, Value>>) -> Result<ToolArgs, 
         if_none_match: blob_id(map)?,
         outline: boolean(map, ArgName::Outline)?,
         symbol: string(map, ArgName::Symbol)?,
+        history: boolean(map, ArgName::History)?,
     };
     if args.symbol.as_deref().is_some_and(|s| s.trim().is_empty()) {
         return Err(ArgError::EmptySymbol);
@@ -309,6 +312,7 @@ fn column_applies(args: &ToolArgs) -> Result<(), ArgError> {
         (ArgName::Pattern, args.pattern.is_some()),
         (ArgName::Outline, args.outline == Some(true)),
         (ArgName::Symbol, args.symbol.is_some()),
+        (ArgName::History, args.history == Some(true)),
     ]
     .into_iter()
     .find_map(|(name, on)| on.then_some(name));

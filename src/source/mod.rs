@@ -13,6 +13,7 @@ pub(crate) mod gitlab;
 pub(crate) mod listing;
 pub(crate) mod local;
 pub(crate) mod suggest;
+pub(crate) mod views;
 
 /// The throwaway repository the local source's and the classification's tests read.
 #[cfg(test)]
@@ -25,6 +26,7 @@ use crate::config::Credential;
 use crate::resolve::args::ToolArgs;
 use crate::resolve::{ResolveError, Target};
 use crate::window::Extent;
+use views::{CommitPage, CommitWindow, FileCommit};
 
 /// One source of files. The lookup type is the source's own, so a GitLab lookup always names a
 /// project and a local one never needs to.
@@ -46,6 +48,15 @@ pub(crate) trait Source {
         held: Option<&str>,
         credential: Option<&Credential>,
     ) -> Result<Fetched, SourceError>;
+
+    /// The page `window` of the commits that changed `file` up to its commit, newest first
+    /// (the history view).
+    async fn history(
+        &self,
+        file: &FileCommit,
+        window: CommitWindow,
+        credential: Option<&Credential>,
+    ) -> Result<CommitPage, SourceError>;
 
     /// Reads the files of several lookups, each as [`Source::fetch`] would: one answer per
     /// lookup, in order. By default one `fetch` after the other; a source that can ask for

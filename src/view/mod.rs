@@ -9,6 +9,7 @@
 //! where a search stops between blocks of lines once the call's caller gives up.
 
 mod error;
+mod history;
 mod outline;
 mod read;
 mod rendered;
@@ -21,10 +22,11 @@ use crate::base::cpu::{self, Stop};
 use std::sync::Arc;
 
 use crate::outline::Outlines;
-use crate::resolve::{OutlineArgs, SearchArgs, SymbolArgs, Target};
+use crate::resolve::{HistoryArgs, OutlineArgs, SearchArgs, SymbolArgs, Target};
 use crate::response;
 use crate::response::message::within_one_message;
 use crate::source::BlobKind;
+use crate::source::views::CommitPage;
 use crate::window::search::{self, Pattern};
 use crate::window::{self, Extent, LineRequest};
 use serde_json::Value;
@@ -46,6 +48,12 @@ pub(crate) enum View {
         args: SymbolArgs,
         outlines: Arc<Outlines>,
     },
+    /// A page of the commits that changed the file; `page` is the source's answer, asked
+    /// once the file was read (`None` until then).
+    History {
+        args: HistoryArgs,
+        page: Option<Arc<CommitPage>>,
+    },
 }
 
 impl View {
@@ -56,6 +64,7 @@ impl View {
             ("pattern", target.search.is_some()),
             ("outline", target.outline.is_some()),
             ("symbol", target.symbol.is_some()),
+            ("history", target.history.is_some()),
         ]
         .into_iter()
         .filter_map(|(name, on)| on.then_some(name))
@@ -70,6 +79,9 @@ impl View {
                 args: args.clone(),
                 pattern,
             });
+        }
+        if let Some(args) = target.history {
+            return Ok(View::History { args, page: None });
         }
         let outlines = Arc::clone(outlines);
         Ok(match (&target.outline, &target.symbol) {
@@ -93,6 +105,11 @@ impl View {
             View::Window(lines) => Extent::Lines(*lines),
             View::Matches { .. } => Extent::Whole,
             View::Outline { .. } | View::Symbol { .. } => Extent::Parsed,
+            // The file is read to find it (and its commit); its lines are not shown.
+            View::History { .. } => Extent::Lines(LineRequest::OffsetLimit {
+                offset: 0,
+                limit: 1,
+            }),
         }
     }
 }
@@ -106,6 +123,10 @@ pub(crate) fn render<L>(
     read: &Read,
     stop: &Stop,
 ) -> Result<Rendered, ViewError> {
+    if let View::History { args, page } = view {
+        let page = page.as_deref().ok_or(ViewError::NotAsked)?;
+        return history::render_history(*args, page, read);
+    }
     if read.held(target) {
         return render_held(view, target, read, stop);
     }
@@ -118,6 +139,7 @@ pub(crate) fn render<L>(
         View::Symbol { args, outlines } => {
             outline::render_symbol(args, outlines, target, read, stop)
         }
+        View::History { .. } => Err(ViewError::NotAsked),
     }
 }
 

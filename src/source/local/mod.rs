@@ -4,6 +4,7 @@
 //! [`error::LocalRefError`]s.
 
 mod error;
+mod history;
 mod repo;
 
 use std::sync::Arc;
@@ -19,6 +20,7 @@ use crate::resolve::args::ToolArgs;
 use crate::resolve::choice::{Evidence, choose};
 use crate::resolve::{self, Lookup, ResolveError, Target};
 use crate::source::Source;
+use crate::source::views::{CommitPage, CommitWindow, FileCommit};
 use crate::window::Extent;
 
 /// The local repository as a source: reads a [`Lookup`] on a blocking thread (gix is
@@ -47,13 +49,19 @@ impl Source for LocalSource {
     ) -> Result<Fetched, SourceError> {
         let repo = Arc::clone(&self.repo);
         let lookup = lookup.clone();
-        tokio::task::spawn_blocking(move || repo.read_lookup(&lookup))
-            .await
-            .unwrap_or_else(|e| {
-                Err(SourceError::failed(LocalError::Task {
-                    cause: Shared::new(e),
-                }))
-            })
+        blocking(move || repo.read_lookup(&lookup)).await
+    }
+
+    /// The commits that changed the file, from the commit graph, on a blocking thread.
+    async fn history(
+        &self,
+        file: &FileCommit,
+        window: CommitWindow,
+        _credential: Option<&Credential>,
+    ) -> Result<CommitPage, SourceError> {
+        let repo = Arc::clone(&self.repo);
+        let file = file.clone();
+        blocking(move || repo.history(&file, window)).await
     }
 }
 
@@ -63,6 +71,18 @@ impl LocalSource {
             repo: Arc::new(repo),
         }
     }
+}
+
+/// Runs `work` on a blocking thread (gix is synchronous); a task that fails is the source's
+/// failure.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, SourceError> + Send + 'static,
+) -> Result<T, SourceError> {
+    tokio::task::spawn_blocking(work).await.unwrap_or_else(|e| {
+        Err(SourceError::failed(LocalError::Task {
+            cause: Shared::new(e),
+        }))
+    })
 }
 
 impl LocalRepo {

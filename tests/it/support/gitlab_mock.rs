@@ -316,3 +316,24 @@ async fn raw_gitlab(
     });
     (format!("http://{addr}"), faults)
 }
+
+/// A commit of `Repository.commits` as GitLab answers it (`authoredDate` with the author's
+/// offset, `webUrl` the commit's page).
+pub fn commit_node(sha: &str, title: &str, parent: Option<&str>) -> Value {
+    json!({
+        "sha": sha,
+        "title": title,
+        "authorName": "Ann Author",
+        "authoredDate": "2026-01-02T10:00:00+01:00",
+        "parentSha": parent,
+        "webUrl": format!("https://gitlab.example.com/grp/proj/-/commit/{sha}")
+    })
+}
+
+/// `Repository.commits` answered with one page of `nodes` (newest first).
+pub fn commits_answer(nodes: Vec<Value>, has_next: bool, end_cursor: Option<&str>) -> Value {
+    json!({"data": {"project": {"repository": {"commits": {
+        "nodes": nodes,
+        "pageInfo": {"hasNextPage": has_next, "endCursor": end_cursor}
+    }}}}})
+}

@@ -10,4 +10,5 @@ mod outline_abuse;
 mod search;
 mod search_linear;
 mod small_holes;
+mod views;
 mod windows;

@@ -19,7 +19,8 @@ mod generated {
 }
 
 pub(crate) use generated::{
-    Blob, CurrentUser, MissProbe, blob, current_user, fragments, miss_probe, variants,
+    Blob, CurrentUser, History, MissProbe, blob, current_user, fragments, history, miss_probe,
+    variants,
 };
 
 /// The one blob type every blob answer is read into (the `BlobFields` fragment).

@@ -11,6 +11,7 @@ pub(super) mod capabilities;
 pub(super) mod client;
 pub(super) mod evidence_query;
 pub(super) mod graphql;
+pub(super) mod history_query;
 pub(super) mod paths_query;
 pub(super) mod probe;
 pub(super) mod scalars;

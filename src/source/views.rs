@@ -1,0 +1,102 @@
+//! What the history views ask a source beyond a blob, and what it answers: a file at a
+//! resolved commit ([`FileCommit`]), the commits that changed it ([`CommitPage`]). A view first
+//! fetches the file as any read does (so a missing ref, path or project is the read's own
+//! error), then asks its source this with the commit the read resolved.
+
+/// A file a read found: the project (GitLab's full path; `None` for the local repository),
+/// its path, and the commit its ref resolved to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct FileCommit {
+    pub project: Option<String>,
+    pub path: String,
+    pub commit_sha: String,
+}
+
+/// A commit as the history views describe it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Commit {
+    pub sha: String,
+    /// The first line of the message (GitLab's `title`).
+    pub title: String,
+    pub author_name: String,
+    /// ISO 8601 with the author's offset (`2024-05-01T12:00:00+02:00`).
+    pub authored_date: String,
+    /// The first parent, `None` for a root commit.
+    pub parent_sha: Option<String>,
+    /// The commit's page on GitLab.
+    pub web_url: Option<String>,
+}
+
+/// Which commits of a history to list: `limit` after skipping the newest `offset`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct CommitWindow {
+    pub offset: u64,
+    pub limit: u64,
+}
+
+/// A page of the commits that changed a file, newest first; `more`: older ones follow.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CommitPage {
+    pub commits: Vec<Commit>,
+    pub more: bool,
+}
+
+impl CommitPage {
+    /// The page `window` of `all` (newest first, at least `offset + limit + 1` of them when
+    /// there are more).
+    pub(crate) fn of(mut all: Vec<Commit>, window: CommitWindow) -> CommitPage {
+        let skip = usize::try_from(window.offset).unwrap_or(usize::MAX);
+        let take = usize::try_from(window.limit).unwrap_or(usize::MAX);
+        let more = all.len() > skip.saturating_add(take);
+        all.truncate(skip.saturating_add(take));
+        let commits = all.into_iter().skip(skip).collect();
+        CommitPage { commits, more }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn commit(n: u32) -> Commit {
+        Commit {
+            sha: format!("{n:040}"),
+            title: format!("c{n}"),
+            author_name: "A".into(),
+            authored_date: "2024-01-01T00:00:00Z".into(),
+            parent_sha: None,
+            web_url: None,
+        }
+    }
+
+    #[test]
+    fn pages_skip_take_and_say_whether_more_follow() {
+        let all: Vec<Commit> = (0..5).map(commit).collect();
+        let page = CommitPage::of(
+            all.clone(),
+            CommitWindow {
+                offset: 1,
+                limit: 2,
+            },
+        );
+        assert_eq!(page.commits, all[1..3].to_vec());
+        assert!(page.more);
+        let last = CommitPage::of(
+            all.clone(),
+            CommitWindow {
+                offset: 3,
+                limit: 2,
+            },
+        );
+        assert_eq!(last.commits, all[3..5].to_vec());
+        assert!(!last.more);
+        let past = CommitPage::of(
+            all,
+            CommitWindow {
+                offset: 9,
+                limit: 2,
+            },
+        );
+        assert!(past.commits.is_empty() && !past.more);
+    }
+}

@@ -1,0 +1,230 @@
+//! The history views of a read (issue 48) end to end through rmcp: `history` against the
+//! local repository ([`git_fixture::build_history`]: changes, a rename, a binary change, a
+//! CRLF change, an unchanged file) and against a wiremock GitLab answering
+//! `Repository.commits` as GitLab does.
+
+use crate::support::git_fixture as fx;
+use crate::support::gitlab_mock::*;
+use crate::support::mcp::{self, err, ok, spawn_gitlab};
+
+use serde_json::{Value, json};
+use wiremock::MockServer;
+
+const TOKEN: &str = "glpat-TESTSECRET0123456789";
+
+async fn serve(fix: &fx::HistoryFixture) -> mcp::Server {
+    let repo = fix.dir.path().to_str().expect("UTF-8 temp path");
+    mcp::spawn(&["serve", "--repo", repo], &[]).await
+}
+
+fn shas(out: &Value) -> Vec<String> {
+    out["metadata"]["history"]
+        .as_array()
+        .expect("metadata.history")
+        .iter()
+        .map(|e| e["sha"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn local_history_lists_the_commits_that_changed_the_file_newest_first() {
+    let fix = fx::build_history();
+    let s = &fix.shas;
+    let server = serve(&fix).await;
+
+    // b.txt: changed in 5, added (by the rename) in 3; renames are not followed.
+    let out = ok(&server
+        .call(json!({"file_path": "b.txt", "history": true}))
+        .await);
+    assert_eq!(shas(&out), vec![s[4].clone(), s[2].clone()]);
+    let newest = &out["metadata"]["history"][0];
+    assert_eq!(newest["title"], "change b");
+    assert_eq!(newest["author_name"], "Fixture Author");
+    assert!(
+        newest["authored_date"]
+            .as_str()
+            .unwrap()
+            .starts_with("2026-01-")
+    );
+    assert_eq!(
+        newest["diff_call"],
+        json!({"file_path": "b.txt", "ref": s[4], "diff_from": s[3]})
+    );
+    assert_eq!(out["metadata"]["commit_sha"], s[4].as_str());
+    assert_eq!(out["metadata"]["truncated"], false);
+    assert!(out["content"].as_str().unwrap().lines().count() == 2);
+
+    // A binary change and a change of line ends only are changes; an unchanged file has one.
+    let bin = ok(&server
+        .call(json!({"file_path": "bin.dat", "history": true}))
+        .await);
+    assert_eq!(shas(&bin), vec![s[1].clone(), s[0].clone()]);
+    let crlf = ok(&server
+        .call(json!({"file_path": "crlf.txt", "history": true}))
+        .await);
+    assert_eq!(shas(&crlf), vec![s[3].clone(), s[0].clone()]);
+    let same = ok(&server
+        .call(json!({"file_path": "same.txt", "history": true}))
+        .await);
+    assert_eq!(shas(&same), vec![s[0].clone()]);
+    assert!(
+        same["metadata"]["history"][0]["diff_call"]
+            .get("diff_from")
+            .is_none()
+    );
+
+    // At an older ref, under the old name.
+    let a = ok(&server
+        .call(json!({"file_path": "a.txt", "ref": s[1], "history": true}))
+        .await);
+    assert_eq!(shas(&a), vec![s[1].clone(), s[0].clone()]);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn local_history_pages_with_a_hint_and_refuses_a_page_past_the_end() {
+    let fix = fx::build_history();
+    let s = &fix.shas;
+    let server = serve(&fix).await;
+    let first = ok(&server
+        .call(json!({"file_path": "crlf.txt", "history": true, "limit": 1}))
+        .await);
+    assert_eq!(shas(&first), vec![s[3].clone()]);
+    assert_eq!(first["metadata"]["truncated"], true);
+    let hint = first["system_instruction"].as_str().unwrap();
+    assert!(hint.contains("offset: 1, limit: 1"), "{hint}");
+    let next = ok(&server
+        .call(json!({"file_path": "crlf.txt", "history": true, "offset": 1, "limit": 1}))
+        .await);
+    assert_eq!(shas(&next), vec![s[0].clone()]);
+    assert_eq!(next["metadata"]["truncated"], false);
+    let past = err(&server
+        .call(json!({"file_path": "crlf.txt", "history": true, "offset": 5}))
+        .await);
+    assert!(past.contains("past the file's oldest commit"), "{past}");
+    // A missing file is the read's own error; history is one view among the others.
+    let missing = err(&server
+        .call(json!({"file_path": "a.txt", "history": true}))
+        .await);
+    assert!(missing.contains("a.txt"), "{missing}");
+    let both = err(&server
+        .call(json!({"file_path": "b.txt", "history": true, "pattern": "x"}))
+        .await);
+    assert!(both.contains("not both pattern and history"), "{both}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn gitlab_history_asks_commits_at_the_commit_read_and_pages() {
+    let gitlab = MockServer::start().await;
+    let content = "fn main() {}\n";
+    graphql()
+        .and(QueryContains("blobs("))
+        .respond_with(json_response(project_answer(
+            "grp/proj",
+            7,
+            vec![text_node("src/main.rs", content)],
+        )))
+        .mount(&gitlab)
+        .await;
+    let (c1, c2, c3) = ("c".repeat(40), "b".repeat(40), "a".repeat(40));
+    graphql()
+        .and(QueryContains("commits("))
+        .and(Variables(json!({
+            "projectPath": "grp/proj", "ref": COMMIT, "path": "src/main.rs", "first": 3
+        })))
+        .respond_with(json_response(commits_answer(
+            vec![
+                commit_node(&c1, "Third", Some(&c2)),
+                commit_node(&c2, "Second", Some(&c3)),
+                commit_node(&c3, "First", None),
+            ],
+            false,
+            Some("cursor3"),
+        )))
+        .expect(1)
+        .mount(&gitlab)
+        .await;
+    let server = spawn_gitlab(&gitlab.uri(), Some(TOKEN)).await;
+    let out = ok(&server
+        .call(
+            json!({"project_id": "grp/proj", "file_path": "src/main.rs", "ref": "main",
+                     "history": true, "limit": 2}),
+        )
+        .await);
+    assert_eq!(shas(&out), vec![c1.clone(), c2.clone()]);
+    let first = &out["metadata"]["history"][0];
+    assert_eq!(first["title"], "Third");
+    assert_eq!(first["author_name"], "Ann Author");
+    assert_eq!(first["authored_date"], "2026-01-02T10:00:00+01:00");
+    assert_eq!(
+        first["web_url"],
+        format!("https://gitlab.example.com/grp/proj/-/commit/{c1}")
+    );
+    assert_eq!(
+        first["diff_call"],
+        json!({"project_id": "grp/proj", "file_path": "src/main.rs", "ref": c1, "diff_from": c2})
+    );
+    assert_eq!(out["metadata"]["truncated"], true);
+    assert!(
+        out["system_instruction"]
+            .as_str()
+            .unwrap()
+            .contains("offset: 2, limit: 2")
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn gitlab_history_follows_cursors_past_a_page_of_100() {
+    let gitlab = MockServer::start().await;
+    graphql()
+        .and(QueryContains("blobs("))
+        .respond_with(json_response(project_answer(
+            "grp/proj",
+            7,
+            vec![text_node("x.txt", "x\n")],
+        )))
+        .mount(&gitlab)
+        .await;
+    let page = |from: usize, n: usize| -> Vec<Value> {
+        (from..from + n)
+            .map(|i| commit_node(&format!("{i:040x}"), &format!("c{i}"), None))
+            .collect()
+    };
+    graphql()
+        .and(QueryContains("commits("))
+        .and(Variables(json!({"first": 100})))
+        .respond_with(json_response(commits_answer(
+            page(0, 100),
+            true,
+            Some("p1"),
+        )))
+        .expect(1)
+        .mount(&gitlab)
+        .await;
+    graphql()
+        .and(QueryContains("commits("))
+        .and(Variables(json!({"after": "p1", "first": 6})))
+        .respond_with(json_response(commits_answer(
+            page(100, 6),
+            true,
+            Some("p2"),
+        )))
+        .expect(1)
+        .mount(&gitlab)
+        .await;
+    let server = spawn_gitlab(&gitlab.uri(), Some(TOKEN)).await;
+    let out = ok(&server
+        .call(
+            json!({"project_id": "grp/proj", "file_path": "x.txt", "ref": "main",
+                     "history": true, "offset": 95, "limit": 10}),
+        )
+        .await);
+    let listed = shas(&out);
+    assert_eq!(listed.len(), 10);
+    assert_eq!(listed[0], format!("{:040x}", 95));
+    assert_eq!(listed[9], format!("{:040x}", 104));
+    assert_eq!(out["metadata"]["truncated"], true);
+    server.stop().await;
+}
