@@ -141,6 +141,9 @@ struct ReadArgs {
     /// List the commits that changed the file, newest first (--offset/--limit page them).
     #[arg(long)]
     history: bool,
+    /// Print who last changed each line of the window (the JSON's metadata.blame).
+    #[arg(long)]
+    blame: bool,
     /// Print the whole tool result as JSON instead of the content.
     #[arg(long)]
     json: bool,
@@ -169,6 +172,7 @@ impl ReadArgs {
                 ArgName::Outline => self.outline.then_some(Value::Bool(true)),
                 ArgName::Symbol => self.symbol.clone().map(Value::from),
                 ArgName::History => self.history.then_some(Value::Bool(true)),
+                ArgName::Blame => self.blame.then_some(Value::Bool(true)),
             }
         };
         ArgName::ALL

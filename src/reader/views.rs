@@ -1,13 +1,14 @@
 //! What a view needs of its source beyond the blob, asked once the file was read (so a
-//! missing ref, path or project is the read's own error): a history's commits, at the
-//! commit the read resolved.
+//! missing ref, path or project is the read's own error): a history's commits, the blame of
+//! a window's lines, at the commit the read resolved.
 
 use std::sync::Arc;
 
 use super::steps::Steps;
 use crate::source::views::{CommitWindow, FileCommit};
-use crate::source::{Fetched, Source, SourceError};
+use crate::source::{BlobKind, Fetched, Source, SourceError};
 use crate::view::View;
+use crate::window::{LineRequest, count_lines, lines_covered};
 
 impl<S: Source> Steps<'_, S> {
     /// Fills in what `view` needs of the source beyond `fetched` (nothing for most views).
@@ -27,8 +28,27 @@ impl<S: Source> Steps<'_, S> {
                 .await?;
             *page = Some(Arc::new(found));
         }
+        if let View::Blame { lines, blamed } = view
+            && let Some(covered) = blamed_lines(*lines, fetched)
+        {
+            let found = self
+                .source
+                .blame(&file_at(fetched), covered, self.who.credential)
+                .await?;
+            *blamed = Some(Arc::new(found));
+        }
         Ok(())
     }
+}
+
+/// The lines of the read's text `lines` covers (1-indexed, inclusive), when it is text and
+/// they are some (else the view says why there is nothing to blame).
+fn blamed_lines(lines: LineRequest, fetched: &Fetched) -> Option<(u64, u64)> {
+    let BlobKind::Text { content, .. } = &fetched.blob.kind else {
+        return None;
+    };
+    let total = count_lines(content.as_bytes());
+    lines_covered(Some(lines), total).ok().flatten()
 }
 
 /// The file a read found, at the commit its ref resolved to (the ref itself when the source

@@ -26,6 +26,7 @@ pub(crate) enum ArgName {
     Outline,
     Symbol,
     History,
+    Blame,
 }
 
 impl Display for ArgName {
@@ -36,7 +37,7 @@ impl Display for ArgName {
 
 impl ArgName {
     /// All of them, in schema order.
-    pub(crate) const ALL: [ArgName; 18] = [
+    pub(crate) const ALL: [ArgName; 19] = [
         ArgName::Url,
         ArgName::ProjectId,
         ArgName::FilePath,
@@ -55,6 +56,7 @@ impl ArgName {
         ArgName::Outline,
         ArgName::Symbol,
         ArgName::History,
+        ArgName::Blame,
     ];
 
     /// The name on the wire.
@@ -78,6 +80,7 @@ impl ArgName {
             ArgName::Outline => "outline",
             ArgName::Symbol => "symbol",
             ArgName::History => "history",
+            ArgName::Blame => "blame",
         }
     }
 
@@ -107,7 +110,8 @@ impl ArgName {
             | ArgName::IgnoreCase
             | ArgName::ContextLines
             | ArgName::Outline
-            | ArgName::History => None,
+            | ArgName::History
+            | ArgName::Blame => None,
         }
     }
 }

@@ -52,6 +52,8 @@ pub(crate) struct ToolArgs {
     pub symbol: Option<String>,
     /// The commits that changed the file instead of its text.
     pub history: Option<bool>,
+    /// Who last changed each line of the window, beside its text.
+    pub blame: Option<bool>,
 }
 
 /// A bad argument.
@@ -290,6 +292,7 @@ pub(crate) fn parse(arguments: Option<&Map<String, Value>>) -> Result<ToolArgs, 
         outline: boolean(map, ArgName::Outline)?,
         symbol: string(map, ArgName::Symbol)?,
         history: boolean(map, ArgName::History)?,
+        blame: boolean(map, ArgName::Blame)?,
     };
     if args.symbol.as_deref().is_some_and(|s| s.trim().is_empty()) {
         return Err(ArgError::EmptySymbol);
@@ -313,6 +316,7 @@ fn column_applies(args: &ToolArgs) -> Result<(), ArgError> {
         (ArgName::Outline, args.outline == Some(true)),
         (ArgName::Symbol, args.symbol.is_some()),
         (ArgName::History, args.history == Some(true)),
+        (ArgName::Blame, args.blame == Some(true)),
     ]
     .into_iter()
     .find_map(|(name, on)| on.then_some(name));

@@ -117,6 +117,8 @@ pub(crate) struct Target<L> {
     pub symbol: Option<SymbolArgs>,
     /// With `history: true`: the call lists the commits that changed the file.
     pub history: Option<HistoryArgs>,
+    /// With `blame: true`: the window's lines and who last changed each.
+    pub blame: bool,
     /// The blob id the caller holds (`if_none_match`), if sent: when the file is still that
     /// blob, no content. Past the arguments, the idea of a re-read is called `held`.
     pub held: Option<String>,
@@ -240,6 +242,7 @@ fn target<L>(args: &ToolArgs, anchor: &Option<file_url::LineAnchor>, lookup: L) 
             lines: given_lines(args, anchor).map(|(req, _)| req),
         }),
         held: trimmed(args.if_none_match.as_deref()).map(str::to_string),
+        blame: args.blame == Some(true),
         history: (args.history == Some(true)).then(|| HistoryArgs {
             offset: args.offset.unwrap_or(0),
             limit: args.limit.unwrap_or(HISTORY_LIMIT).min(MAX_HISTORY_LIMIT),

@@ -26,7 +26,7 @@ use crate::config::Credential;
 use crate::resolve::args::ToolArgs;
 use crate::resolve::{ResolveError, Target};
 use crate::window::Extent;
-use views::{CommitPage, CommitWindow, FileCommit};
+use views::{Blamed, CommitPage, CommitWindow, FileCommit};
 
 /// One source of files. The lookup type is the source's own, so a GitLab lookup always names a
 /// project and a local one never needs to.
@@ -57,6 +57,15 @@ pub(crate) trait Source {
         window: CommitWindow,
         credential: Option<&Credential>,
     ) -> Result<CommitPage, SourceError>;
+
+    /// Who last changed each of the lines `first..=last` (1-indexed, within the file) of
+    /// `file` at its commit (the blame view).
+    async fn blame(
+        &self,
+        file: &FileCommit,
+        lines: (u64, u64),
+        credential: Option<&Credential>,
+    ) -> Result<Blamed, SourceError>;
 
     /// Reads the files of several lookups, each as [`Source::fetch`] would: one answer per
     /// lookup, in order. By default one `fetch` after the other; a source that can ask for

@@ -1,5 +1,6 @@
 //! What the history views ask a source beyond a blob, and what it answers: a file at a
-//! resolved commit ([`FileCommit`]), the commits that changed it ([`CommitPage`]). A view first
+//! resolved commit ([`FileCommit`]), the commits that changed it ([`CommitPage`]), who last
+//! changed its lines ([`Blamed`]). A view first
 //! fetches the file as any read does (so a missing ref, path or project is the read's own
 //! error), then asks its source this with the commit the read resolved.
 
@@ -54,6 +55,62 @@ impl CommitPage {
     }
 }
 
+/// A run of lines last changed by one commit: `start_line..=end_line`, 1-indexed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct BlameRange {
+    pub start_line: u64,
+    pub end_line: u64,
+    pub commit_sha: String,
+}
+
+/// The blame of some lines: their runs in order, and each commit they name, once.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Blamed {
+    pub ranges: Vec<BlameRange>,
+    pub commits: Vec<Commit>,
+}
+
+impl Blamed {
+    /// Adds the run `start_line..=end_line` of `commit`, merged into the last run when it
+    /// continues it (GitLab's fields of 100 lines cut runs), the commit described once.
+    pub(crate) fn push(&mut self, start_line: u64, end_line: u64, commit: Commit) {
+        match self.ranges.last_mut() {
+            Some(last) if last.commit_sha == commit.sha && last.end_line + 1 == start_line => {
+                last.end_line = end_line;
+            }
+            _ => self.ranges.push(BlameRange {
+                start_line,
+                end_line,
+                commit_sha: commit.sha.clone(),
+            }),
+        }
+        if !self.commits.iter().any(|c| c.sha == commit.sha) {
+            self.commits.push(commit);
+        }
+    }
+
+    /// The runs within `first..=last`, cut to them, and the commits they name.
+    pub(crate) fn within(&self, first: u64, last: u64) -> Blamed {
+        let ranges: Vec<BlameRange> = self
+            .ranges
+            .iter()
+            .filter(|r| r.end_line >= first && r.start_line <= last)
+            .map(|r| BlameRange {
+                start_line: r.start_line.max(first),
+                end_line: r.end_line.min(last),
+                commit_sha: r.commit_sha.clone(),
+            })
+            .collect();
+        let commits = self
+            .commits
+            .iter()
+            .filter(|c| ranges.iter().any(|r| r.commit_sha == c.sha))
+            .cloned()
+            .collect();
+        Blamed { ranges, commits }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,5 +155,28 @@ mod tests {
             },
         );
         assert!(past.commits.is_empty() && !past.more);
+    }
+    #[test]
+    fn blame_runs_merge_across_fields_and_cut_to_a_window() {
+        let mut b = Blamed::default();
+        b.push(1, 100, commit(1));
+        b.push(101, 120, commit(1));
+        b.push(121, 130, commit(2));
+        b.push(131, 140, commit(1));
+        assert_eq!(b.ranges.len(), 3);
+        assert_eq!((b.ranges[0].start_line, b.ranges[0].end_line), (1, 120));
+        assert_eq!(b.commits.len(), 2);
+        let cut = b.within(110, 125);
+        assert_eq!(cut.ranges.len(), 2);
+        assert_eq!(
+            (cut.ranges[0].start_line, cut.ranges[0].end_line),
+            (110, 120)
+        );
+        assert_eq!(
+            (cut.ranges[1].start_line, cut.ranges[1].end_line),
+            (121, 125)
+        );
+        assert_eq!(cut.commits.len(), 2);
+        assert_eq!(b.within(131, 131).commits, vec![commit(1)]);
     }
 }

@@ -139,7 +139,7 @@ pub(super) fn property(name: ArgName, defaults: ReadDefaults) -> Value {
         ArgName::IfNoneMatch => if_none_match_property(),
         ArgName::Outline => outline_property(),
         ArgName::Symbol => symbol_property(),
-        ArgName::History => views_property(name),
+        ArgName::History | ArgName::Blame => views_property(name),
     }
 }
 
@@ -156,6 +156,9 @@ fn views_property(name: ArgName) -> Value {
     let description = match name {
         ArgName::History => {
             "List the commits that changed the file, newest first; offset/limit page them."
+        }
+        ArgName::Blame => {
+            "With the window's lines, who last changed each (metadata.blame, metadata.commits)."
         }
         _ => "",
     };

@@ -23,7 +23,8 @@ fn view_kind(e: &ViewError) -> ErrorKind {
         | ViewError::Pattern(_)
         | ViewError::Conflict { .. }
         | ViewError::Unsupported { .. }
-        | ViewError::HistoryPastEnd { .. } => ErrorKind::BadArgument,
+        | ViewError::HistoryPastEnd { .. }
+        | ViewError::BlamePastEnd { .. } => ErrorKind::BadArgument,
         ViewError::NoHistory { .. } => ErrorKind::NotFound,
         ViewError::Binary { .. } => ErrorKind::Binary,
         ViewError::Lfs { .. } => ErrorKind::Lfs,

@@ -65,6 +65,10 @@ pub(crate) enum ViewError {
     Outline(#[source] OutlineError),
     /// The symbol names no definition, or several.
     Symbol(#[source] SymbolError),
+    /// A blame window that starts past the end of the file.
+    BlamePastEnd {
+        total_lines: u64,
+    },
     /// A history page past the oldest commit.
     HistoryPastEnd {
         offset: u64,
@@ -90,6 +94,10 @@ impl ViewError {
             ViewError::HistoryPastEnd { offset } => write!(
                 f,
                 "offset {offset} is past the file's oldest commit: its history has fewer commits. Call with history: true and offset 0 to list it from the newest."
+            ),
+            ViewError::BlamePastEnd { total_lines } => write!(
+                f,
+                "The window starts past the end of the file ({total_lines} lines), so there are no lines to blame. Pass a window within the file (offset below {total_lines})."
             ),
             ViewError::NoHistory { path, git_ref } => write!(
                 f,
@@ -133,6 +141,7 @@ impl Display for ViewError {
             ViewError::Cpu(e) => e.fmt(f),
             ViewError::Conflict { .. }
             | ViewError::HistoryPastEnd { .. }
+            | ViewError::BlamePastEnd { .. }
             | ViewError::NoHistory { .. }
             | ViewError::NotAsked => self.views_message(f),
             ViewError::Unsupported { path } => write!(

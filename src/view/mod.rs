@@ -8,6 +8,7 @@
 //! `Arc`): [`render_off_workers`] runs it on the CPU pool ([`crate::base::cpu`]) for a large blob,
 //! where a search stops between blocks of lines once the call's caller gives up.
 
+mod blame;
 mod error;
 mod history;
 mod outline;
@@ -26,7 +27,7 @@ use crate::resolve::{HistoryArgs, OutlineArgs, SearchArgs, SymbolArgs, Target};
 use crate::response;
 use crate::response::message::within_one_message;
 use crate::source::BlobKind;
-use crate::source::views::CommitPage;
+use crate::source::views::{Blamed, CommitPage};
 use crate::window::search::{self, Pattern};
 use crate::window::{self, Extent, LineRequest};
 use serde_json::Value;
@@ -54,6 +55,12 @@ pub(crate) enum View {
         args: HistoryArgs,
         page: Option<Arc<CommitPage>>,
     },
+    /// A window (at most [`blame::MAX_BLAME_LINES`] lines) and who last changed each of its
+    /// lines; `blamed` is the source's answer, asked once the file was read.
+    Blame {
+        lines: LineRequest,
+        blamed: Option<Arc<Blamed>>,
+    },
 }
 
 impl View {
@@ -65,6 +72,7 @@ impl View {
             ("outline", target.outline.is_some()),
             ("symbol", target.symbol.is_some()),
             ("history", target.history.is_some()),
+            ("blame", target.blame),
         ]
         .into_iter()
         .filter_map(|(name, on)| on.then_some(name))
@@ -82,6 +90,13 @@ impl View {
         }
         if let Some(args) = target.history {
             return Ok(View::History { args, page: None });
+        }
+        if target.blame {
+            let lines = blame::capped(target.lines);
+            return Ok(View::Blame {
+                lines,
+                blamed: None,
+            });
         }
         let outlines = Arc::clone(outlines);
         Ok(match (&target.outline, &target.symbol) {
@@ -102,7 +117,7 @@ impl View {
     /// outline or a symbol parses them, so it also asks the file's declared language.
     pub(crate) fn extent(&self) -> Extent {
         match self {
-            View::Window(lines) => Extent::Lines(*lines),
+            View::Window(lines) | View::Blame { lines, .. } => Extent::Lines(*lines),
             View::Matches { .. } => Extent::Whole,
             View::Outline { .. } | View::Symbol { .. } => Extent::Parsed,
             // The file is read to find it (and its commit); its lines are not shown.
@@ -127,6 +142,9 @@ pub(crate) fn render<L>(
         let page = page.as_deref().ok_or(ViewError::NotAsked)?;
         return history::render_history(*args, page, read);
     }
+    if let View::Blame { lines, blamed } = view {
+        return blame::render_blame(*lines, blamed.as_deref(), target, read);
+    }
     if read.held(target) {
         return render_held(view, target, read, stop);
     }
@@ -139,7 +157,7 @@ pub(crate) fn render<L>(
         View::Symbol { args, outlines } => {
             outline::render_symbol(args, outlines, target, read, stop)
         }
-        View::History { .. } => Err(ViewError::NotAsked),
+        View::History { .. } | View::Blame { .. } => Err(ViewError::NotAsked),
     }
 }
 

@@ -36,7 +36,7 @@ use std::sync::Arc;
 
 pub(crate) use content::flights::{FlightRole, Flights};
 pub(crate) use query::token_check::TokenStanding;
-use query::{blob_query, evidence_query, graphql, history_query, token_check};
+use query::{blob_query, commits_query, evidence_query, graphql, token_check};
 use read::shared::GitlabState;
 use read::{many, single};
 
@@ -44,7 +44,7 @@ use crate::config::{ConfigError, Credential, GitlabConfig};
 use crate::resolve::args::ToolArgs;
 use crate::resolve::{self, ProjectFile, ResolveError, Target};
 use crate::source::blob::{Fetched, SourceError};
-use crate::source::views::{CommitPage, CommitWindow, FileCommit};
+use crate::source::views::{Blamed, CommitPage, CommitWindow, FileCommit};
 use crate::source::{Source, Wanted};
 use crate::window::Extent;
 
@@ -88,14 +88,24 @@ impl Source for GitlabSource {
         many::fetch_many(&self.shared, wanted, credential).await
     }
 
-    /// `Repository.commits(ref:, path:)` at the file's commit ([`history_query`]).
+    /// `Repository.commits(ref:, path:)` at the file's commit ([`commits_query`]).
     async fn history(
         &self,
         file: &FileCommit,
         window: CommitWindow,
         credential: Option<&Credential>,
     ) -> Result<CommitPage, SourceError> {
-        history_query::history(&self.shared.client, file, window, credential).await
+        commits_query::history(&self.shared.client, file, window, credential).await
+    }
+
+    /// `RepositoryBlob.blame` of the window's lines, one request ([`commits_query`]).
+    async fn blame(
+        &self,
+        file: &FileCommit,
+        lines: (u64, u64),
+        credential: Option<&Credential>,
+    ) -> Result<Blamed, SourceError> {
+        commits_query::blame(&self.shared.client, file, lines, credential).await
     }
 }
 
@@ -133,6 +143,7 @@ pub(crate) fn all_documents() -> Vec<(String, String)> {
     documents.push(("MissProbe".into(), miss_probe::QUERY.into()));
     documents.push(("CurrentUser".into(), graphql::current_user::QUERY.into()));
     documents.push(("History".into(), graphql::history::QUERY.into()));
+    documents.push(("Blame".into(), graphql::blame::QUERY.into()));
     for count in 1..=evidence_query::MAX_PER_REQUEST {
         for i in 0..16 {
             let extras = evidence_query::Extras {

@@ -20,7 +20,7 @@ use crate::resolve::args::ToolArgs;
 use crate::resolve::choice::{Evidence, choose};
 use crate::resolve::{self, Lookup, ResolveError, Target};
 use crate::source::Source;
-use crate::source::views::{CommitPage, CommitWindow, FileCommit};
+use crate::source::views::{Blamed, CommitPage, CommitWindow, FileCommit};
 use crate::window::Extent;
 
 /// The local repository as a source: reads a [`Lookup`] on a blocking thread (gix is
@@ -62,6 +62,18 @@ impl Source for LocalSource {
         let repo = Arc::clone(&self.repo);
         let file = file.clone();
         blocking(move || repo.history(&file, window)).await
+    }
+
+    /// gix's blame of the lines, on a blocking thread.
+    async fn blame(
+        &self,
+        file: &FileCommit,
+        lines: (u64, u64),
+        _credential: Option<&Credential>,
+    ) -> Result<Blamed, SourceError> {
+        let repo = Arc::clone(&self.repo);
+        let file = file.clone();
+        blocking(move || repo.blame(&file, lines)).await
     }
 }
 

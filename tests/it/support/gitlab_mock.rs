@@ -337,3 +337,20 @@ pub fn commits_answer(nodes: Vec<Value>, has_next: bool, end_cursor: Option<&str
         "pageInfo": {"hasNextPage": has_next, "endCursor": end_cursor}
     }}}}})
 }
+
+/// A blame group as GitLab answers it: `lines` are highlighted HTML, never the text.
+pub fn blame_group(lineno: u64, span: u64, commit: Value) -> Value {
+    let lines: Vec<String> = (0..span)
+        .map(|i| format!("<span class=\"line\">{}</span>", lineno + i))
+        .collect();
+    json!({"lineno": lineno, "span": span, "commit": commit, "lines": lines, "previousPath": null})
+}
+
+/// `RepositoryBlob.blame` answered for aliased fields (`("b0", groups)`, ...).
+pub fn blame_answer(fields: Vec<(&str, Vec<Value>)>) -> Value {
+    let mut node = serde_json::Map::new();
+    for (alias, groups) in fields {
+        node.insert(alias.to_string(), json!({"groups": groups}));
+    }
+    json!({"data": {"project": {"repository": {"blobs": {"nodes": [node]}}}}})
+}

@@ -228,3 +228,153 @@ async fn gitlab_history_follows_cursors_past_a_page_of_100() {
     assert_eq!(out["metadata"]["truncated"], true);
     server.stop().await;
 }
+
+fn blame_of(out: &Value) -> Vec<(u64, u64, String)> {
+    out["metadata"]["blame"]
+        .as_array()
+        .expect("metadata.blame")
+        .iter()
+        .map(|r| {
+            (
+                r["start_line"].as_u64().unwrap(),
+                r["end_line"].as_u64().unwrap(),
+                r["commit_sha"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn local_blame_names_the_commit_of_each_line_across_a_rename() {
+    let fix = fx::build_history();
+    let s = &fix.shas;
+    let server = serve(&fix).await;
+    let out = ok(&server
+        .call(json!({"file_path": "b.txt", "blame": true}))
+        .await);
+    assert_eq!(out["content"], fx::HIST_B5);
+    assert_eq!(
+        blame_of(&out),
+        vec![
+            (1, 1, s[0].clone()),
+            (2, 2, s[1].clone()),
+            (3, 3, s[4].clone())
+        ]
+    );
+    let commits = out["metadata"]["commits"].as_array().unwrap();
+    assert_eq!(commits.len(), 3);
+    assert_eq!(commits[0]["title"], "add files");
+    assert_eq!(commits[0]["author_name"], "Fixture Author");
+
+    // A window: only its lines, and the hint pages on like a read's.
+    let window = ok(&server
+        .call(json!({"file_path": "b.txt", "blame": true, "offset": 1, "limit": 1}))
+        .await);
+    assert_eq!(window["content"], "two\n");
+    assert_eq!(blame_of(&window), vec![(2, 2, s[1].clone())]);
+    assert_eq!(window["metadata"]["commits"].as_array().unwrap().len(), 1);
+    let hint = window["system_instruction"].as_str().unwrap();
+    assert!(
+        hint.contains("\"offset\": 2") || hint.contains("offset: 2"),
+        "{hint}"
+    );
+
+    // CRLF lines changed by their line ends only.
+    let crlf = ok(&server
+        .call(json!({"file_path": "crlf.txt", "blame": true}))
+        .await);
+    assert_eq!(blame_of(&crlf), vec![(1, 2, s[3].clone())]);
+
+    // Past the end, binary: a sentence each, never an empty success.
+    let past = err(&server
+        .call(json!({"file_path": "b.txt", "blame": true, "offset": 10}))
+        .await);
+    assert!(
+        past.contains("past the end of the file (3 lines)"),
+        "{past}"
+    );
+    let bin = err(&server
+        .call(json!({"file_path": "bin.dat", "blame": true}))
+        .await);
+    assert!(bin.contains("binary"), "{bin}");
+    let both = err(&server
+        .call(json!({"file_path": "b.txt", "blame": true, "history": true}))
+        .await);
+    assert!(both.contains("not both history and blame"), "{both}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn gitlab_blame_asks_only_the_window_in_one_request_of_aliased_fields() {
+    let gitlab = MockServer::start().await;
+    let text: String = (1..=25_000).map(|n| format!("line {n}\n")).collect();
+    graphql()
+        .and(QueryContains("rawTextBlob"))
+        .respond_with(json_response(project_answer(
+            "grp/proj",
+            7,
+            vec![text_node("big.txt", &text)],
+        )))
+        .mount(&gitlab)
+        .await;
+    let (old, new) = ("a".repeat(40), "b".repeat(40));
+    // Lines 101..=350: fields b0 (101-200), b1 (201-300), b2 (301-350); a run of `old`
+    // crosses the first field's end.
+    graphql()
+        .and(QueryContains("blame("))
+        .and(Variables(json!({
+            "projectPath": "grp/proj", "ref": COMMIT, "path": "big.txt",
+            "from0": 101, "to0": 200, "from1": 201, "to1": 300, "with1": true,
+            "from2": 301, "to2": 350, "with2": true, "with3": false
+        })))
+        .respond_with(json_response(blame_answer(vec![
+            (
+                "b0",
+                vec![blame_group(101, 100, commit_node(&old, "Old", None))],
+            ),
+            (
+                "b1",
+                vec![
+                    blame_group(201, 50, commit_node(&old, "Old", None)),
+                    blame_group(251, 50, commit_node(&new, "New", Some(&old))),
+                ],
+            ),
+            (
+                "b2",
+                vec![blame_group(301, 50, commit_node(&old, "Old", None))],
+            ),
+        ])))
+        .expect(1)
+        .mount(&gitlab)
+        .await;
+    let server = spawn_gitlab(&gitlab.uri(), Some(TOKEN)).await;
+    let out = ok(&server
+        .call(
+            json!({"project_id": "grp/proj", "file_path": "big.txt", "ref": "main",
+                     "blame": true, "start_line": 101, "end_line": 350}),
+        )
+        .await);
+    assert_eq!(
+        blame_of(&out),
+        vec![
+            (101, 250, old.clone()),
+            (251, 300, new.clone()),
+            (301, 350, old.clone())
+        ]
+    );
+    let commits = out["metadata"]["commits"].as_array().unwrap();
+    assert_eq!(commits.len(), 2);
+    assert_eq!(commits[1]["title"], "New");
+    assert_eq!(
+        commits[1]["web_url"],
+        format!("https://gitlab.example.com/grp/proj/-/commit/{new}")
+    );
+    assert!(out["content"].as_str().unwrap().starts_with("line 101\n"));
+    let blame_requests = bodies(&gitlab)
+        .await
+        .iter()
+        .filter(|b| b["query"].as_str().unwrap_or("").contains("blame("))
+        .count();
+    assert_eq!(blame_requests, 1);
+    server.stop().await;
+}

@@ -19,8 +19,8 @@ mod generated {
 }
 
 pub(crate) use generated::{
-    Blob, CurrentUser, History, MissProbe, blob, current_user, fragments, history, miss_probe,
-    variants,
+    Blob, CurrentUser, History, MissProbe, blame, blob, current_user, fragments, history,
+    miss_probe, variants,
 };
 
 /// The one blob type every blob answer is read into (the `BlobFields` fragment).
