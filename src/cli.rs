@@ -144,6 +144,9 @@ struct ReadArgs {
     /// Print who last changed each line of the window (the JSON's metadata.blame).
     #[arg(long)]
     blame: bool,
+    /// Print the changes to the file from this ref to --ref, as a unified diff.
+    #[arg(long, value_name = "REF")]
+    diff_from: Option<String>,
     /// Print the whole tool result as JSON instead of the content.
     #[arg(long)]
     json: bool,
@@ -173,6 +176,7 @@ impl ReadArgs {
                 ArgName::Symbol => self.symbol.clone().map(Value::from),
                 ArgName::History => self.history.then_some(Value::Bool(true)),
                 ArgName::Blame => self.blame.then_some(Value::Bool(true)),
+                ArgName::DiffFrom => self.diff_from.clone().map(Value::from),
             }
         };
         ArgName::ALL

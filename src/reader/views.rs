@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use super::steps::Steps;
-use crate::source::views::{CommitWindow, FileCommit};
+use crate::source::views::{CommitWindow, DiffBase, FileCommit};
 use crate::source::{BlobKind, Fetched, Source, SourceError};
 use crate::view::View;
 use crate::window::{LineRequest, count_lines, lines_covered};
@@ -36,6 +36,16 @@ impl<S: Source> Steps<'_, S> {
                 .blame(&file_at(fetched), covered, self.who.credential)
                 .await?;
             *blamed = Some(Arc::new(found));
+        }
+        if let View::Diff { from, base, .. } = view {
+            let file = self
+                .source
+                .fetch_at(&file_at(fetched), from, self.who.credential)
+                .await?;
+            *base = Some(Arc::new(DiffBase {
+                git_ref: from.clone(),
+                file,
+            }));
         }
         Ok(())
     }

@@ -27,6 +27,7 @@ pub(crate) enum ArgName {
     Symbol,
     History,
     Blame,
+    DiffFrom,
 }
 
 impl Display for ArgName {
@@ -37,7 +38,7 @@ impl Display for ArgName {
 
 impl ArgName {
     /// All of them, in schema order.
-    pub(crate) const ALL: [ArgName; 19] = [
+    pub(crate) const ALL: [ArgName; 20] = [
         ArgName::Url,
         ArgName::ProjectId,
         ArgName::FilePath,
@@ -57,6 +58,7 @@ impl ArgName {
         ArgName::Symbol,
         ArgName::History,
         ArgName::Blame,
+        ArgName::DiffFrom,
     ];
 
     /// The name on the wire.
@@ -81,6 +83,7 @@ impl ArgName {
             ArgName::Symbol => "symbol",
             ArgName::History => "history",
             ArgName::Blame => "blame",
+            ArgName::DiffFrom => "diff_from",
         }
     }
 
@@ -96,7 +99,7 @@ impl ArgName {
             ArgName::Url => Some(MAX_URL_BYTES),
             ArgName::ProjectId => Some(MAX_PROJECT_ID_BYTES),
             ArgName::FilePath => Some(MAX_FILE_PATH_BYTES),
-            ArgName::Ref => Some(MAX_REF_BYTES),
+            ArgName::Ref | ArgName::DiffFrom => Some(MAX_REF_BYTES),
             ArgName::Pattern => Some(MAX_PATTERN_BYTES),
             ArgName::IfNoneMatch => Some(MAX_BLOB_ID_BYTES),
             ArgName::Symbol => Some(MAX_SYMBOL_BYTES),

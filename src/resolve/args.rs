@@ -54,6 +54,8 @@ pub(crate) struct ToolArgs {
     pub history: Option<bool>,
     /// Who last changed each line of the window, beside its text.
     pub blame: Option<bool>,
+    /// A ref: the changes to the file from it to `ref`, as a unified diff.
+    pub diff_from: Option<String>,
 }
 
 /// A bad argument.
@@ -293,6 +295,7 @@ pub(crate) fn parse(arguments: Option<&Map<String, Value>>) -> Result<ToolArgs, 
         symbol: string(map, ArgName::Symbol)?,
         history: boolean(map, ArgName::History)?,
         blame: boolean(map, ArgName::Blame)?,
+        diff_from: string(map, ArgName::DiffFrom)?,
     };
     if args.symbol.as_deref().is_some_and(|s| s.trim().is_empty()) {
         return Err(ArgError::EmptySymbol);
@@ -317,6 +320,7 @@ fn column_applies(args: &ToolArgs) -> Result<(), ArgError> {
         (ArgName::Symbol, args.symbol.is_some()),
         (ArgName::History, args.history == Some(true)),
         (ArgName::Blame, args.blame == Some(true)),
+        (ArgName::DiffFrom, args.diff_from.is_some()),
     ]
     .into_iter()
     .find_map(|(name, on)| on.then_some(name));

@@ -119,6 +119,8 @@ pub(crate) struct Target<L> {
     pub history: Option<HistoryArgs>,
     /// With `blame: true`: the window's lines and who last changed each.
     pub blame: bool,
+    /// With `diff_from`: the changes to the file from that ref (trimmed, not empty).
+    pub diff_from: Option<String>,
     /// The blob id the caller holds (`if_none_match`), if sent: when the file is still that
     /// blob, no content. Past the arguments, the idea of a re-read is called `held`.
     pub held: Option<String>,
@@ -243,6 +245,7 @@ fn target<L>(args: &ToolArgs, anchor: &Option<file_url::LineAnchor>, lookup: L) 
         }),
         held: trimmed(args.if_none_match.as_deref()).map(str::to_string),
         blame: args.blame == Some(true),
+        diff_from: trimmed(args.diff_from.as_deref()).map(str::to_string),
         history: (args.history == Some(true)).then(|| HistoryArgs {
             offset: args.offset.unwrap_or(0),
             limit: args.limit.unwrap_or(HISTORY_LIMIT).min(MAX_HISTORY_LIMIT),

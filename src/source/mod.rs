@@ -28,6 +28,16 @@ use crate::resolve::{ResolveError, Target};
 use crate::window::Extent;
 use views::{Blamed, CommitPage, CommitWindow, FileCommit};
 
+/// Whether a source's error says only that the file is not at that ref (the ref exists).
+pub(crate) fn no_such_file(e: &SourceError) -> bool {
+    matches!(
+        e,
+        SourceError::FileNotFound { .. }
+            | SourceError::FileNotFoundNear { .. }
+            | SourceError::IsDirectory { .. }
+    )
+}
+
 /// One source of files. The lookup type is the source's own, so a GitLab lookup always names a
 /// project and a local one never needs to.
 pub(crate) trait Source {
@@ -66,6 +76,15 @@ pub(crate) trait Source {
         lines: (u64, u64),
         credential: Option<&Credential>,
     ) -> Result<Blamed, SourceError>;
+
+    /// The whole of `file` at another ref (the diff view's other side); `None` when the ref
+    /// exists without such a file.
+    async fn fetch_at(
+        &self,
+        file: &FileCommit,
+        git_ref: &str,
+        credential: Option<&Credential>,
+    ) -> Result<Option<Fetched>, SourceError>;
 
     /// Reads the files of several lookups, each as [`Source::fetch`] would: one answer per
     /// lookup, in order. By default one `fetch` after the other; a source that can ask for

@@ -55,6 +55,13 @@ impl CommitPage {
     }
 }
 
+/// The other side of a diff: the ref asked, and the file there (`None`: no such file there).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct DiffBase {
+    pub git_ref: String,
+    pub file: Option<super::blob::Fetched>,
+}
+
 /// A run of lines last changed by one commit: `start_line..=end_line`, 1-indexed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct BlameRange {

@@ -139,7 +139,7 @@ pub(super) fn property(name: ArgName, defaults: ReadDefaults) -> Value {
         ArgName::IfNoneMatch => if_none_match_property(),
         ArgName::Outline => outline_property(),
         ArgName::Symbol => symbol_property(),
-        ArgName::History | ArgName::Blame => views_property(name),
+        ArgName::History | ArgName::Blame | ArgName::DiffFrom => views_property(name),
     }
 }
 
@@ -160,7 +160,9 @@ fn views_property(name: ArgName) -> Value {
         ArgName::Blame => {
             "With the window's lines, who last changed each (metadata.blame, metadata.commits)."
         }
-        _ => "",
+        _ => {
+            return json!({ "type": "string", "description": "A ref: the file's changes from it to ref, as a unified diff paged like lines." });
+        }
     };
     json!({ "type": "boolean", "description": description })
 }

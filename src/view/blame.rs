@@ -54,7 +54,12 @@ pub(super) fn render_blame<L>(
     let mut output =
         serde_json::to_value(response::file_output(facts, &fitted)).map_err(ViewError::Output)?;
     output["metadata"]["blame"] = ranges(&blamed);
-    output["metadata"]["commits"] = blamed.commits.iter().map(commit).collect();
+    let (project, path) = (read.fetched.project.as_deref(), &read.fetched.blob.path);
+    output["metadata"]["commits"] = blamed
+        .commits
+        .iter()
+        .map(|c| commit(c, project, path))
+        .collect();
     if let Some(Value::String(hint)) = output.get_mut("system_instruction") {
         hint.push_str(" Keep blame: true to blame the next window too.");
     }
@@ -69,12 +74,14 @@ fn ranges(blamed: &Blamed) -> Value {
         .collect()
 }
 
-fn commit(c: &Commit) -> Value {
+/// A commit of `metadata.commits`, with the call that shows its change to the file.
+fn commit(c: &Commit, project: Option<&str>, path: &str) -> Value {
     let mut v = json!({
         "sha": c.sha,
         "title": c.title,
         "author_name": c.author_name,
         "authored_date": c.authored_date,
+        "diff_call": super::history::diff_call(c, project, path),
     });
     if let Some(url) = &c.web_url {
         v["web_url"] = url.as_str().into();

@@ -89,7 +89,7 @@ impl ViewError {
         match self {
             ViewError::Conflict { first, second } => write!(
                 f,
-                "Pass one of pattern, outline, symbol and history, not both {first} and {second}."
+                "Pass one of pattern, outline, symbol, history, blame and diff_from, not both {first} and {second}."
             ),
             ViewError::HistoryPastEnd { offset } => write!(
                 f,

@@ -82,13 +82,7 @@ pub(super) fn render_history(
 /// A commit's entry: its facts, and the call that shows its change (from its first parent; a
 /// root commit added the file).
 fn entry<'a>(commit: &'a Commit, project: Option<&str>, path: &str) -> HistoryEntry<'a> {
-    let mut call = json!({ "file_path": path, "ref": commit.sha });
-    if let Some(project) = project {
-        call["project_id"] = project.into();
-    }
-    if let Some(parent) = &commit.parent_sha {
-        call["diff_from"] = parent.as_str().into();
-    }
+    let call = diff_call(commit, project, path);
     HistoryEntry {
         sha: &commit.sha,
         title: &commit.title,
@@ -97,6 +91,19 @@ fn entry<'a>(commit: &'a Commit, project: Option<&str>, path: &str) -> HistoryEn
         web_url: commit.web_url.as_deref(),
         diff_call: call,
     }
+}
+
+/// The arguments of the call that shows `commit`'s change to the file: the diff from its
+/// first parent (a root commit added the file: the file at the commit).
+pub(super) fn diff_call(commit: &Commit, project: Option<&str>, path: &str) -> Value {
+    let mut call = json!({ "file_path": path, "ref": commit.sha });
+    if let Some(project) = project {
+        call["project_id"] = project.into();
+    }
+    if let Some(parent) = &commit.parent_sha {
+        call["diff_from"] = parent.as_str().into();
+    }
+    call
 }
 
 /// A commit's line in `content`: short sha, date, author, title.

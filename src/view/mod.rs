@@ -9,6 +9,7 @@
 //! where a search stops between blocks of lines once the call's caller gives up.
 
 mod blame;
+mod diff;
 mod error;
 mod history;
 mod outline;
@@ -27,7 +28,7 @@ use crate::resolve::{HistoryArgs, OutlineArgs, SearchArgs, SymbolArgs, Target};
 use crate::response;
 use crate::response::message::within_one_message;
 use crate::source::BlobKind;
-use crate::source::views::{Blamed, CommitPage};
+use crate::source::views::{Blamed, CommitPage, DiffBase};
 use crate::window::search::{self, Pattern};
 use crate::window::{self, Extent, LineRequest};
 use serde_json::Value;
@@ -61,6 +62,13 @@ pub(crate) enum View {
         lines: LineRequest,
         blamed: Option<Arc<Blamed>>,
     },
+    /// A window of the unified diff from the ref `from`; `base` is the file there, asked once
+    /// the file was read.
+    Diff {
+        from: String,
+        lines: LineRequest,
+        base: Option<Arc<DiffBase>>,
+    },
 }
 
 impl View {
@@ -73,6 +81,7 @@ impl View {
             ("symbol", target.symbol.is_some()),
             ("history", target.history.is_some()),
             ("blame", target.blame),
+            ("diff_from", target.diff_from.is_some()),
         ]
         .into_iter()
         .filter_map(|(name, on)| on.then_some(name))
@@ -90,6 +99,13 @@ impl View {
         }
         if let Some(args) = target.history {
             return Ok(View::History { args, page: None });
+        }
+        if let Some(from) = &target.diff_from {
+            return Ok(View::Diff {
+                from: from.clone(),
+                lines: target.lines,
+                base: None,
+            });
         }
         if target.blame {
             let lines = blame::capped(target.lines);
@@ -118,7 +134,7 @@ impl View {
     pub(crate) fn extent(&self) -> Extent {
         match self {
             View::Window(lines) | View::Blame { lines, .. } => Extent::Lines(*lines),
-            View::Matches { .. } => Extent::Whole,
+            View::Matches { .. } | View::Diff { .. } => Extent::Whole,
             View::Outline { .. } | View::Symbol { .. } => Extent::Parsed,
             // The file is read to find it (and its commit); its lines are not shown.
             View::History { .. } => Extent::Lines(LineRequest::OffsetLimit {
@@ -145,6 +161,9 @@ pub(crate) fn render<L>(
     if let View::Blame { lines, blamed } = view {
         return blame::render_blame(*lines, blamed.as_deref(), target, read);
     }
+    if let View::Diff { lines, base, .. } = view {
+        return diff::render_diff(*lines, base.as_deref(), target, read);
+    }
     if read.held(target) {
         return render_held(view, target, read, stop);
     }
@@ -157,7 +176,7 @@ pub(crate) fn render<L>(
         View::Symbol { args, outlines } => {
             outline::render_symbol(args, outlines, target, read, stop)
         }
-        View::History { .. } | View::Blame { .. } => Err(ViewError::NotAsked),
+        View::History { .. } | View::Blame { .. } | View::Diff { .. } => Err(ViewError::NotAsked),
     }
 }
 

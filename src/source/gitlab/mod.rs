@@ -42,7 +42,7 @@ use read::{many, single};
 
 use crate::config::{ConfigError, Credential, GitlabConfig};
 use crate::resolve::args::ToolArgs;
-use crate::resolve::{self, ProjectFile, ResolveError, Target};
+use crate::resolve::{self, ProjectFile, ProjectRef, ResolveError, Target};
 use crate::source::blob::{Fetched, SourceError};
 use crate::source::views::{Blamed, CommitPage, CommitWindow, FileCommit};
 use crate::source::{Source, Wanted};
@@ -106,6 +106,30 @@ impl Source for GitlabSource {
         credential: Option<&Credential>,
     ) -> Result<Blamed, SourceError> {
         commits_query::blame(&self.shared.client, file, lines, credential).await
+    }
+
+    /// The file at another ref, read as any whole file is (the blob cache, then GitLab).
+    async fn fetch_at(
+        &self,
+        file: &FileCommit,
+        git_ref: &str,
+        credential: Option<&Credential>,
+    ) -> Result<Option<Fetched>, SourceError> {
+        let lookup = ProjectFile::Named {
+            project: ProjectRef::Path(file.project.clone().unwrap_or_default()),
+            git_ref: git_ref.to_string(),
+            path: file.path.clone(),
+        };
+        let wanted = Wanted {
+            lookup: &lookup,
+            extent: Extent::Whole,
+            held: None,
+        };
+        match single::fetch(&self.shared, wanted, credential).await {
+            Ok(fetched) => Ok(Some(fetched)),
+            Err(e) if crate::source::no_such_file(&e) => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 }
 

@@ -75,6 +75,26 @@ impl Source for LocalSource {
         let file = file.clone();
         blocking(move || repo.blame(&file, lines)).await
     }
+
+    /// The file at another ref, on a blocking thread.
+    async fn fetch_at(
+        &self,
+        file: &FileCommit,
+        git_ref: &str,
+        _credential: Option<&Credential>,
+    ) -> Result<Option<Fetched>, SourceError> {
+        let repo = Arc::clone(&self.repo);
+        let lookup = Lookup::Exact {
+            git_ref: git_ref.to_string(),
+            path: file.path.clone(),
+            ref_type: None,
+        };
+        match blocking(move || repo.read_lookup(&lookup)).await {
+            Ok(fetched) => Ok(Some(fetched)),
+            Err(e) if crate::source::no_such_file(&e) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
 }
 
 impl LocalSource {

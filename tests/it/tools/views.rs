@@ -378,3 +378,122 @@ async fn gitlab_blame_asks_only_the_window_in_one_request_of_aliased_fields() {
     assert_eq!(blame_requests, 1);
     server.stop().await;
 }
+
+#[tokio::test]
+async fn local_diff_from_shows_changes_added_identical_binary_and_crlf_files() {
+    let fix = fx::build_history();
+    let s = &fix.shas;
+    let server = serve(&fix).await;
+    let out = ok(&server
+        .call(json!({"file_path": "b.txt", "diff_from": s[3]}))
+        .await);
+    let diff = out["content"].as_str().unwrap();
+    assert!(
+        diff.starts_with(&format!(
+            "--- {}:b.txt\n+++ HEAD:b.txt\n@@ -1,2 +1,3 @@\n one\n two\n+three\n",
+            s[3]
+        )),
+        "{diff}"
+    );
+    assert_eq!(
+        out["metadata"]["diff"],
+        json!({"from_ref": s[3], "from_commit_sha": s[3], "to_commit_sha": s[4], "added": 1, "removed": 0})
+    );
+
+    // CRLF: every line's end changed.
+    let crlf = ok(&server
+        .call(json!({"file_path": "crlf.txt", "diff_from": s[0]}))
+        .await);
+    assert_eq!(crlf["metadata"]["diff"]["added"], 2);
+    assert_eq!(crlf["metadata"]["diff"]["removed"], 2);
+    assert!(crlf["content"].as_str().unwrap().contains("+x\r\n"));
+
+    // Added since (the rename is not followed): every line added, and said.
+    let added = ok(&server
+        .call(json!({"file_path": "b.txt", "diff_from": s[1]}))
+        .await);
+    assert_eq!(added["metadata"]["diff"]["added"], 3);
+    assert!(
+        added["system_instruction"]
+            .as_str()
+            .unwrap()
+            .contains("it was added since")
+    );
+
+    // Identical and binary: one sentence, no content.
+    let same = ok(&server
+        .call(json!({"file_path": "same.txt", "diff_from": s[0]}))
+        .await);
+    assert_eq!(same["content"], "");
+    assert!(
+        same["system_instruction"]
+            .as_str()
+            .unwrap()
+            .contains("is identical")
+    );
+    let bin = ok(&server
+        .call(json!({"file_path": "bin.dat", "diff_from": s[0]}))
+        .await);
+    assert!(
+        bin["system_instruction"]
+            .as_str()
+            .unwrap()
+            .contains("is binary")
+    );
+
+    // A diff_from ref that does not exist is an error naming it.
+    let missing = err(&server
+        .call(json!({"file_path": "b.txt", "diff_from": "no-such-ref"}))
+        .await);
+    assert!(missing.contains("no-such-ref"), "{missing}");
+
+    // Paged like a read.
+    let first = ok(&server
+        .call(json!({"file_path": "b.txt", "diff_from": s[3], "limit": 2}))
+        .await);
+    assert_eq!(first["metadata"]["truncated"], true);
+    assert!(first["system_instruction"].as_str().unwrap().contains('2'));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn gitlab_diff_from_reads_both_refs_blobs() {
+    let gitlab = MockServer::start().await;
+    graphql()
+        .and(QueryContains("rawTextBlob"))
+        .and(Variables(json!({"ref": "main"})))
+        .respond_with(json_response(project_answer(
+            "grp/proj",
+            7,
+            vec![text_node("src/a.rs", "fn a() {}\nfn b() {}\n")],
+        )))
+        .expect(1)
+        .mount(&gitlab)
+        .await;
+    graphql()
+        .and(QueryContains("rawTextBlob"))
+        .and(Variables(json!({"ref": "v1"})))
+        .respond_with(json_response(project_answer(
+            "grp/proj",
+            7,
+            vec![text_node("src/a.rs", "fn a() {}\n")],
+        )))
+        .expect(1)
+        .mount(&gitlab)
+        .await;
+    let server = spawn_gitlab(&gitlab.uri(), Some(TOKEN)).await;
+    let out = ok(&server
+        .call(
+            json!({"project_id": "grp/proj", "file_path": "src/a.rs", "ref": "main",
+                     "diff_from": "v1"}),
+        )
+        .await);
+    assert_eq!(
+        out["content"],
+        "--- v1:src/a.rs\n+++ main:src/a.rs\n@@ -1 +1,2 @@\n fn a() {}\n+fn b() {}\n"
+    );
+    assert_eq!(out["metadata"]["diff"]["added"], 1);
+    assert_eq!(out["metadata"]["diff"]["removed"], 0);
+    assert_eq!(out["metadata"]["diff"]["to_commit_sha"], COMMIT);
+    server.stop().await;
+}
