@@ -11,8 +11,8 @@
 #   PODMAN="podman …"   the podman command (default: what scripts/podman.sh finds, podman with
 #                       the OCI runtime it has)
 set -euo pipefail
+ARCHIVE=$(realpath "${1:?usage: scripts/image.sh dist/gitlab-file-mcp-VERSION-TRIPLE.tar.gz [TAG]}")
 cd "$(dirname "$0")/.."
-ARCHIVE=${1:?usage: scripts/image.sh dist/gitlab-file-mcp-VERSION-TRIPLE.tar.gz [TAG]}
 TAG=${2:-gitlab-file-mcp:latest}
 PODMAN=${PODMAN:-$(scripts/podman.sh)}
 CA=/etc/ssl/certs/ca-certificates.crt

@@ -261,8 +261,9 @@ async fn serve(
     tracing::info!(source = %where_from, "serving MCP on stdio");
     // The same deadline as over HTTP, answered with the same tool error.
     let limit = args.http.request_timeout();
+    let local = args.repo.is_some();
     let server = FileServer::new(reader, TokenSource::Configured(config.credential.clone()))
-        .with_call_timeout(limit, crate::http::call_timed_out(limit));
+        .with_call_timeout(limit, crate::http::call_timed_out(limit, local));
     match crate::stdio::serve(server).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

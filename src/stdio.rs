@@ -17,6 +17,7 @@ use rmcp::transport::Transport;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
 
 use crate::tool::FileServer;
 use crate::tool::jsonrpc::{self, Rejection};
@@ -37,10 +38,15 @@ pub(crate) enum StdioError {
     Stopped(#[source] tokio::task::JoinError),
 }
 
-/// Serves `server` on stdin/stdout until stdin closes.
+/// Serves `server` on stdin/stdout until stdin closes. The calls still running then are
+/// ended at once, their work stopped: the client that would read their answers is gone (an
+/// orphaned server kept two threads busy for minutes, issue 46).
 pub(crate) async fn serve(server: FileServer) -> Result<(), StdioError> {
+    let gone = CancellationToken::new();
     let transport = LineTransport::new(tokio::io::stdin(), tokio::io::stdout());
+    let transport = transport.telling(gone.clone());
     let running = server
+        .with_client_gone(gone)
         .serve(transport)
         .await
         .map_err(|e| StdioError::Handshake(Box::new(e)))?;
@@ -60,6 +66,8 @@ struct Outgoing {
 /// rmcp's transport: messages come from the reader task, replies go to the writer task.
 pub(crate) struct LineTransport {
     incoming: mpsc::Receiver<ClientJsonRpcMessage>,
+    /// Fired once stdin has ended and every message read before was handed to rmcp.
+    ended: Option<CancellationToken>,
     outgoing: Option<mpsc::Sender<Outgoing>>,
     reader: JoinHandle<()>,
     writer: Option<JoinHandle<()>>,
@@ -77,10 +85,19 @@ impl LineTransport {
         let writer = tokio::spawn(write_lines(output, to_write));
         Self {
             incoming,
+            ended: None,
             outgoing: Some(outgoing),
             reader,
             writer: Some(writer),
         }
+    }
+}
+
+impl LineTransport {
+    /// Fires `ended` once stdin has ended (after rmcp has every message read before it).
+    pub(crate) fn telling(mut self, ended: CancellationToken) -> Self {
+        self.ended = Some(ended);
+        self
     }
 }
 
@@ -113,7 +130,13 @@ impl Transport<RoleServer> for LineTransport {
     }
 
     async fn receive(&mut self) -> Option<ClientJsonRpcMessage> {
-        self.incoming.recv().await
+        let message = self.incoming.recv().await;
+        if message.is_none()
+            && let Some(ended) = &self.ended
+        {
+            ended.cancel();
+        }
+        message
     }
 
     async fn close(&mut self) -> Result<(), io::Error> {

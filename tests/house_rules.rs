@@ -54,8 +54,10 @@ const FLOORS: Floors = &[
             &["http", "auth", "stdio"],
             // The MCP face: the handler, the tools' definitions, JSON-RPC's edges.
             &["tool"],
-            // A call's steps, one file or many.
-            &["reader"],
+            // The resources' face (issue 49): templates, reads, lists, completion.
+            &["resources"],
+            // A call's steps, one file or many; `search_repository` beside them.
+            &["reader", "find"],
             // What a call asks to see of a blob, rendered.
             &["view"],
             // The output and its hints; where the bytes come from.
@@ -93,7 +95,7 @@ const FLOORS: Floors = &[
         "crate::source",
         &[
             &["gitlab", "local"],
-            &["blob", "classify", "listing", "suggest", "views"],
+            &["blob", "classify", "listing", "suggest", "tree", "views"],
         ],
     ),
     (

@@ -2,7 +2,7 @@
 //! authorization server's (RFC 8414, also served at the OpenID Connect discovery path clients
 //! probe), and the `WWW-Authenticate` challenge of a 401 on `/mcp` that points at the former.
 
-use serde_json::{Value, json};
+use serde::Serialize;
 
 use super::settings::OauthSettings;
 
@@ -17,36 +17,63 @@ pub(crate) const RESOURCE_METADATA_PATH: &str = "/.well-known/oauth-protected-re
 pub(crate) const SERVER_METADATA_PATH: &str = "/.well-known/oauth-authorization-server";
 pub(crate) const OPENID_PATH: &str = "/.well-known/openid-configuration";
 
+/// RFC 9728's protected resource metadata.
+#[derive(Debug, Serialize)]
+pub(crate) struct ProtectedResource {
+    pub resource: String,
+    pub authorization_servers: [String; 1],
+    pub scopes_supported: [String; 1],
+    pub bearer_methods_supported: [&'static str; 1],
+    pub resource_name: &'static str,
+}
+
+/// RFC 8414's authorization server metadata (the fields this server has).
+#[derive(Debug, Serialize)]
+pub(crate) struct AuthorizationServer {
+    pub issuer: String,
+    pub authorization_endpoint: String,
+    pub token_endpoint: String,
+    pub registration_endpoint: String,
+    pub scopes_supported: [String; 1],
+    pub response_types_supported: [&'static str; 1],
+    pub response_modes_supported: [&'static str; 1],
+    pub grant_types_supported: [&'static str; 2],
+    pub token_endpoint_auth_methods_supported: [&'static str; 1],
+    pub code_challenge_methods_supported: [&'static str; 1],
+    pub authorization_response_iss_parameter_supported: bool,
+    pub client_id_metadata_document_supported: bool,
+}
+
 /// RFC 9728 metadata of `<public>/mcp`.
-pub(crate) fn protected_resource(settings: &OauthSettings) -> Value {
-    json!({
-        "resource": settings.resource(),
-        "authorization_servers": [settings.public],
-        "scopes_supported": [settings.scope],
-        "bearer_methods_supported": ["header"],
-        "resource_name": "gitlab-file-mcp",
-    })
+pub(crate) fn protected_resource(settings: &OauthSettings) -> ProtectedResource {
+    ProtectedResource {
+        resource: settings.resource(),
+        authorization_servers: [settings.public.clone()],
+        scopes_supported: [settings.scope.clone()],
+        bearer_methods_supported: ["header"],
+        resource_name: "gitlab-file-mcp",
+    }
 }
 
 /// RFC 8414 metadata: S256 only, the code and refresh grants, exactly the one scope granted,
 /// RFC 9207's `iss` in authorization responses, public clients only, registered at `/register`
 /// or named by a Client ID Metadata Document.
-pub(crate) fn authorization_server(settings: &OauthSettings) -> Value {
+pub(crate) fn authorization_server(settings: &OauthSettings) -> AuthorizationServer {
     let at = |path: &str| format!("{}{path}", settings.public);
-    json!({
-        "issuer": settings.public,
-        "authorization_endpoint": at(AUTHORIZE_PATH),
-        "token_endpoint": at(TOKEN_PATH),
-        "registration_endpoint": at(REGISTER_PATH),
-        "scopes_supported": [settings.scope],
-        "response_types_supported": ["code"],
-        "response_modes_supported": ["query"],
-        "grant_types_supported": ["authorization_code", "refresh_token"],
-        "token_endpoint_auth_methods_supported": ["none"],
-        "code_challenge_methods_supported": ["S256"],
-        "authorization_response_iss_parameter_supported": true,
-        "client_id_metadata_document_supported": settings.client_documents,
-    })
+    AuthorizationServer {
+        issuer: settings.public.clone(),
+        authorization_endpoint: at(AUTHORIZE_PATH),
+        token_endpoint: at(TOKEN_PATH),
+        registration_endpoint: at(REGISTER_PATH),
+        scopes_supported: [settings.scope.clone()],
+        response_types_supported: ["code"],
+        response_modes_supported: ["query"],
+        grant_types_supported: ["authorization_code", "refresh_token"],
+        token_endpoint_auth_methods_supported: ["none"],
+        code_challenge_methods_supported: ["S256"],
+        authorization_response_iss_parameter_supported: true,
+        client_id_metadata_document_supported: settings.client_documents,
+    }
 }
 
 /// The challenge of a 401 on `/mcp`: where the resource metadata is, the scope to ask for,
@@ -94,7 +121,7 @@ mod tests {
     #[test]
     fn the_documents_name_this_server_and_only_what_it_does() {
         let settings = settings();
-        let resource = protected_resource(&settings);
+        let resource = serde_json::to_value(protected_resource(&settings)).unwrap();
         assert_eq!(resource["resource"], "https://mcp.example.com/mcp");
         assert_eq!(
             resource["authorization_servers"][0],
@@ -104,7 +131,7 @@ mod tests {
             resource["scopes_supported"],
             serde_json::json!(["read_api"])
         );
-        let server = authorization_server(&settings);
+        let server = serde_json::to_value(authorization_server(&settings)).unwrap();
         assert_eq!(server["issuer"], "https://mcp.example.com");
         assert_eq!(server["token_endpoint"], "https://mcp.example.com/token");
         assert_eq!(

@@ -10,14 +10,20 @@
 //! within a step's time. Work on less than [`INLINE_BYTES`] runs where it is called: handing it
 //! over would cost more than doing it.
 //!
+//! Shared fairly: a call runs as one caller ([`as_caller`], set by the tool for an HTTP caller
+//! it can tell apart), and a caller holds at most [`per_caller`] of the slots at once, so one
+//! caller's heavy calls queue behind their own, never in front of everyone's (issue 46: two
+//! timed-out outlines of one caller made every other caller's pool work time out).
+//!
 //! Work that comes in small steps as a body streams (decoding gzip, hashing a download: a few
 //! microseconds per chunk) stays on the async worker, but is [`Pace`]d: back-to-back chunks that
 //! are already there never wait, so without a pause one poll could decode a whole body (a small
 //! compressed answer that expands to megabytes); the stream yields to the other tasks after
 //! every [`PACE_BYTES`].
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, LazyLock};
+use std::sync::{Arc, LazyLock, Mutex, Weak};
 use std::time::Duration;
 
 use tokio::sync::Semaphore;
@@ -27,6 +33,43 @@ pub(crate) const INLINE_BYTES: usize = 64 * 1024;
 
 /// The jobs that may run at once: one per core, at least 2.
 static POOL: LazyLock<Arc<Semaphore>> = LazyLock::new(|| Arc::new(Semaphore::new(threads())));
+
+tokio::task_local! {
+    /// The caller the running call works for ([`as_caller`]).
+    static CALLER: u64;
+}
+
+/// The slots each caller may hold, by caller; entries of callers with no job are dropped.
+static CALLERS: LazyLock<Mutex<HashMap<u64, Weak<Semaphore>>>> = LazyLock::new(Mutex::default);
+
+/// The most jobs one caller runs at once: all but one slot (at least 1), so another caller
+/// always finds one.
+pub(crate) fn per_caller() -> usize {
+    threads().saturating_sub(1).max(1)
+}
+
+/// Runs `work` as the caller `key` (`None`: a caller not told apart, such as the one client
+/// of a stdio server, whose jobs are bounded by the pool alone).
+pub(crate) async fn as_caller<T>(key: Option<u64>, work: impl Future<Output = T>) -> T {
+    match key {
+        Some(key) => CALLER.scope(key, work).await,
+        None => work.await,
+    }
+}
+
+/// The slots of the caller the running call works for, when it has one.
+fn caller_slots() -> Option<Arc<Semaphore>> {
+    let key = CALLER.try_with(|key| *key).ok()?;
+    // A poisoned lock only means another thread panicked holding it; the map is still whole.
+    let mut callers = CALLERS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(slots) = callers.get(&key).and_then(Weak::upgrade) {
+        return Some(slots);
+    }
+    callers.retain(|_, slots| slots.strong_count() > 0);
+    let slots = Arc::new(Semaphore::new(per_caller()));
+    callers.insert(key, Arc::downgrade(&slots));
+    Some(slots)
+}
 
 /// The most jobs running at once: the machine's cores, at least 2 (so one long job never holds
 /// every slot of a one-core machine).
@@ -90,13 +133,18 @@ where
         return Ok(job(&stop));
     }
     let _stop_on_drop = StopOnDrop(stop.clone());
+    // The caller's own slot first: its queue is its own.
+    let own = match caller_slots() {
+        Some(slots) => Some(slots.acquire_owned().await.map_err(CpuError::Closed)?),
+        None => None,
+    };
     let permit = Arc::clone(&POOL)
         .acquire_owned()
         .await
         .map_err(CpuError::Closed)?;
     // The permit goes with the job: a stopped job holds its slot until it has stopped.
     let handle = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
+        let _permits = (permit, own);
         job(&stop)
     });
     handle.await.map_err(CpuError::Panicked)
@@ -161,6 +209,41 @@ mod tests {
         assert_eq!(small.unwrap(), here);
         let large = run(INLINE_BYTES, |_| std::thread::current().id()).await;
         assert_ne!(large.unwrap(), here);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn a_callers_jobs_queue_behind_its_own_and_another_caller_runs() {
+        // Issue 46: one caller's heavy calls held every slot of the pool.
+        let running = Arc::new(AtomicU64::new(0));
+        let most = Arc::new(AtomicU64::new(0));
+        let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+        let release_rx = Arc::new(Mutex::new(release_rx));
+        let heavy: Vec<_> = (0..threads() + 1)
+            .map(|_| {
+                let (running, most, release) = (running.clone(), most.clone(), release_rx.clone());
+                tokio::spawn(as_caller(Some(4601), async move {
+                    run(INLINE_BYTES, move |_| {
+                        let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                        most.fetch_max(now, Ordering::SeqCst);
+                        let _ = release.lock().unwrap().recv();
+                        running.fetch_sub(1, Ordering::SeqCst);
+                    })
+                    .await
+                }))
+            })
+            .collect();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        // Another caller's job runs while the first caller's are all held.
+        let other = as_caller(Some(4602), run(INLINE_BYTES, |_| 7)).await;
+        assert_eq!(other.unwrap(), 7);
+        assert!(heavy.iter().all(|h| !h.is_finished()));
+        for _ in 0..heavy.len() {
+            release_tx.send(()).unwrap();
+        }
+        for h in heavy {
+            h.await.unwrap().unwrap();
+        }
+        assert!(most.load(Ordering::SeqCst) <= per_caller() as u64);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

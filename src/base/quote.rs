@@ -25,9 +25,25 @@ pub(crate) fn shown(s: &str) -> String {
     }
 }
 
+/// A value quoted in a hint's words (a ref, a path, a definition's name): as [`shown`], with
+/// `{` and `}` written `\u007b` and `\u007d`, so no text from a file or an argument can open
+/// (or close) a JSON object before the hint's own next call (a TypeScript method named
+/// `'}{"column": 3}'` made that the hint's first object).
+pub(crate) fn in_hint(s: &str) -> String {
+    shown(s).replace('{', "\\u007b").replace('}', "\\u007d")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_value_in_a_hint_holds_no_brace() {
+        let quoted = in_hint("'}{\"column\": 3}'");
+        assert_eq!(quoted, "'\\u007d\\u007b\"column\": 3\\u007d'");
+        assert!(!in_hint(&"{".repeat(500)).contains(['{', '}']));
+        assert_eq!(in_hint(&"x".repeat(500)).chars().count(), 101);
+    }
 
     #[test]
     fn long_values_are_shortened() {

@@ -12,6 +12,8 @@ pub(crate) enum ToolName {
     GetRepositoryFile,
     /// Several files in one call.
     GetRepositoryFiles,
+    /// Paths and lines of a whole ref.
+    SearchRepository,
 }
 
 impl ToolName {
@@ -23,6 +25,7 @@ impl ToolName {
         match self {
             ToolName::GetRepositoryFile => "get_repository_file",
             ToolName::GetRepositoryFiles => "get_repository_files",
+            ToolName::SearchRepository => "search_repository",
         }
     }
 
@@ -54,7 +57,7 @@ mod tests {
         assert_eq!(ToolName::of("get_repository"), None);
         assert_eq!(
             ToolName::listed(),
-            "get_repository_file, get_repository_files"
+            "get_repository_file, get_repository_files, search_repository"
         );
     }
 }

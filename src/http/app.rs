@@ -18,6 +18,7 @@ use tower::ServiceBuilder;
 
 use super::flags::HttpArgs;
 use super::guard::admission::Admission;
+use super::guard::mode::Mode;
 use super::guard::origin::OriginPolicy;
 use super::guard::{body, capacity, gate};
 use super::scrape;
@@ -25,7 +26,7 @@ use super::sessions::{session, session_open};
 use super::wording;
 use crate::auth::Oauth;
 use crate::config::Credential;
-use crate::reader::Reader;
+use crate::reader::{AnySource, Reader};
 use crate::tool::{FileServer, TokenSource};
 
 /// What steers the server's shutdown.
@@ -58,9 +59,11 @@ pub(crate) fn router(
     controls: &Controls,
     oauth: Option<Arc<Oauth>>,
 ) -> Router {
-    let admission = admission(args, local, controls, oauth.clone());
-    let parts = session_open::Parts::new(args.sessions(), reader.backend().clone(), oauth.clone());
-    let handler = file_server(args, reader, configured, controls);
+    // Who the caller is: decided here, once.
+    let mode = Mode::new(args.token_from_request, oauth);
+    let admission = admission(args, local, controls, &mode);
+    let parts = session_open::Parts::new(args.sessions(), reader.backend().clone(), mode.clone());
+    let handler = file_server(args, reader, configured, controls, &mode);
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(!args.stateless)
         .with_json_response(args.stateless)
@@ -96,10 +99,10 @@ pub(crate) fn router(
     if args.metrics_on_main_listener() {
         router = router.merge(scrape::route(Arc::clone(&admission)));
     }
-    if let Some(oauth) = &oauth {
-        router = router.merge(sign_in(oauth, &admission));
-    } else if args.token_from_request {
-        router = router.fallback(super::wording::reply::no_oauth);
+    match &mode {
+        Mode::SignIn { oauth, .. } => router = router.merge(sign_in(oauth, &admission)),
+        Mode::RequestToken => router = router.fallback(super::wording::reply::no_oauth),
+        Mode::ServerToken => {}
     }
     router
 }
@@ -115,11 +118,11 @@ fn admission(
     args: &HttpArgs,
     local: SocketAddr,
     controls: &Controls,
-    oauth: Option<Arc<Oauth>>,
+    mode: &Mode,
 ) -> Arc<Admission> {
     let mut hosts = args.host_allow_list();
     let mut origins = args.allowed_origins.clone();
-    if let Some(oauth) = &oauth {
+    if let Some(oauth) = mode.sign_in() {
         let (origin, host) = oauth.public_origin_and_host();
         origins.push(origin);
         hosts.push(host);
@@ -127,12 +130,11 @@ fn admission(
     Arc::new(Admission {
         allowed_hosts: hosts,
         origins: OriginPolicy::new(&origins, local.port()),
-        token_from_request: args.token_from_request,
+        mode: mode.clone(),
         max_body: args.max_body(),
         body_timeout: args.body_timeout(),
         slots: Arc::clone(&controls.slots),
         request_timeout: args.request_timeout(),
-        oauth,
     })
 }
 
@@ -143,12 +145,14 @@ fn file_server(
     reader: Reader,
     configured: Option<Credential>,
     controls: &Controls,
+    mode: &Mode,
 ) -> FileServer {
-    let tokens = if args.per_caller_tokens() {
+    let tokens = if mode.per_caller() {
         TokenSource::FromRequest
     } else {
         TokenSource::Configured(configured)
     };
+    let local = matches!(reader.backend(), AnySource::Local(_));
     let server = FileServer::new(reader, tokens)
         .with_shutdown(controls.calls_stop.clone(), wording::SHUTTING_DOWN);
     if args.stateless {
@@ -157,7 +161,7 @@ fn file_server(
         let limit = args.request_timeout();
         server
             .with_sessions()
-            .with_call_timeout(limit, wording::call_timed_out(limit))
+            .with_call_timeout(limit, wording::call_timed_out(limit, local))
     }
 }
 

@@ -202,7 +202,6 @@ impl HttpArgs {
     pub(crate) fn sessions(&self) -> SessionSettings {
         SessionSettings {
             sessions_on: !self.stateless,
-            token_from_request: self.per_caller_tokens(),
             caps: Caps {
                 per_token: self.max_sessions_per_token,
                 total: self.max_sessions,

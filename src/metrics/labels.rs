@@ -80,6 +80,9 @@ pub(crate) enum ErrorKind {
     /// Cut off by the server's shutdown.
     #[strum(serialize = "shutdown")]
     Shutdown,
+    /// Cancelled by its client (`notifications/cancelled`, or the client left).
+    #[strum(serialize = "cancelled")]
+    Cancelled,
     /// `--token-from-request` and the call carried no token.
     #[strum(serialize = "no_token")]
     NoToken,
@@ -128,6 +131,9 @@ pub(crate) enum Endpoint {
     /// `repository/files/:path/raw?lfs=true`.
     #[strum(serialize = "lfs")]
     Lfs,
+    /// `projects/:id/search?scope=blobs` (`search_repository`'s candidates).
+    #[strum(serialize = "code_search")]
+    CodeSearch,
 }
 
 impl LabelValue for Endpoint {}
@@ -139,11 +145,15 @@ impl EncodeLabelValue for Endpoint {
 }
 
 impl Endpoint {
-    /// The REST raw endpoint a `path_and_query` under `/api/v4/` names: the LFS one ends in
-    /// `lfs=true` (the file path in it is percent-encoded, so it cannot end so by itself).
+    /// The REST endpoint a `path_and_query` under `/api/v4/` names: the LFS one ends in
+    /// `lfs=true` (the file path in it is percent-encoded, so it cannot end so by itself); the
+    /// code search has the path `projects/:id/search`.
     pub(crate) fn of_rest(path_and_query: &str) -> Endpoint {
+        let path = path_and_query.split('?').next().unwrap_or_default();
         if path_and_query.ends_with("&lfs=true") {
             Endpoint::Lfs
+        } else if path.starts_with("projects/") && path.ends_with("/search") {
+            Endpoint::CodeSearch
         } else {
             Endpoint::RestRaw
         }
@@ -340,7 +350,7 @@ mod tests {
         for (i, guard) in Guard::ALL.iter().enumerate() {
             assert_eq!(*guard as usize, i);
         }
-        assert_eq!(Endpoint::ALL.len(), 3);
+        assert_eq!(Endpoint::ALL.len(), 4);
         assert_eq!(Part::ALL.len(), 3);
     }
 
@@ -376,6 +386,11 @@ mod tests {
             Endpoint::of_rest("projects/7/repository/blobs/a%26lfs%3Dtrue/raw"),
             Endpoint::RestRaw
         );
+        let search = "projects/group%2Fproj/search?scope=blobs&search=retry&per_page=100&page=2";
+        assert_eq!(Endpoint::of_rest(search), Endpoint::CodeSearch);
+        // A file path is percent-encoded: `…/files/x%2Fsearch/raw` is not the search.
+        let file = "projects/7/repository/files/x%2Fsearch/raw?ref=main";
+        assert_eq!(Endpoint::of_rest(file), Endpoint::RestRaw);
     }
 
     #[test]

@@ -120,6 +120,21 @@ pub(crate) fn outline_cache_state(bytes: u64, entries: usize, evictions: u64) {
     }
 }
 
+/// A lookup of `search_repository`'s tree cache: `found`, or the tree was listed.
+pub(crate) fn tree_lookup(found: bool) {
+    if let Some(m) = installed() {
+        m.trees.lookup(found);
+    }
+}
+
+/// The tree cache after a change: bytes of entries held, listings, and its running total of
+/// evictions.
+pub(crate) fn tree_cache_state(bytes: u64, entries: usize, evictions: u64) {
+    if let Some(m) = installed() {
+        m.trees.state(bytes, entries, evictions);
+    }
+}
+
 /// An HTTP request refused by `guard`.
 pub(crate) fn refused(guard: Guard) {
     if let Some(m) = installed() {

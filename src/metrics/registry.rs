@@ -40,6 +40,7 @@ pub(crate) struct Metrics {
     pub(crate) gitlab: GitlabMetrics,
     pub(crate) cache: CacheMetrics,
     pub(crate) outlines: OutlineMetrics,
+    pub(crate) trees: TreeCacheMetrics,
     pub(crate) http: HttpMetrics,
 }
 
@@ -50,6 +51,7 @@ impl Metrics {
         let gitlab = GitlabMetrics::register(&mut registry);
         let cache = CacheMetrics::register(&mut registry);
         let outlines = register_outline(&mut registry);
+        let trees = register_trees(&mut registry);
         let http = HttpMetrics::register(&mut registry);
         Self {
             registry,
@@ -57,6 +59,7 @@ impl Metrics {
             gitlab,
             cache,
             outlines,
+            trees,
             http,
         }
     }
@@ -379,6 +382,22 @@ fn register_outline(r: &mut Registry) -> OutlineMetrics {
         evictions: "Outlines evicted from the cache over its byte budget",
     };
     LruMetrics::register(r, "outline_cache", help)
+}
+
+/// The tree cache of `search_repository`: lookups, and the tree entries it holds.
+pub(crate) type TreeCacheMetrics = LruMetrics;
+
+/// Registers the tree cache's [`LruMetrics`] (`tree_cache_*`); its weight is in bytes of
+/// entries, its entries are listings (a directory at a commit).
+fn register_trees(r: &mut Registry) -> TreeCacheMetrics {
+    let help = LruHelp {
+        hits: "Tree lookups that found the commit's listing cached",
+        misses: "Tree lookups that listed the tree from the source",
+        bytes: "Bytes of tree entries (paths, ids) the tree cache holds",
+        entries: "Listings (a directory at a commit) the tree cache holds",
+        evictions: "Listings evicted from the tree cache over its byte budget",
+    };
+    LruMetrics::register(r, "tree_cache", help)
 }
 
 /// The HTTP listener.

@@ -214,7 +214,14 @@ fn the_exposition_has_only_known_label_values() {
     let m = Metrics::new();
     let s = scrape(&m);
     let allowed: HashMap<&str, Vec<&str>> = HashMap::from([
-        ("tool", vec!["get_repository_file", "get_repository_files"]),
+        (
+            "tool",
+            vec![
+                "get_repository_file",
+                "get_repository_files",
+                "search_repository",
+            ],
+        ),
         ("outcome", vec!["ok", "tool_error"]),
         ("kind", {
             let mut v: Vec<&str> = ErrorKind::ALL.iter().map(|k| k.as_str()).collect();
@@ -222,7 +229,10 @@ fn the_exposition_has_only_known_label_values() {
             v
         }),
         ("part", vec!["total", "gitlab", "own"]),
-        ("endpoint", vec!["graphql", "rest_raw", "lfs"]),
+        (
+            "endpoint",
+            vec!["graphql", "rest_raw", "lfs", "code_search"],
+        ),
         (
             "status_class",
             vec!["1xx", "2xx", "3xx", "4xx", "5xx", "no_answer"],

@@ -14,7 +14,7 @@ use crate::base::lru::SharedLru;
 use crate::config::Credential;
 
 /// How many (caller, file) pairs are remembered.
-pub(crate) const REMEMBERED: u64 = 16_384;
+pub(crate) const READS_REMEMBERED: u64 = 16_384;
 
 /// Who is calling.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -60,7 +60,7 @@ pub(crate) struct History {
 impl History {
     pub(crate) fn new() -> Self {
         Self {
-            last: SharedLru::new(REMEMBERED),
+            last: SharedLru::new(READS_REMEMBERED),
         }
     }
 

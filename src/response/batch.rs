@@ -6,6 +6,9 @@
 use serde_json::{Map, Value};
 
 use super::limit::SharedLimit;
+use super::message::message_bytes;
+use crate::base::quote::shown;
+use crate::limits::MAX_MESSAGE_BYTES;
 
 /// The most characters the index's compact JSON takes when its hints are shortened to fit: the
 /// rest of a 2,000-character preview is room for `{"index":` before it.
@@ -22,6 +25,29 @@ pub(crate) fn not_read(limit: SharedLimit, arguments: &Value) -> String {
         limit.words()
     )
 }
+
+/// `answer` (`{"index", "files"}`) with each entry's `path` and `ref` quoted as an error quotes
+/// them (at most 100 characters) when its message would pass [`MAX_MESSAGE_BYTES`]: the
+/// content was already fitted (`message::within_one_message`), so what is left is the paths
+/// and refs, echoed whole in each entry (20 entries of a 4,096-character path of `"\`, each
+/// character sent as up to 6 bytes, made 1.8 MB). An answer within the bound keeps them whole.
+pub(crate) fn within_the_bound(mut answer: Value) -> Value {
+    if message_bytes(&answer) <= MAX_MESSAGE_BYTES {
+        return answer;
+    }
+    let files = answer.get_mut(FILES_KEY).and_then(Value::as_array_mut);
+    for file in files.into_iter().flatten() {
+        for key in ["path", "ref"] {
+            if let Some(Value::String(s)) = file.get_mut(key) {
+                *s = shown(s);
+            }
+        }
+    }
+    answer
+}
+
+/// The key of the entries in the batch's answer.
+const FILES_KEY: &str = "files";
 
 /// What became of an entry, as the index says it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -151,8 +177,9 @@ fn entry_of(file: &Value) -> IndexEntry {
         (None, Some(m)) if flag(m, "truncated") == Some(true) => Status::Partial,
         (None, Some(_)) => Status::Complete,
     };
+    let path = file.get("path").and_then(Value::as_str);
     IndexEntry {
-        path: file.get("path").cloned().unwrap_or(Value::Null),
+        path: path.map_or(Value::Null, |p| shown(p).into()),
         status,
         hint: field("error").or_else(|| field("system_instruction")),
     }

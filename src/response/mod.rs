@@ -7,6 +7,7 @@
 pub(crate) mod batch;
 pub(crate) mod limit;
 pub(crate) mod message;
+mod next;
 mod notes;
 mod outline;
 mod output;

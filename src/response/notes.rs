@@ -2,6 +2,7 @@
 //! read limit's note, lines asked past the end, what fits in one message, and a blob id as git abbreviates it.
 
 use super::output::ReadFacts;
+use crate::base::quote::in_hint;
 use crate::resolve::HintStyle;
 use crate::window::LineRequest;
 
@@ -52,15 +53,17 @@ pub(super) fn read_notes(facts: &ReadFacts<'_>) -> Vec<String> {
     if let (Some(before), Some(now)) = (facts.changed_from, facts.blob_id) {
         notes.push(format!(
             "The file changed at ref '{}' since your previous window of it (blob {} is now {}): windows read before may not line up with this one; read again from the start if they must.",
-            facts.git_ref,
+            in_hint(facts.git_ref),
             short_id(before),
             short_id(now)
         ));
     }
     if let Some(gitlab_ref) = facts.split_fallback_from {
         notes.push(format!(
-            "The URL was read as ref '{}' and path '{}': GitLab's own split (ref '{gitlab_ref}') has no such file.",
-            facts.git_ref, facts.path
+            "The URL was read as ref '{}' and path '{}': GitLab's own split (ref '{}') has no such file.",
+            in_hint(facts.git_ref),
+            in_hint(facts.path),
+            in_hint(gitlab_ref)
         ));
     }
     notes

@@ -1,8 +1,8 @@
 //! What an outline or a symbol answers: the tool's output with `metadata.outline` (a page of
 //! definitions, its hints as a page of matches has them) or `metadata.symbol` (a window).
 
-use std::fmt::{self, Display, Formatter};
-
+use super::limit::ONE_MESSAGE;
+use super::next::Continuation;
 use super::notes::{READ_LIMIT_NOTE, nothing_covered, read_notes};
 use super::output::{
     FileOutput, LineRange, Metadata, OutlineMeta, ReadFacts, SymbolMeta, WindowMetadata,
@@ -10,8 +10,10 @@ use super::output::{
 };
 use super::search::ends_by_caller;
 use super::window::file_output;
+use crate::base::quote::in_hint;
 use crate::outline::{MAX_DEPTH, Outline, OutlinePage, OutlinePageCap, Picked, SplitLine};
-use crate::resolve::OutlineArgs;
+use crate::resolve::args::ArgName;
+use crate::resolve::{HintStyle, OutlineArgs};
 use crate::window::{Fitted, MAX_LIMIT, MAX_WINDOW_BYTES, Shortened};
 
 /// A page of an outline and what it was cut from.
@@ -62,7 +64,7 @@ pub(crate) fn symbol_output<'a>(
     last_line: u64,
 ) -> FileOutput<'a> {
     let mut output = file_output(facts, fitted);
-    if let Some(note) = whole_symbol_note(fitted, picked, last_line) {
+    if let Some(note) = whole_symbol_note(fitted, picked, last_line, facts.hint_style) {
         let mut notes = read_notes(&facts);
         notes.push(note);
         if facts.cut_by_read_limit {
@@ -82,23 +84,37 @@ pub(crate) fn symbol_output<'a>(
 /// The note of a symbol's window that shows every line up to `last_line` uncut, `None` when a
 /// cap cut it (the window's own hints then name the next window). The lines the view read are
 /// the whole definition, or the part of it a line range asked.
-fn whole_symbol_note(fitted: &Fitted<'_>, picked: &Picked, last_line: u64) -> Option<String> {
+fn whole_symbol_note(
+    fitted: &Fitted<'_>,
+    picked: &Picked,
+    last_line: u64,
+    style: HintStyle,
+) -> Option<String> {
     let (first, last) = fitted.window.returned_lines()?;
     if fitted.shortened != Shortened::None || last < last_line {
         return None;
     }
-    let (kind, name) = (picked.kind.as_str(), &picked.name);
+    let (kind, name) = (picked.kind.as_str(), in_hint(&picked.name));
     let (start, end) = (picked.start_line, picked.end_line);
-    Some(if (first, last) == (start, end) {
-        format!(
+    if (first, last) == (start, end) {
+        return Some(format!(
             "This is the whole {kind} {name}: lines {start}-{end} of {}.",
             fitted.window.total_lines
-        )
-    } else {
-        format!(
-            "These are lines {first}-{last} of {kind} {name} (lines {start}-{end}), as the line range asked; without start_line and end_line the call reads all of it."
-        )
-    })
+        ));
+    }
+    let asked = format!(
+        "These are lines {first}-{last} of {kind} {name} (lines {start}-{end}), as the line range asked."
+    );
+    if last >= end {
+        return Some(asked);
+    }
+    // The definition goes on past the range: the next range of the same size, within it
+    // (issue 46: a 5,001-line function's windows stopped at line 4,000).
+    let next_end = last.saturating_add(last - first + 1).min(end);
+    let next = Continuation::default().lines_in(style, last + 1, Some(next_end));
+    Some(format!(
+        "{asked} It goes on to line {end}: to read on, call again with {next}."
+    ))
 }
 
 /// The hint sentences, joined by a space.
@@ -106,7 +122,7 @@ fn outline_instruction(facts: &ReadFacts<'_>, shown: &OutlineShown<'_>) -> Optio
     let mut notes = read_notes(facts);
     notes.extend(outcome_note(facts, shown));
     if let Some(split) = shown.page.split {
-        notes.push(split_note(split, shown));
+        notes.push(split_note(split, shown, facts));
     }
     if shown.page.shortened > 0 {
         notes.push(format!(
@@ -144,14 +160,14 @@ fn outcome_note(facts: &ReadFacts<'_>, shown: &OutlineShown<'_>) -> Option<Strin
         ));
     }
     let next = page.next_start?;
-    let call = NextOutlinePage {
-        start_line: next,
-        end_line: ends_by_caller(shown.args.lines).then_some(last),
-        max_chars: facts.max_chars_arg,
-    };
+    let end = ends_by_caller(shown.args.lines).then_some(last);
+    let call = Continuation::default()
+        .with(ArgName::Outline, true)
+        .lines(shown.args.lines, next, end)
+        .with_some(ArgName::MaxChars, facts.max_chars_arg);
     let by = page
         .cut_by
-        .map(|cap| format!(" to stay within {}", cap_words(cap, shown.budget)))
+        .map(|cap| format!(" to stay within {}", cap_words(cap, shown.budget, facts)))
         .unwrap_or_default();
     Some(format!(
         "Outline truncated{by}: {} of {} definitions shown (lines {first}-{last} listed). To see the next definitions, call again with {call}.",
@@ -161,50 +177,35 @@ fn outcome_note(facts: &ReadFacts<'_>, shown: &OutlineShown<'_>) -> Option<Strin
 
 /// The sentence of a page whose first line starts more definitions than it holds: those
 /// left out are read in the line itself (or by name); the next page is the next line's.
-fn split_note(split: SplitLine, shown: &OutlineShown<'_>) -> String {
+fn split_note(split: SplitLine, shown: &OutlineShown<'_>, facts: &ReadFacts<'_>) -> String {
     let cap = shown
         .page
         .cut_by
-        .map(|cap| format!(" within {}", cap_words(cap, shown.budget)))
+        .map(|cap| format!(" within {}", cap_words(cap, shown.budget, facts)))
         .unwrap_or_default();
     let line = split.line;
+    // `outline: false` first: merged into the call, the line is read as text (with `outline`
+    // kept, it would list the same page again).
+    let read_line = Continuation::default().with(ArgName::Outline, false).lines(
+        shown.args.lines,
+        line,
+        Some(line),
+    );
     format!(
-        "Line {line} starts {} definitions, more than one page holds{cap}: the first {} are listed, the other {} are not listed by any outline page; read the line itself with {{\"start_line\": {line}, \"end_line\": {line}}} without outline, or one definition with symbol.",
+        "Line {line} starts {} definitions, more than one page holds{cap}: the first {} are listed, the other {} are not listed by any outline page; read the line itself with {read_line}, or one definition with symbol.",
         split.total,
         split.shown,
         split.total - split.shown
     )
 }
 
-/// A cap as the hints name it.
-fn cap_words(cap: OutlinePageCap, budget: u64) -> String {
+/// A cap as the hints name it: the character budget is what fits in one message when the
+/// content was fitted to that (the call's `max_chars` may be 0, no budget at all).
+fn cap_words(cap: OutlinePageCap, budget: u64, facts: &ReadFacts<'_>) -> String {
     match cap {
         OutlinePageCap::Lines => format!("the {MAX_LIMIT} definitions a page holds"),
         OutlinePageCap::Bytes => format!("the {MAX_WINDOW_BYTES} byte response limit"),
+        OutlinePageCap::Chars if facts.fitted_to_message => ONE_MESSAGE.to_string(),
         OutlinePageCap::Chars => format!("the {budget} character budget (max_chars)"),
-    }
-}
-
-/// The next page's arguments.
-struct NextOutlinePage {
-    start_line: u64,
-    end_line: Option<u64>,
-    max_chars: Option<u64>,
-}
-
-impl Display for NextOutlinePage {
-    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{{\"outline\": true, \"start_line\": {}",
-            self.start_line
-        )?;
-        if let Some(end) = self.end_line {
-            write!(f, ", \"end_line\": {end}")?;
-        }
-        if let Some(max_chars) = self.max_chars {
-            write!(f, ", \"max_chars\": {max_chars}")?;
-        }
-        f.write_str("}")
     }
 }

@@ -2,14 +2,15 @@
 //! arguments of the next page of matches, what the caps did, what was searched when nothing
 //! matched.
 
-use std::fmt::{self, Display, Formatter};
-
 use super::limit::ONE_MESSAGE;
+use super::next::Continuation;
 use super::notes::{READ_LIMIT_NOTE, nothing_covered, read_notes};
 use super::output::{
     FileOutput, LineRange, Matches, Metadata, ReadFacts, WindowMetadata, metadata_of,
 };
+use crate::base::quote::in_hint;
 use crate::resolve::SearchArgs;
+use crate::resolve::args::ArgName;
 use crate::window::search::{PageCap, PageShortened, SearchPage};
 use crate::window::{CapKind, LineCut, LineRequest, MAX_LIMIT, MAX_WINDOW_BYTES};
 
@@ -79,7 +80,7 @@ fn outcome_note(facts: &ReadFacts<'_>, args: &SearchArgs, found: &SearchPage) ->
     if found.total_matches == 0 {
         return Some(format!(
             "No line matches the pattern {} ({}) in lines {first}-{last} of {total}.{}",
-            json(&args.pattern),
+            in_hint(&json(&args.pattern)),
             if args.ignore_case == Some(true) {
                 "ignoring case"
             } else {
@@ -93,12 +94,12 @@ fn outcome_note(facts: &ReadFacts<'_>, args: &SearchArgs, found: &SearchPage) ->
         ));
     }
     let next = found.next_start?;
-    let call = NextPage {
-        args,
-        start_line: next,
-        end_line: ends_by_caller(args.lines).then_some(last),
-        max_chars: facts.max_chars_arg,
-    };
+    let call = Continuation::default()
+        .with(ArgName::Pattern, args.pattern.as_str())
+        .with_some(ArgName::IgnoreCase, args.ignore_case)
+        .with_some(ArgName::ContextLines, args.context_lines)
+        .lines(args.lines, next, ends_by_caller(args.lines).then_some(last))
+        .with_some(ArgName::MaxChars, facts.max_chars_arg);
     Some(format!(
         "Matches truncated: {} of {} matching lines shown (lines {first}-{last} searched). To see the next matches, call again with {call}.",
         found.shown.len(),
@@ -180,35 +181,6 @@ fn line_cut_note(
         " To read the line from column {from}, call again without pattern (and without context_lines or ignore_case) with {window}."
     ));
     note
-}
-
-/// The next page's arguments, as the hint writes them: the search as sent, the lines from
-/// `start_line` to the caller's end, the caller's `max_chars`.
-struct NextPage<'a> {
-    args: &'a SearchArgs,
-    start_line: u64,
-    end_line: Option<u64>,
-    max_chars: Option<u64>,
-}
-
-impl Display for NextPage<'_> {
-    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        write!(f, "{{\"pattern\": {}", json(&self.args.pattern))?;
-        if let Some(ignore_case) = self.args.ignore_case {
-            write!(f, ", \"ignore_case\": {ignore_case}")?;
-        }
-        if let Some(context) = self.args.context_lines {
-            write!(f, ", \"context_lines\": {context}")?;
-        }
-        write!(f, ", \"start_line\": {}", self.start_line)?;
-        if let Some(end) = self.end_line {
-            write!(f, ", \"end_line\": {end}")?;
-        }
-        if let Some(max_chars) = self.max_chars {
-            write!(f, ", \"max_chars\": {max_chars}")?;
-        }
-        f.write_str("}")
-    }
 }
 
 /// `s` as a JSON string literal.
@@ -336,7 +308,8 @@ mod tests {
             out["system_instruction"],
             "Matches truncated: 1 of 4 matching lines shown (lines 1-40 searched). To see the next matches, call again with {\"pattern\": \"^line [0-9]*0$\", \"ignore_case\": false, \"context_lines\": 1, \"start_line\": 12, \"max_chars\": 40}. The page was shortened to stay within the 40 character budget (max_chars); the next page starts after the last group shown."
         );
-        // The caller's end is kept: an end_line, or offset/limit's.
+        // The caller's end is kept: an end_line, or offset/limit's, in offset/limit (issue 46:
+        // start_line and end_line, merged into an offset/limit call, were refused).
         let a = args(
             "line",
             Some(LineRequest::OffsetLimit {
@@ -347,7 +320,7 @@ mod tests {
         let s = output(&text, &a, Some(30))["system_instruction"].clone();
         assert!(
             s.as_str().unwrap().contains(
-                "{\"pattern\": \"line\", \"start_line\": 8, \"end_line\": 34, \"max_chars\": 30}"
+                "{\"pattern\": \"line\", \"offset\": 7, \"limit\": 27, \"max_chars\": 30}"
             ),
             "{s}"
         );

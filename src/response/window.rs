@@ -7,6 +7,7 @@ use super::notes::{READ_LIMIT_NOTE, past_the_end, read_notes, short_id};
 use super::output::{
     ColumnRange, FileOutput, LineRange, Metadata, ReadFacts, WindowMetadata, metadata_of,
 };
+use crate::base::quote::in_hint;
 use crate::resolve::HintStyle;
 use crate::window::{CapKind, Fitted, LONGEST_PREFIX, LineCut, MAX_WINDOW_BYTES, Shortened};
 
@@ -35,7 +36,7 @@ pub(crate) fn held_output<'a>(facts: ReadFacts<'a>, fitted: Option<&Fitted<'_>>)
         metadata: metadata(&facts, fitted, true),
         system_instruction: Some(format!(
             "The file at ref '{}'{commit} is unchanged since blob {blob}; the content you hold is current.",
-            facts.git_ref
+            in_hint(facts.git_ref)
         )),
         content: None,
     }

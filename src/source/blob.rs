@@ -181,9 +181,10 @@ impl Display for SourceError {
             }
             SourceError::FileNotFound { path, git_ref } => write!(
                 f,
-                "File '{}' does not exist at ref '{}'. The path must be relative to the repository root. Do not retry the same path; search the repository for the file name to locate it.",
+                "File '{}' does not exist at ref '{}'. The path must be relative to the repository root. Do not retry the same path; search the repository for the file name to locate it: {}.",
                 shown(path),
-                shown(git_ref)
+                shown(git_ref),
+                find_call(path, git_ref)
             ),
             SourceError::FileNotFoundNear {
                 path,
@@ -235,6 +236,24 @@ fn is_directory(
     )
 }
 
+/// The `search_repository` call that finds a missing file by its base name (a glob, its
+/// special characters escaped), at the same ref.
+pub(crate) fn find_call(path: &str, git_ref: &str) -> String {
+    let base = path.rsplit('/').next().unwrap_or(path);
+    if base.chars().count() > 100 || git_ref.chars().count() > 100 {
+        return "call search_repository with a glob of its name".to_string();
+    }
+    let mut glob = String::with_capacity(base.len());
+    for c in base.chars() {
+        if matches!(c, '*' | '?' | '[' | ']' | '{' | '}' | '\\') {
+            glob.push('\\');
+        }
+        glob.push(c);
+    }
+    let call = serde_json::json!({"glob": glob, "ref": git_ref});
+    format!("call search_repository with {call} (and the same project)")
+}
+
 /// `File 'x' does not exist at ref 'main'. Did you mean 'a', 'b' or 'c'? …`: the suggestions
 /// are quoted whole (they are paths to pass as they are), directories with a trailing `/`.
 fn did_you_mean(
@@ -266,9 +285,10 @@ fn did_you_mean(
     };
     write!(
         f,
-        "File '{}' does not exist at ref '{}'. Did you mean {choices}?{directories} Do not retry the same path; {none_of_them}, search the repository for the file name to locate it.",
+        "File '{}' does not exist at ref '{}'. Did you mean {choices}?{directories} Do not retry the same path; {none_of_them}, search the repository for the file name to locate it: {}.",
         shown(path),
-        shown(git_ref)
+        shown(git_ref),
+        find_call(path, git_ref)
     )
 }
 
@@ -391,11 +411,11 @@ mod tests {
         let file = EntryKind::File;
         assert_eq!(
             near(&[("app/models/user.rb", file)]).to_string(),
-            "File 'app/model/user.rb' does not exist at ref 'main'. Did you mean 'app/models/user.rb'? Do not retry the same path; if that is not the file, search the repository for the file name to locate it."
+            "File 'app/model/user.rb' does not exist at ref 'main'. Did you mean 'app/models/user.rb'? Do not retry the same path; if that is not the file, search the repository for the file name to locate it: call search_repository with {\"glob\":\"user.rb\",\"ref\":\"main\"} (and the same project)."
         );
         assert_eq!(
             near(&[("a.rb", file), ("b.rb", file)]).to_string(),
-            "File 'app/model/user.rb' does not exist at ref 'main'. Did you mean 'a.rb' or 'b.rb'? Do not retry the same path; if neither is the file, search the repository for the file name to locate it."
+            "File 'app/model/user.rb' does not exist at ref 'main'. Did you mean 'a.rb' or 'b.rb'? Do not retry the same path; if neither is the file, search the repository for the file name to locate it: call search_repository with {\"glob\":\"user.rb\",\"ref\":\"main\"} (and the same project)."
         );
         assert_eq!(
             near(&[
@@ -404,7 +424,7 @@ mod tests {
                 ("app/models", EntryKind::Directory)
             ])
             .to_string(),
-            "File 'app/model/user.rb' does not exist at ref 'main'. Did you mean 'a.rb', 'b.rb' or 'app/models/'? Paths ending in '/' are directories; the file may be inside one. Do not retry the same path; if none of these is the file, search the repository for the file name to locate it."
+            "File 'app/model/user.rb' does not exist at ref 'main'. Did you mean 'a.rb', 'b.rb' or 'app/models/'? Paths ending in '/' are directories; the file may be inside one. Do not retry the same path; if none of these is the file, search the repository for the file name to locate it: call search_repository with {\"glob\":\"user.rb\",\"ref\":\"main\"} (and the same project)."
         );
     }
 }

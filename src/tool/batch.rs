@@ -33,12 +33,21 @@ not reach come back without content and their system_instruction names the argum
 }
 
 /// The per-file properties an entry takes: the single tool's, but the call-wide budget and
-/// numbering.
+/// numbering, without their descriptions (the single tool's, which `files` refers to: a
+/// model reads each once, and the listing stays small).
 fn entry_schema(defaults: ReadDefaults) -> Value {
     let per_file = ArgName::ALL
         .into_iter()
         .filter(|name| !matches!(name, ArgName::MaxChars | ArgName::LineNumbers));
-    arguments_schema(per_file, defaults)
+    let mut schema = arguments_schema(per_file, defaults);
+    if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+        for property in properties.values_mut() {
+            if let Value::Object(p) = property {
+                p.remove("description");
+            }
+        }
+    }
+    schema
 }
 
 /// The input schema: `files`, then the call-wide arguments.
@@ -50,7 +59,7 @@ pub(crate) fn input_schema(defaults: ReadDefaults) -> Value {
             "type": "array",
             "minItems": 1,
             "maxItems": MAX_FILES,
-            "description": format!("1 to {MAX_FILES} files to read, each with get_repository_file's per-file arguments."),
+            "description": format!("1 to {MAX_FILES} files to read, each with get_repository_file's per-file arguments (described there)."),
             "items": entry_schema(defaults)
         }),
     );

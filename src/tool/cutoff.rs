@@ -31,6 +31,9 @@ struct Shutdown {
     message: Arc<str>,
 }
 
+/// The answer to a call its client cancelled (rmcp sends none; kept for the log).
+const CANCELLED: &str = "The call was cancelled by its client.";
+
 /// Why a call was cut off.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum CutReason {
@@ -38,6 +41,8 @@ pub(crate) enum CutReason {
     TimeLimit,
     #[error("the server is shutting down")]
     Shutdown,
+    #[error("the client cancelled the call or left")]
+    Cancelled,
 }
 
 impl CutReason {
@@ -46,6 +51,7 @@ impl CutReason {
         match self {
             CutReason::TimeLimit => ErrorKind::Timeout,
             CutReason::Shutdown => ErrorKind::Shutdown,
+            CutReason::Cancelled => ErrorKind::Cancelled,
         }
     }
 }
@@ -73,14 +79,23 @@ impl Cutoffs {
         self
     }
 
-    /// Runs `call`, a call of `tool`, within the cutoffs. Dropping the call cancels it (and
-    /// its GitLab request).
+    /// Runs `call`, a call of `tool`, within the cutoffs, and until `cancelled` is done (the
+    /// client cancelled the call, or is gone). Dropping the call cancels it (its GitLab request, and its CPU work:
+    /// `base::cpu` stops a job whose caller dropped it).
     pub(crate) async fn bound(
         &self,
         tool: ToolName,
         call: impl Future<Output = CallToolResult>,
+        cancelled: impl Future<Output = ()>,
     ) -> CallToolResult {
-        match self.run(call).await {
+        let run = async {
+            tokio::select! {
+                biased;
+                outcome = self.run(call) => outcome,
+                () = cancelled => Err(CutReason::Cancelled),
+            }
+        };
+        match run.await {
             Ok(result) => result,
             Err(cut) => {
                 tracing::warn!(?cut, "tool call cut off");
@@ -120,6 +135,7 @@ impl Cutoffs {
         let message = match cut {
             CutReason::TimeLimit => self.time_limit.as_ref().map(|t| &t.message),
             CutReason::Shutdown => self.shutdown.as_ref().map(|s| &s.message),
+            CutReason::Cancelled => return CANCELLED,
         };
         message.map_or("", |m| m)
     }
@@ -140,7 +156,11 @@ mod tests {
     #[tokio::test]
     async fn without_cutoffs_the_call_runs_to_its_end() {
         let result = Cutoffs::default()
-            .bound(ToolName::GetRepositoryFile, async { ok() })
+            .bound(
+                ToolName::GetRepositoryFile,
+                async { ok() },
+                std::future::pending(),
+            )
             .await;
         assert_eq!(text(&result), "done");
     }
@@ -149,7 +169,11 @@ mod tests {
     async fn a_call_past_its_time_limit_is_a_tool_error() {
         let cutoffs = Cutoffs::default().with_time_limit(Duration::from_millis(10), "too slow");
         let result = cutoffs
-            .bound(ToolName::GetRepositoryFile, std::future::pending())
+            .bound(
+                ToolName::GetRepositoryFile,
+                std::future::pending(),
+                std::future::pending(),
+            )
             .await;
         assert_eq!(result.is_error, Some(true));
         assert_eq!(text(&result), "too slow");
@@ -161,7 +185,11 @@ mod tests {
         let cutoffs = Cutoffs::default().with_shutdown(token.clone(), "shutting down");
         token.cancel();
         let result = cutoffs
-            .bound(ToolName::GetRepositoryFile, std::future::pending())
+            .bound(
+                ToolName::GetRepositoryFile,
+                std::future::pending(),
+                std::future::pending(),
+            )
             .await;
         assert_eq!(result.is_error, Some(true));
         assert_eq!(text(&result), "shutting down");
@@ -169,10 +197,24 @@ mod tests {
         assert_eq!(
             text(
                 &cutoffs
-                    .bound(ToolName::GetRepositoryFile, async { ok() })
+                    .bound(
+                        ToolName::GetRepositoryFile,
+                        async { ok() },
+                        std::future::pending()
+                    )
                     .await
             ),
             "done"
         );
+    }
+
+    #[tokio::test]
+    async fn a_call_its_client_cancelled_is_ended() {
+        let result = Cutoffs::default()
+            .bound(ToolName::GetRepositoryFile, std::future::pending(), async {
+            })
+            .await;
+        assert_eq!(result.is_error, Some(true));
+        assert_eq!(text(&result), CANCELLED);
     }
 }

@@ -50,9 +50,8 @@ pub(super) fn default_budget(defaults: ReadDefaults) -> String {
 fn description(defaults: ReadDefaults) -> String {
     let budget = default_budget(defaults);
     format!(
-        "Read a file from a GitLab repository at a branch, tag or commit. \
-It reads what is committed in GitLab, not your local working copy: use it for projects you have \
-not checked out, or for another ref. Pass a file URL, or project_id + file_path + ref (HEAD = the \
+        "Read a file from a GitLab repository at a branch, tag or commit (what is committed in \
+GitLab, not your working copy). Pass a file URL, or project_id + file_path + ref (HEAD = the \
 default branch). Large files come in line windows (offset/limit, zero-indexed, up to {MAX_LIMIT} lines, \
 or start_line/end_line, 1-indexed inclusive); when the window is not the whole file, \
 system_instruction names the exact arguments of the next call. Content is returned byte-for-byte \

@@ -13,9 +13,10 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
-    CustomResult, Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
-    ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
+    ContentBlock, CustomRequest, CustomResult, Implementation, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
+    ReadResourceResponse, Reference, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -25,18 +26,22 @@ use tokio_util::sync::CancellationToken;
 mod batch;
 mod cutoff;
 mod definition;
+mod find;
 pub(crate) mod jsonrpc;
 mod outcome;
+mod resources;
 
 use crate::base::tool_name::ToolName;
 use definition::tool;
 
 use crate::config::Credential;
+use crate::find::{FindAnswer, Finder};
 use crate::metrics::{self, ErrorKind};
 use crate::reader::Reader;
 use crate::reader::batch::BatchError;
 use crate::reader::caller::CallerContext;
 use crate::reader::history::Caller;
+use crate::resources::Resources;
 use crate::tool::cutoff::Cutoffs;
 
 /// Whose token a call uses.
@@ -87,12 +92,24 @@ pub(crate) struct FileServer {
     sessions: bool,
     /// `get_repository_files`'s, likewise.
     batch_tool: Arc<Tool>,
+    /// `search_repository`'s, likewise.
+    find_tool: Arc<Tool>,
+    /// Runs `search_repository`.
+    finder: Finder,
+    /// Fired when the one client of the process is gone (stdio: stdin closed): every call
+    /// still running is ended, its work stopped.
+    client_gone: CancellationToken,
+    /// The resources: templates, reads, the local list, completion.
+    resources: Resources,
 }
 
 impl FileServer {
     pub(crate) fn new(reader: Reader, tokens: TokenSource) -> Self {
         let tool = Arc::new(tool(reader.defaults()));
         let batch_tool = Arc::new(batch::batch_tool(reader.defaults()));
+        let find_tool = Arc::new(find::find_tool(reader.defaults()));
+        let finder = Finder::new(reader.backend().clone(), reader.defaults().max_chars);
+        let resources = Resources::new(reader.clone(), finder.clone());
         Self {
             reader,
             tokens,
@@ -100,7 +117,17 @@ impl FileServer {
             tool,
             sessions: false,
             batch_tool,
+            find_tool,
+            finder,
+            client_gone: CancellationToken::new(),
+            resources,
         }
+    }
+
+    /// Calls still running when `token` fires are ended: their client is gone.
+    pub(crate) fn with_client_gone(mut self, token: CancellationToken) -> Self {
+        self.client_gone = token;
+        self
     }
 
     /// Calls come in MCP sessions (a session id the transport has checked).
@@ -159,13 +186,49 @@ impl FileServer {
     }
 }
 
+impl FileServer {
+    /// Runs `search_repository` with explicit arguments for a caller.
+    pub async fn call_find(
+        &self,
+        arguments: Option<&serde_json::Map<String, Value>>,
+        who: CallerContext<'_>,
+    ) -> CallToolResult {
+        let find = Box::pin(self.finder.find(arguments, who));
+        let kind = |e: &crate::find::FindError| match e {
+            crate::find::FindError::Source(s) => crate::tool::outcome::source_kind(s),
+            _ => ErrorKind::BadArgument,
+        };
+        logged(ToolName::SearchRepository, arguments, find, kind).await
+    }
+}
+
+/// An answer as an MCP result.
+trait Answer {
+    fn result(self) -> CallToolResult;
+}
+
+impl Answer for Value {
+    fn result(self) -> CallToolResult {
+        CallToolResult::structured(self)
+    }
+}
+
+/// `search_repository`'s: the structured output, and the same answer in grep form as text.
+impl Answer for FindAnswer {
+    fn result(self) -> CallToolResult {
+        let mut result = CallToolResult::structured(self.structured);
+        result.content = vec![ContentBlock::text(self.text)];
+        result
+    }
+}
+
 /// A call of `tool` (its name is also its label in the metrics) as an MCP result (an error as a
 /// tool error, counted as `kind` says), with its log lines: the arguments (redacted) at debug,
 /// the times at info.
-async fn logged<E: std::fmt::Display>(
+async fn logged<T: Answer, E: std::fmt::Display>(
     label: ToolName,
     arguments: Option<&serde_json::Map<String, Value>>,
-    read: impl Future<Output = Result<Value, E>>,
+    read: impl Future<Output = Result<T, E>>,
     kind: impl Fn(&E) -> ErrorKind,
 ) -> CallToolResult {
     let tool = label.as_str();
@@ -182,7 +245,7 @@ async fn logged<E: std::fmt::Display>(
         timing.upstream,
     );
     let result = match read {
-        Ok(value) => CallToolResult::structured(value),
+        Ok(value) => value.result(),
         Err(e) => CallToolResult::error(vec![ContentBlock::text(e.to_string())]),
     };
     tracing::info!(
@@ -197,6 +260,15 @@ async fn logged<E: std::fmt::Display>(
 }
 
 impl FileServer {
+    /// Fires when the call of `context` is cancelled: by its client (`notifications/cancelled`,
+    /// which rmcp turns into the request's token) or because the client is gone.
+    async fn cancelled(&self, context: &RequestContext<RoleServer>) {
+        tokio::select! {
+            () = context.ct.cancelled() => {}
+            () = self.client_gone.cancelled() => {}
+        }
+    }
+
     /// Who a call comes from, for the "file changed" memory: the process's one client without
     /// HTTP; over HTTP, the token sent with the request and the session, where they exist.
     fn caller(
@@ -215,6 +287,23 @@ impl FileServer {
             .filter(|_| self.sessions);
         Caller::over_http(own_token, session)
     }
+
+    /// The credential a request reads with: the server's, or the HTTP request's own.
+    fn credential(&self, context: &RequestContext<RoleServer>) -> Option<Credential> {
+        match &self.tokens {
+            TokenSource::Configured(c) => c.clone(),
+            TokenSource::FromRequest => context
+                .extensions
+                .get::<http::request::Parts>()
+                .and_then(|parts| parts.extensions.get::<Credential>())
+                .cloned(),
+        }
+    }
+
+    /// A request that must read with the caller's own token and carries none.
+    fn lacks_token(&self, credential: Option<&Credential>) -> bool {
+        matches!(self.tokens, TokenSource::FromRequest) && credential.is_none()
+    }
 }
 
 /// What the server tells an agent at initialization (and in `server/discover`): how to use the
@@ -223,7 +312,7 @@ pub(crate) const INSTRUCTIONS: &str = "\
 get_repository_file reads one file of a GitLab repository (or of a local git repository) at a branch, tag or commit, in line windows.
 - Name the file by its URL (.../-/blob/<ref>/<path>, a #L10-20 anchor selects lines) or by project_id + file_path + ref (HEAD = the default branch).
 - Follow system_instruction: it names the exact arguments of the next window, or says why a window was shortened.
-- In a large file, search with pattern (a regular expression) instead of paging through it.
+- In a large file, search with pattern (a regular expression) instead of paging through it; to find files or lines in a whole ref, call search_repository (glob, pattern): each hit names the get_repository_file call that reads it.
 - In a source file, pass outline: true to see its definitions with their lines, then symbol (a name it lists) to read one definition whole.
 - To read several files at once (up to 20, each with its own window or pattern), call get_repository_files: one request per project and ref, one shared budget.
 - To re-read a file you already hold, pass its metadata.blob_id as if_none_match: an unchanged file comes back without content.
@@ -232,7 +321,12 @@ get_repository_file reads one file of a GitLab repository (or of a local git rep
 fn server_info() -> &'static ServerConfig {
     static INFO: OnceLock<ServerConfig> = OnceLock::new();
     INFO.get_or_init(|| {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_resources()
+            .enable_completions()
+            .build();
+        ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(
                 "gitlab-file-mcp",
                 env!("CARGO_PKG_VERSION"),
@@ -254,6 +348,7 @@ impl ServerHandler for FileServer {
         Ok(ListToolsResult::with_all_items(vec![
             (*self.tool).clone(),
             (*self.batch_tool).clone(),
+            (*self.find_tool).clone(),
         ]))
     }
 
@@ -261,6 +356,7 @@ impl ServerHandler for FileServer {
         match ToolName::of(name)? {
             ToolName::GetRepositoryFile => Some((*self.tool).clone()),
             ToolName::GetRepositoryFiles => Some((*self.batch_tool).clone()),
+            ToolName::SearchRepository => Some((*self.find_tool).clone()),
         }
     }
 
@@ -277,15 +373,8 @@ impl ServerHandler for FileServer {
             };
             return Err(McpError::invalid_params(refusal.to_string(), None));
         };
-        let credential = match &self.tokens {
-            TokenSource::Configured(c) => c.clone(),
-            TokenSource::FromRequest => context
-                .extensions
-                .get::<http::request::Parts>()
-                .and_then(|parts| parts.extensions.get::<Credential>())
-                .cloned(),
-        };
-        if matches!(self.tokens, TokenSource::FromRequest) && credential.is_none() {
+        let credential = self.credential(&context);
+        if self.lacks_token(credential.as_ref()) {
             metrics::tool_call_not_run(tool, ErrorKind::NoToken);
             let refusal = CallRefusal::NoCallerToken.to_string();
             return Ok(CallToolResult::error(vec![ContentBlock::text(refusal)]).into());
@@ -294,18 +383,100 @@ impl ServerHandler for FileServer {
             credential: credential.as_ref(),
             caller: self.caller(&context, credential.as_ref()),
         };
+        // The pool's slots are shared by the callers it can tell apart (`base::cpu`).
+        let pool_key = match who.caller {
+            Some(Caller::Http(key)) => Some(key),
+            Some(Caller::Process) | None => None,
+        };
         let arguments = request.arguments.as_ref();
-        let result = match tool {
-            ToolName::GetRepositoryFiles => {
-                let call = self.call_many(arguments, who);
-                self.cutoffs.bound(tool, call).await
-            }
-            ToolName::GetRepositoryFile => {
-                let call = self.call(arguments, who);
-                self.cutoffs.bound(tool, call).await
+        let call = async {
+            match tool {
+                ToolName::GetRepositoryFiles => {
+                    let call = self.call_many(arguments, who);
+                    self.cutoffs
+                        .bound(tool, call, self.cancelled(&context))
+                        .await
+                }
+                ToolName::GetRepositoryFile => {
+                    let call = self.call(arguments, who);
+                    self.cutoffs
+                        .bound(tool, call, self.cancelled(&context))
+                        .await
+                }
+                ToolName::SearchRepository => {
+                    let call = self.call_find(arguments, who);
+                    self.cutoffs
+                        .bound(tool, call, self.cancelled(&context))
+                        .await
+                }
             }
         };
+        let result = crate::base::cpu::as_caller(pool_key, call).await;
         Ok(result.into())
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, McpError> {
+        Ok(ListResourceTemplatesResult::with_all_items(
+            self.resources.templates(),
+        ))
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        let cursor = request.as_ref().and_then(|r| r.cursor.as_deref());
+        let listed = self.resources.list(cursor).await;
+        listed.map_err(|e| resources::mcp_error(&e))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        let _running = crate::metrics::call_running();
+        let credential = self.credential(&context);
+        if self.lacks_token(credential.as_ref()) {
+            let refusal = CallRefusal::NoCallerToken.to_string();
+            return Err(McpError::invalid_request(refusal, None));
+        }
+        let who = CallerContext {
+            credential: credential.as_ref(),
+            caller: self.caller(&context, credential.as_ref()),
+        };
+        let read = resources::read(&self.resources, &request.uri, who).await?;
+        Ok(read.into())
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, McpError> {
+        let Reference::Resource(template) = &request.r#ref else {
+            return Ok(CompleteResult::default());
+        };
+        let credential = self.credential(&context);
+        let filled = request
+            .context
+            .as_ref()
+            .and_then(|c| c.arguments.clone())
+            .unwrap_or_default();
+        let argument = &request.argument;
+        let completion = self.resources.complete(
+            &template.uri,
+            &argument.name,
+            &argument.value,
+            &filled,
+            credential.as_ref(),
+        );
+        Ok(CompleteResult::new(completion.await))
     }
 
     /// rmcp hands over requests it could not type; a `tools/call` with malformed params is one.

@@ -40,7 +40,7 @@ fn view_kind(e: &ViewError) -> ErrorKind {
     }
 }
 
-fn source_kind(e: &SourceError) -> ErrorKind {
+pub(crate) fn source_kind(e: &SourceError) -> ErrorKind {
     match e {
         SourceError::ProjectNotFound { .. }
         | SourceError::RefNotFound { .. }

@@ -50,13 +50,23 @@ try {
   process.exit(1);
 }
 
+// In the Node versions that added it, a failed execve(2) aborts the process (later ones throw):
+// only a binary this process may execute is handed over; anything else is left to spawn.
+function executable(file) {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return true;
+  } catch (e) {
+    return false;
+  }
+}
+
 const args = process.argv.slice(2);
-if (typeof process.execve === "function" && process.platform !== "win32") {
+if (typeof process.execve === "function" && process.platform !== "win32" && executable(binary)) {
   try {
     process.execve(binary, [binary, ...args], process.env);
   } catch (e) {
-    // Not replaced (the binary cannot be executed here): run it as a child below, which
-    // reports why.
+    // Not replaced (a Node that throws on a failed execve(2)): run it as a child below.
   }
 }
 

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use tokio::sync::Semaphore;
 
+use super::mode::Mode;
 use super::origin::OriginPolicy;
 
 /// What every request to `/mcp` is checked against, and the slots it takes.
@@ -13,11 +14,10 @@ use super::origin::OriginPolicy;
 pub(crate) struct Admission {
     pub allowed_hosts: Vec<String>,
     pub origins: OriginPolicy,
-    pub token_from_request: bool,
+    /// Whose token a call reads with.
+    pub mode: Mode,
     pub max_body: usize,
     pub body_timeout: Duration,
     pub slots: Arc<Semaphore>,
     pub request_timeout: Duration,
-    /// `--oauth`: the sign-in whose access tokens `/mcp` takes.
-    pub oauth: Option<Arc<crate::auth::Oauth>>,
 }

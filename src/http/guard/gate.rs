@@ -10,6 +10,7 @@ use http::{StatusCode, header};
 
 use super::admission::Admission;
 use super::host::{HostProblem, host_allowed, request_host};
+use super::mode::Mode;
 use super::token::{bearer_text, hide_tokens, private_token, request_token};
 use crate::auth::Oauth;
 use crate::config::Credential;
@@ -127,22 +128,24 @@ pub(crate) async fn authenticate(
     next: Next,
 ) -> Response {
     hide_tokens(request.headers_mut());
-    if let Some(oauth) = &a.oauth {
-        return match signed_in(oauth, a.token_from_request, request.headers()) {
-            Some(credential) => {
-                request.extensions_mut().insert(credential);
-                next.run(request).await
+    let credential = match &a.mode {
+        Mode::ServerToken => return next.run(request).await,
+        Mode::SignIn {
+            oauth,
+            private_tokens,
+        } => match signed_in(oauth, *private_tokens, request.headers()) {
+            Some(credential) => credential,
+            None => return sign_in_first(oauth, &request),
+        },
+        Mode::RequestToken => match request_token(request.headers()) {
+            Some(credential) => credential,
+            None => {
+                tracing::debug!("{}", wording::LOG_NO_TOKEN);
+                metrics::refused(Guard::Token);
+                return reply::unauthorized(request.method(), wording::UNAUTHORIZED);
             }
-            None => sign_in_first(oauth, &request),
-        };
-    }
-    if a.token_from_request {
-        let Some(credential) = request_token(request.headers()) else {
-            tracing::debug!("{}", wording::LOG_NO_TOKEN);
-            metrics::refused(Guard::Token);
-            return reply::unauthorized(request.method(), wording::UNAUTHORIZED);
-        };
-        request.extensions_mut().insert(credential);
-    }
+        },
+    };
+    request.extensions_mut().insert(credential);
     next.run(request).await
 }

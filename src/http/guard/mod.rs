@@ -1,5 +1,5 @@
 //! The checks a request passes before it reaches the tool, each refusing with its own status:
-//! what they share ([`admission`]), the header checks ([`gate`]: [`origin`], [`host`], the
+//! what they share ([`admission`]), who the caller is ([`mode`], decided once), the header checks ([`gate`]: [`origin`], [`host`], the
 //! caller's [`token`]), the body received whole ([`body`]), and a free slot within a deadline
 //! ([`capacity`]).
 //!
@@ -10,5 +10,6 @@ pub(super) mod body;
 pub(super) mod capacity;
 pub(super) mod gate;
 pub(super) mod host;
+pub(super) mod mode;
 pub(super) mod origin;
 pub(super) mod token;

@@ -36,8 +36,8 @@ use super::fingerprint::Fingerprints;
 use super::session::Owners;
 use super::session_slots::{Caps, Full, Slots};
 use super::token_verdicts::Verdicts;
-use crate::auth::Oauth;
 use crate::config::{Credential, TokenOrigin};
+use crate::http::guard::mode::Mode;
 use crate::http::wording::{self, reply};
 use crate::metrics::{self, Guard};
 use crate::reader::AnySource;
@@ -48,15 +48,13 @@ use crate::source::gitlab::{FlightRole, Flights, TokenStanding};
 const SESSION_ID: &str = "mcp-session-id";
 /// Seconds a client is told to wait after a full cap: sessions end by `DELETE` or by idling
 /// out, which takes longer than a request in flight.
-const RETRY_AFTER_SECS: u64 = 30;
+const SESSIONS_FULL_RETRY_AFTER_SECS: u64 = 30;
 
 /// What the flags say of sessions (`HttpArgs::sessions`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct SessionSettings {
     /// Session mode (not `--stateless`).
     pub sessions_on: bool,
-    /// `--token-from-request`.
-    pub token_from_request: bool,
     /// `--max-sessions-per-token`, `--max-sessions`.
     pub caps: Caps,
     /// `--session-idle-secs`.
@@ -73,20 +71,12 @@ pub(crate) struct Parts {
 }
 
 impl Parts {
-    /// The parts for a server with `settings`, reading from `source`; `oauth`: `--oauth`'s
-    /// sign-in, whose tokens are vouched for on every request.
-    pub(crate) fn new(
-        settings: SessionSettings,
-        source: AnySource,
-        oauth: Option<Arc<Oauth>>,
-    ) -> Self {
+    /// The parts for a server with `settings`, reading from `source`, its callers as `mode`
+    /// says (a sign-in's tokens are vouched for on every request).
+    pub(crate) fn new(settings: SessionSettings, source: AnySource, mode: Mode) -> Self {
         let sessions_on = settings.sessions_on;
         let prints = Fingerprints::default();
-        let owners = Arc::new(Owners::new(
-            sessions_on,
-            settings.token_from_request,
-            prints.clone(),
-        ));
+        let owners = Arc::new(Owners::new(sessions_on, mode.per_caller(), prints.clone()));
         let slots = Slots::new(settings.caps);
         let manager = Arc::new(CountedSessions::new(
             settings.idle,
@@ -95,14 +85,13 @@ impl Parts {
         ));
         let opening = Arc::new(Opening {
             sessions_on,
-            token_from_request: settings.token_from_request,
+            mode,
             source,
             prints,
             verdicts: Verdicts::default(),
             checks: Flights::default(),
             slots,
             sessions: Arc::clone(&manager),
-            oauth,
         });
         Self {
             owners,
@@ -117,8 +106,9 @@ impl Parts {
 pub(crate) struct Opening {
     /// Session mode (else there are no sessions and nothing to check).
     sessions_on: bool,
-    /// Check the caller's token with GitLab (`--token-from-request`).
-    token_from_request: bool,
+    /// Whose token a call reads with: a caller's own is checked with GitLab before a session
+    /// opens; a sign-in's on every `POST`.
+    mode: Mode,
     source: AnySource,
     prints: Fingerprints,
     verdicts: Verdicts,
@@ -126,8 +116,6 @@ pub(crate) struct Opening {
     checks: Flights<u64, Result<TokenStanding, SourceError>>,
     slots: Arc<Slots>,
     sessions: Arc<CountedSessions>,
-    /// `--oauth`: every `POST` with a signed-in token is vouched for, session or not.
-    oauth: Option<Arc<Oauth>>,
 }
 
 /// Check 7: see the module doc.
@@ -193,7 +181,7 @@ async fn open(o: &Opening, request: Request, next: Next) -> Response {
         return next.run(request).await;
     }
     let credential = request.extensions().get::<Credential>().cloned();
-    let print = match credential.filter(|_| o.token_from_request) {
+    let print = match credential.filter(|_| o.mode.per_caller()) {
         Some(credential) => match o.standing(&credential).await {
             Ok(TokenStanding::Accepted) => Some(o.prints.of(&credential)),
             Ok(TokenStanding::Refused) => {
@@ -229,11 +217,9 @@ async fn open(o: &Opening, request: Request, next: Next) -> Response {
 }
 
 impl Opening {
-    /// With `--oauth`, a `POST` carrying a signed-in token: `None` if GitLab accepts the token
-    /// inside (as far as the remembered verdict goes), else the 401 (`invalid_token`) or 502.
     /// With `--oauth`, a `POST` carrying a signed-in token: the credential and the method.
     fn signed_in(&self, request: &Request) -> Option<(Credential, Method)> {
-        self.oauth.as_ref()?;
+        self.mode.sign_in()?;
         if request.method() != Method::POST {
             return None;
         }
@@ -266,8 +252,8 @@ impl Opening {
         tracing::info!("{}", wording::LOG_TOKEN_REFUSED);
         metrics::refused(Guard::TokenRefused);
         let challenge = self
-            .oauth
-            .as_ref()
+            .mode
+            .sign_in()
             .and_then(|oauth| http::HeaderValue::from_str(&oauth.challenge(true)).ok())
             .unwrap_or_else(|| http::HeaderValue::from_static(reply::CHALLENGE));
         reply::challenged(method, wording::SIGN_IN_REFUSED, challenge)
@@ -321,7 +307,7 @@ impl Opening {
         };
         tracing::info!(cap = ?full, "{}", wording::LOG_SESSIONS_FULL);
         metrics::refused(guard);
-        reply::busy_for(&message, RETRY_AFTER_SECS)
+        reply::busy_for(&message, SESSIONS_FULL_RETRY_AFTER_SECS)
     }
 }
 

@@ -1,6 +1,6 @@
 //! What GitLab last said of each token, by fingerprint, for a short time: a token it accepted
 //! for [`ACCEPTED_FOR`], one it refused for [`REFUSED_FOR`] (shorter, so a token just created
-//! or fixed is not held refused for long). At most [`REMEMBERED`] tokens, the least recently
+//! or fixed is not held refused for long). At most [`TOKENS_REMEMBERED`] tokens, the least recently
 //! used forgotten first, so made-up tokens cannot grow it. Pure: the time is passed in.
 
 use std::time::{Duration, Instant};
@@ -13,7 +13,7 @@ pub(crate) const ACCEPTED_FOR: Duration = Duration::from_secs(60);
 /// How long a refused token is refused without asking GitLab again.
 pub(crate) const REFUSED_FOR: Duration = Duration::from_secs(10);
 /// The most tokens remembered.
-pub(crate) const REMEMBERED: u64 = 16_384;
+pub(crate) const TOKENS_REMEMBERED: u64 = 16_384;
 
 /// Token fingerprint → what GitLab said and when.
 #[derive(Debug)]
@@ -24,7 +24,7 @@ pub(crate) struct Verdicts {
 impl Default for Verdicts {
     fn default() -> Self {
         Self {
-            by_print: SharedLru::new(REMEMBERED),
+            by_print: SharedLru::new(TOKENS_REMEMBERED),
         }
     }
 }
@@ -89,14 +89,14 @@ mod tests {
     fn at_most_the_remembered_number_of_tokens_are_kept() {
         let verdicts = Verdicts::default();
         let t0 = Instant::now();
-        for print in 0..REMEMBERED + 10 {
+        for print in 0..TOKENS_REMEMBERED + 10 {
             verdicts.put(print, TokenStanding::Refused, t0);
         }
-        assert_eq!(verdicts.by_print.lock().len() as u64, REMEMBERED);
+        assert_eq!(verdicts.by_print.lock().len() as u64, TOKENS_REMEMBERED);
         // The oldest went first.
         assert_eq!(verdicts.get(0, t0), None);
         assert_eq!(
-            verdicts.get(REMEMBERED + 9, t0),
+            verdicts.get(TOKENS_REMEMBERED + 9, t0),
             Some(TokenStanding::Refused)
         );
     }

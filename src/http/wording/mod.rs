@@ -72,11 +72,19 @@ pub(crate) fn gateway_timeout(limit: Duration) -> String {
 
 // Tool errors of calls the HTTP layer cuts off (session mode's time limit; the drain).
 
-pub(crate) fn call_timed_out(limit: Duration) -> String {
-    format!(
-        "The call did not finish within {} s (the server's --request-timeout-secs). GitLab may be slow; try again.",
-        limit.as_secs()
-    )
+/// The tool error of a call past `limit`; `local`: the server reads a local repository, so the
+/// time went to the file's own work, not to GitLab.
+pub(crate) fn call_timed_out(limit: Duration, local: bool) -> String {
+    let secs = limit.as_secs();
+    if local {
+        format!(
+            "The call did not finish within {secs} s (the server's --request-timeout-secs): the work on the file took longer. Ask for less of it: a line range, a narrower pattern, or a smaller part of a large file."
+        )
+    } else {
+        format!(
+            "The call did not finish within {secs} s (the server's --request-timeout-secs). GitLab may be slow; try again."
+        )
+    }
 }
 
 pub(crate) const SHUTTING_DOWN: &str = "The server is shutting down and stopped this call before it finished. Call again: the request will reach a server that is running.";

@@ -16,7 +16,7 @@ pub(crate) const CHALLENGE: &str = "Bearer realm=\"gitlab-file-mcp\"";
 /// -32001 is what MCP servers commonly answer for a missing credential.
 const UNAUTHORIZED_CODE: ErrorCode = ErrorCode(-32001);
 /// Seconds a client is told to wait after a 503.
-const RETRY_AFTER_SECS: &str = "1";
+const BUSY_RETRY_AFTER_SECS: &str = "1";
 
 /// `status` with a `text/plain` line.
 pub(crate) fn plain(status: StatusCode, message: impl Into<String>) -> Response {
@@ -78,7 +78,7 @@ pub(crate) fn busy(message: &str) -> Response {
     let mut response = plain(StatusCode::SERVICE_UNAVAILABLE, message);
     response.headers_mut().insert(
         header::RETRY_AFTER,
-        HeaderValue::from_static(RETRY_AFTER_SECS),
+        HeaderValue::from_static(BUSY_RETRY_AFTER_SECS),
     );
     response
 }

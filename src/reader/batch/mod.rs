@@ -18,6 +18,7 @@ use serde_json::{Map, Value, json};
 use super::error::ReadError;
 use super::steps::{Call, Labelled, Planned, Steps};
 use crate::base::cpu::{self, Stop};
+use crate::base::quote::shown;
 use crate::resolve::args::ArgName;
 use crate::response;
 use crate::response::limit::SharedLimit;
@@ -83,7 +84,7 @@ where
     })
     .await;
     match walked {
-        Ok(Ok(answer)) => answer,
+        Ok(Ok(answer)) => response::batch::within_the_bound(answer),
         Ok(Err(never)) => match never {},
         Err(e) => {
             let failure = EntryFailure::Cpu(e);
@@ -122,7 +123,10 @@ async fn complete_all<S: Source>(
 async fn fetch_all<S: Source>(
     steps: &Steps<'_, S>,
     wanted: &[Wanted<'_, S::Lookup>],
-) -> (Vec<Result<Fetched, EntryFailure>>, Vec<Option<String>>) {
+) -> (Vec<Result<Fetched, EntryFailure>>, Vec<Option<String>>)
+where
+    S::Lookup: Labelled,
+{
     let fetched: Vec<Result<Fetched, EntryFailure>> = steps
         .fetch_each(wanted)
         .await
@@ -250,7 +254,10 @@ impl Step<'_> {
             Err(e) => {
                 let blob = &read.fetched.blob;
                 let failure = EntryFailure::Read(ReadError::View(e));
-                failed((json!(blob.path), json!(blob.git_ref)), &failure)
+                failed(
+                    (json!(shown(&blob.path)), json!(shown(&blob.git_ref))),
+                    &failure,
+                )
             }
         }
     }
@@ -269,16 +276,18 @@ fn not_read(limit: SharedLimit, call: &BatchCall, entry: &Entry, fetched: &Fetch
     })
 }
 
-/// `{path, ref, error}`: the failure worded, once, here.
+/// `{path, ref, error}`: the failure worded, once, here; `path` and `ref` quoted as an error
+/// quotes them (at most 100 characters: 20 entries naming a missing 4,096-character path made
+/// a message of a megabyte).
 fn failed((path, git_ref): (Value, Value), failure: &EntryFailure) -> Value {
     json!({ "path": path, "ref": git_ref, "error": failure.to_string() })
 }
 
-/// The path and ref an entry's error names: the lookup's, else as the entry gave them, quoted
+/// The path and ref an entry's error names, quoted: the lookup's, else as the entry gave them
 /// (a URL stands for the path), `null` when it gave none.
 fn label<L: Labelled>(lookup: Option<&L>, entry: &Entry) -> (Value, Value) {
     if let Some((path, git_ref)) = lookup.and_then(Labelled::path_and_ref) {
-        return (json!(path), json!(git_ref));
+        return (json!(shown(path)), json!(shown(git_ref)));
     }
     let path = entry
         .quoted(ArgName::FilePath)

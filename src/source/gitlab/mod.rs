@@ -38,12 +38,13 @@ pub(crate) use content::flights::{FlightRole, Flights};
 pub(crate) use query::token_check::TokenStanding;
 use query::{blob_query, commits_query, evidence_query, graphql, token_check};
 use read::shared::GitlabState;
-use read::{many, single};
+use read::{find, many, single};
 
 use crate::config::{ConfigError, Credential, GitlabConfig};
 use crate::resolve::args::ToolArgs;
 use crate::resolve::{self, ProjectFile, ProjectRef, ResolveError, Target};
-use crate::source::blob::{Fetched, SourceError};
+use crate::source::blob::{BlobKind, Fetched, SourceError};
+use crate::source::tree::{Proposed, RefCommit, Scope, TreeItem, TreeSource};
 use crate::source::views::{Blamed, CommitPage, CommitWindow, FileCommit};
 use crate::source::{Source, Wanted};
 use crate::window::Extent;
@@ -133,6 +134,54 @@ impl Source for GitlabSource {
     }
 }
 
+/// `search_repository`'s steps ([`find`]).
+impl TreeSource for GitlabSource {
+    async fn ref_commit(
+        &self,
+        scope: &Scope,
+        credential: Option<&Credential>,
+    ) -> Result<RefCommit, SourceError> {
+        find::ref_commit(&self.shared, scope, credential).await
+    }
+
+    async fn tree(
+        &self,
+        at: &RefCommit,
+        path: &str,
+        credential: Option<&Credential>,
+    ) -> Result<Vec<TreeItem>, SourceError> {
+        find::tree(&self.shared, at, path, credential).await
+    }
+
+    async fn blob(
+        &self,
+        at: &RefCommit,
+        item: &TreeItem,
+        credential: Option<&Credential>,
+    ) -> Result<BlobKind, SourceError> {
+        find::blob(&self.shared, at, item, credential).await
+    }
+
+    async fn blobs(
+        &self,
+        at: &RefCommit,
+        items: &[&TreeItem],
+        credential: Option<&Credential>,
+    ) -> Vec<Result<BlobKind, SourceError>> {
+        find::blobs(&self.shared, at, items, credential).await
+    }
+
+    async fn propose(
+        &self,
+        at: &RefCommit,
+        literal: &str,
+        dir: &str,
+        credential: Option<&Credential>,
+    ) -> Proposed {
+        find::propose(&self.shared, at, literal, dir, credential).await
+    }
+}
+
 impl GitlabSource {
     pub(crate) fn new(config: &GitlabConfig) -> Result<Self, ConfigError> {
         Ok(Self {
@@ -168,6 +217,7 @@ pub(crate) fn all_documents() -> Vec<(String, String)> {
     documents.push(("CurrentUser".into(), graphql::current_user::QUERY.into()));
     documents.push(("History".into(), graphql::history::QUERY.into()));
     documents.push(("Blame".into(), graphql::blame::QUERY.into()));
+    documents.extend(query::find::tree_query::documents());
     for count in 1..=evidence_query::MAX_PER_REQUEST {
         for i in 0..16 {
             let extras = evidence_query::Extras {

@@ -6,6 +6,7 @@
 mod error;
 mod history;
 mod repo;
+mod tree;
 
 use std::sync::Arc;
 
@@ -20,6 +21,8 @@ use crate::resolve::args::ToolArgs;
 use crate::resolve::choice::{Evidence, choose};
 use crate::resolve::{self, Lookup, ResolveError, Target};
 use crate::source::Source;
+use crate::source::blob::BlobKind;
+use crate::source::tree::{Proposed, RefCommit, Scope, TreeItem, TreeSource};
 use crate::source::views::{Blamed, CommitPage, CommitWindow, FileCommit};
 use crate::window::Extent;
 
@@ -97,11 +100,73 @@ impl Source for LocalSource {
     }
 }
 
+/// What a local search tells the answer about GitLab's search.
+const NO_SEARCH_INDEX: &str = "a local repository has no search index";
+
+impl TreeSource for LocalSource {
+    async fn ref_commit(
+        &self,
+        scope: &Scope,
+        _credential: Option<&Credential>,
+    ) -> Result<RefCommit, SourceError> {
+        let git_ref = scope.git_ref.clone();
+        self.blocking(move |repo| repo.commit_of(&git_ref)).await
+    }
+
+    async fn tree(
+        &self,
+        at: &RefCommit,
+        path: &str,
+        _credential: Option<&Credential>,
+    ) -> Result<Vec<TreeItem>, SourceError> {
+        let (sha, path) = (at.sha.clone(), path.to_string());
+        self.blocking(move |repo| repo.items(&sha, &path)).await
+    }
+
+    async fn blob(
+        &self,
+        _at: &RefCommit,
+        item: &TreeItem,
+        _credential: Option<&Credential>,
+    ) -> Result<BlobKind, SourceError> {
+        let oid = item.oid.clone();
+        self.blocking(move |repo| repo.blob_kind(&oid)).await
+    }
+
+    async fn propose(
+        &self,
+        _at: &RefCommit,
+        _literal: &str,
+        _path: &str,
+        _credential: Option<&Credential>,
+    ) -> Proposed {
+        Proposed::Unavailable {
+            why: NO_SEARCH_INDEX.to_string(),
+            scan_limit: usize::MAX,
+        }
+    }
+}
+
 impl LocalSource {
     pub(crate) fn new(repo: LocalRepo) -> Self {
         Self {
             repo: Arc::new(repo),
         }
+    }
+
+    /// Runs `work` on the repository on a blocking thread (gix is synchronous).
+    async fn blocking<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&LocalRepo) -> Result<T, SourceError> + Send + 'static,
+    ) -> Result<T, SourceError> {
+        let repo = Arc::clone(&self.repo);
+        tokio::task::spawn_blocking(move || work(&repo))
+            .await
+            .unwrap_or_else(|e| {
+                Err(SourceError::failed(LocalError::Task {
+                    cause: Shared::new(e),
+                }))
+            })
     }
 }
 

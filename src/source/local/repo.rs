@@ -28,7 +28,7 @@ const MAX_TAG_DEPTH: usize = 32;
 /// `Arc` (cloning shares the underlying object and ref stores).
 #[derive(Clone)]
 pub(crate) struct LocalRepo {
-    repo: gix::ThreadSafeRepository,
+    pub(super) repo: gix::ThreadSafeRepository,
 }
 
 impl std::fmt::Debug for LocalRepo {
@@ -228,7 +228,7 @@ fn ref_exists(repo: &gix::Repository, full_name: &str) -> bool {
 }
 
 /// Resolve a checked `rev` to a commit and return the commit and its root tree.
-fn resolve_commit_tree(
+pub(super) fn resolve_commit_tree(
     repo: &gix::Repository,
     rev: &str,
 ) -> Result<(ObjectId, ObjectId), SourceError> {
@@ -276,7 +276,7 @@ fn peel_to_commit(
 
 /// What a path names in a tree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum TreeEntry {
+pub(super) enum TreeEntry {
     /// A file or a symlink (whose blob is the link target).
     Blob(ObjectId),
     /// A directory, and its tree.
@@ -288,7 +288,7 @@ enum TreeEntry {
 }
 
 /// Look `components` up in the tree `root`, one entry at a time. An empty list is `Missing`.
-fn find_path(
+pub(super) fn find_path(
     repo: &gix::Repository,
     root: ObjectId,
     components: &[&str],
@@ -416,7 +416,7 @@ fn not_found_ref(rev: &str) -> SourceError {
     }
 }
 
-fn invalid_ref(rev: &str, reason: LocalRefError) -> SourceError {
+pub(super) fn invalid_ref(rev: &str, reason: LocalRefError) -> SourceError {
     SourceError::InvalidRef {
         git_ref: Some(rev.to_owned()),
         reason: Shared::any(reason),

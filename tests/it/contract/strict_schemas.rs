@@ -206,5 +206,5 @@ fn ajv_in_strict_mode_compiles_both_tools_and_keeps_their_meaning() {
     let output = child.wait_with_output().unwrap();
     let said = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{said}");
-    assert!(said.contains("2 tools, 12 samples, 0 failures"), "{said}");
+    assert!(said.contains("3 tools, 12 samples, 0 failures"), "{said}");
 }

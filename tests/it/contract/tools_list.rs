@@ -54,7 +54,7 @@ async fn the_tool_is_read_only_and_strict() {
     let server = mcp::spawn(&[], &[("GITLAB_URL", "http://127.0.0.1:9")]).await;
     let tools = server.list_tools().await;
     server.stop().await;
-    assert_eq!(tools.len(), 2);
+    assert_eq!(tools.len(), 3);
     let tool = serde_json::to_value(&tools[0]).unwrap();
     assert_eq!(tool["name"], "get_repository_file");
     assert_eq!(tool["annotations"]["readOnlyHint"], true);
@@ -83,15 +83,22 @@ async fn the_tool_is_read_only_and_strict() {
     let files = &batch["inputSchema"]["properties"]["files"];
     assert_eq!(files["maxItems"], 20);
     assert_eq!(files["items"]["additionalProperties"], false);
-    // An entry takes the single tool's per-file arguments, with the same schemas; the budget
-    // and numbering are the call's.
+    // An entry takes the single tool's per-file arguments, with the same schemas but for their
+    // descriptions (the single tool's, which `files` refers to); the budget and numbering are
+    // the call's.
     let entry = files["items"]["properties"].as_object().unwrap();
     for (name, schema) in tool["inputSchema"]["properties"].as_object().unwrap() {
+        let mut schema = schema.clone();
+        schema.as_object_mut().unwrap().remove("description");
         match name.as_str() {
             "max_chars" | "line_numbers" => assert!(!entry.contains_key(name), "{name}"),
-            _ => assert_eq!(&entry[name], schema, "{name}"),
+            _ => assert_eq!(entry[name], schema, "{name}"),
         }
     }
+    let find = serde_json::to_value(&tools[2]).unwrap();
+    assert_eq!(find["name"], "search_repository");
+    assert_eq!(find["annotations"]["readOnlyHint"], true);
+    assert_eq!(find["inputSchema"]["additionalProperties"], false);
     assert!(
         batch["outputSchema"]["properties"]["files"]["items"]["properties"]["error"].is_object()
     );
@@ -176,6 +183,6 @@ async fn the_server_sends_instructions_at_initialization_and_in_discover() {
     let server = mcp::spawn_discovering(&[], &env).await;
     assert_instructions(server.instructions());
     // The discovered session works like any other.
-    assert_eq!(server.list_tools().await.len(), 2);
+    assert_eq!(server.list_tools().await.len(), 3);
     server.stop().await;
 }

@@ -119,3 +119,37 @@ async fn a_deadline_stops_the_work_of_a_search() {
     );
     client.cancel().await.ok();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn one_callers_heavy_calls_queue_behind_their_own() {
+    // Issue 46: two heavy calls of one caller held both slots of the pool (2 cores), so every
+    // other caller's work on a large file waited or timed out. Now a caller holds at most all
+    // but one slot: another session's search of the same large file is answered while the
+    // first session's three heavy searches are all still running or queued.
+    let gitlab = gitlab().await;
+    let server = Server::start(&gitlab.uri(), &[], Some(TOKEN));
+    let heavy_client = mcp_client(&server.mcp(), &[]).await;
+    let mut searches = Vec::new();
+    for _ in 0..3 {
+        let peer = heavy_client.peer().clone();
+        searches.push(tokio::spawn(async move { peer.call_tool(heavy()).await }));
+    }
+    http_server::wait_for_gitlab_requests(&gitlab, 1).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let other = mcp_client(&server.mcp(), &[]).await;
+    let light = call(
+        "big.txt",
+        json!({"pattern": "smörgåsbord", "max_chars": 200}),
+    );
+    let read = other.call_tool(light).await.expect("call");
+    assert_ne!(read.is_error, Some(true), "{}", text(&read));
+    assert!(
+        searches.iter().all(|s| !s.is_finished()),
+        "a heavy search ended before the other session's call was answered"
+    );
+    for search in searches {
+        search.abort();
+    }
+    other.cancel().await.ok();
+    heavy_client.cancel().await.ok();
+}

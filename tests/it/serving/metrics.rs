@@ -24,7 +24,7 @@ const CONTENT: &str = "line one\nline two\nline three\n";
 /// A path built to break an exposition if it ever became a label value: quotes, braces, a
 /// label of its own, a `le`, and words that must not appear in the scrape.
 /// The kinds of tool error the server may count.
-const KINDS: [&str; 11] = [
+const KINDS: [&str; 12] = [
     "not_found",
     "binary",
     "lfs",
@@ -34,6 +34,7 @@ const KINDS: [&str; 11] = [
     "upstream",
     "timeout",
     "shutdown",
+    "cancelled",
     "no_token",
     "internal",
 ];
@@ -167,7 +168,14 @@ fn observations(scrape: &Scrape, name: &str, part: &str) -> f64 {
 /// Every label value the server may use, by label name.
 fn allowed_labels() -> HashMap<&'static str, Vec<&'static str>> {
     HashMap::from([
-        ("tool", vec!["get_repository_file", "get_repository_files"]),
+        (
+            "tool",
+            vec![
+                "get_repository_file",
+                "get_repository_files",
+                "search_repository",
+            ],
+        ),
         ("outcome", vec!["ok", "tool_error"]),
         ("kind", {
             let mut kinds = vec![""];
@@ -189,7 +197,10 @@ fn allowed_labels() -> HashMap<&'static str, Vec<&'static str>> {
                 "token_refused",
             ],
         ),
-        ("endpoint", vec!["graphql", "rest_raw", "lfs"]),
+        (
+            "endpoint",
+            vec!["graphql", "rest_raw", "lfs", "code_search"],
+        ),
         (
             "status_class",
             vec!["1xx", "2xx", "3xx", "4xx", "5xx", "no_answer"],

@@ -4,9 +4,11 @@
 //! a small deadline is answered with the timeout error and the server's CPU time, read from
 //! `/proc`, stops growing. Against a wiremock GitLab, through rmcp's client.
 
+use crate::support::git_fixture;
 use crate::support::gitlab_mock;
 use crate::support::heavy_work;
 use crate::support::mcp;
+use crate::support::wire::Wire;
 
 use std::time::Duration;
 
@@ -180,6 +182,67 @@ async fn stopped_at_the_deadline(args: serde_json::Value) {
         .await;
     assert_eq!(mcp::ok(&small)["content"], "a\nb\n");
     server.stop().await;
+}
+
+#[tokio::test]
+async fn a_local_call_past_the_deadline_does_not_blame_gitlab() {
+    // Issue 46: a local-mode timeout said "GitLab may be slow".
+    let repo = git_fixture::build_with(&[("big.txt".to_string(), heavy_text().into_bytes())]);
+    let dir = repo.path().to_str().unwrap();
+    let server = mcp::spawn(
+        &["serve", "--repo", dir, "--request-timeout-secs", "1"],
+        &[],
+    )
+    .await;
+    let result = server
+        .call(json!({"file_path": "big.txt", "pattern": HEAVY_PATTERN, "max_chars": 2000}))
+        .await;
+    assert_eq!(
+        mcp::err(&result),
+        "The call did not finish within 1 s (the server's --request-timeout-secs): the work on the file took longer. Ask for less of it: a line range, a narrower pattern, or a smaller part of a large file."
+    );
+    server.stop().await;
+}
+
+/// A repository of the heavy text, and a server reading it over stdio with a far deadline,
+/// running three heavy searches (more than the blocking pool's slots: many seconds of work).
+fn busy_with_searches() -> (tempfile::TempDir, Wire) {
+    let repo = git_fixture::build_with(&[("big.txt".to_string(), heavy_text().into_bytes())]);
+    let mut wire = Wire::start_with(&repo, &["--request-timeout-secs", "600"]);
+    for id in 100..103 {
+        wire.send(
+            &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+            "name": "get_repository_file",
+            "arguments": {"file_path": "big.txt", "pattern": HEAVY_PATTERN, "max_chars": 200}}}),
+        );
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    (repo, wire)
+}
+
+#[test]
+fn a_server_whose_client_closed_stdin_stops_its_work_and_exits() {
+    // Issue 46: a client that closed stdin left the process running its calls to their end
+    // (an orphaned server kept two threads busy for minutes).
+    let (_repo, mut wire) = busy_with_searches();
+    assert!(
+        wire.close_and_wait(Duration::from_secs(4)),
+        "still running 4 s after its stdin closed"
+    );
+}
+
+#[tokio::test]
+async fn a_call_its_client_cancelled_stops_its_work() {
+    // Issue 46: notifications/cancelled was logged and the work went on.
+    let (_repo, mut wire) = busy_with_searches();
+    for id in 100..103 {
+        wire.send(
+            &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+            "params": {"requestId": id, "reason": "not needed"}}),
+        );
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_idle(wire.pid(), "the cancellations").await;
 }
 
 #[test]

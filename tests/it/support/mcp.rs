@@ -125,6 +125,63 @@ impl Server {
         self.client.list_all_tools().await.expect("tools/list")
     }
 
+    /// `resources/templates/list`.
+    pub async fn resource_templates(&self) -> Vec<rmcp::model::ResourceTemplate> {
+        self.client
+            .list_resource_templates(None)
+            .await
+            .expect("resources/templates/list")
+            .resource_templates
+    }
+
+    /// `resources/read` of `uri`: the result, or the MCP error's code and message.
+    pub async fn read_resource(
+        &self,
+        uri: &str,
+    ) -> Result<rmcp::model::ReadResourceResult, (i32, String)> {
+        let params = rmcp::model::ReadResourceRequestParams::new(uri);
+        match self.client.read_resource(params).await {
+            Ok(r) => Ok(r),
+            Err(rmcp::ServiceError::McpError(e)) => Err((e.code.0, e.message.to_string())),
+            Err(e) => panic!("resources/read transport: {e}"),
+        }
+    }
+
+    /// One page of `resources/list`.
+    pub async fn list_resources(&self, cursor: Option<String>) -> rmcp::model::ListResourcesResult {
+        let params = rmcp::model::PaginatedRequestParams::default().with_cursor(cursor);
+        self.client
+            .list_resources(Some(params))
+            .await
+            .expect("resources/list")
+    }
+
+    /// `completion/complete` of `argument` = `value` of the template `template`, with the
+    /// other variables `filled`.
+    pub async fn complete(
+        &self,
+        template: &str,
+        argument: &str,
+        value: &str,
+        filled: &[(&str, &str)],
+    ) -> rmcp::model::CompletionInfo {
+        use rmcp::model::{ArgumentInfo, CompleteRequestParams, CompletionContext, Reference};
+        let filled = filled
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let params = CompleteRequestParams::new(
+            Reference::for_resource(template),
+            ArgumentInfo::new(argument, value),
+        )
+        .with_context(CompletionContext::with_arguments(filled));
+        self.client
+            .complete(params)
+            .await
+            .expect("completion/complete")
+            .completion
+    }
+
     /// The `instructions` the server sent when the session started.
     pub fn instructions(&self) -> Option<String> {
         self.client

@@ -10,5 +10,6 @@ pub mod gitlab_mock;
 pub mod heavy_work;
 pub mod http_server;
 pub mod mcp;
+pub mod tree_gitlab;
 pub mod users;
 pub mod wire;

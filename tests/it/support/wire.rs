@@ -59,6 +59,26 @@ impl Wire {
     }
 }
 
+impl Wire {
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Closes the server's stdin; whether it exited within `within`.
+    pub fn close_and_wait(&mut self, within: std::time::Duration) -> bool {
+        drop(self.child.stdin.take());
+        let deadline = std::time::Instant::now() + within;
+        while std::time::Instant::now() < deadline {
+            if self.child.try_wait().unwrap().is_some() {
+                return true;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        false
+    }
+}
+
 impl Drop for Wire {
     fn drop(&mut self) {
         let _ = self.child.kill();

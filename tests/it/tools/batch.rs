@@ -745,3 +745,23 @@ async fn an_entry_squeezed_by_the_message_continues_exactly_where_it_stopped() {
     );
     server.stop().await;
 }
+
+#[tokio::test]
+async fn one_file_named_twenty_times_is_asked_once() {
+    // Issue 46: each entry held its own copy of the blob (20 one-line windows of a 95 MB file:
+    // 1.8 GB in local mode); now a read named twice is fetched once and its text shared.
+    let (gitlab, _mock, server) = start().await;
+    let entries: Vec<Value> = (0..20)
+        .map(|i| json!({"file_path": "a.txt", "offset": i % 10, "limit": 1}))
+        .collect();
+    let batch = server
+        .call_many(json!({"project_id": "grp/proj", "ref": "main", "files": entries}))
+        .await;
+    let got = files(&batch);
+    assert_eq!(gitlab.take_sent(), [blobs("grp/proj", &["a.txt"], true)]);
+    for (i, entry) in got.iter().enumerate() {
+        let line = format!("aaaa {:04}\n", i % 10 + 1);
+        assert_eq!(entry["content"], line.as_str(), "{i}");
+    }
+    server.stop().await;
+}

@@ -257,3 +257,51 @@ fn every_answer_is_one_message_of_at_most_a_million_bytes() {
         );
     }
 }
+
+/// The longest `file_path` the tool takes, of `"`: each character is sent as up to 6 bytes.
+fn quotes_path() -> String {
+    "\"".repeat(4096)
+}
+
+#[test]
+fn arguments_echoed_in_a_batch_are_quoted_to_100_characters() {
+    // Issue 46: 20 entries naming a missing 4,096-character path of `"` made a message of
+    // 1,006,876 bytes (1,496,916 with the same string as the ref): each error entry and the
+    // index carried the whole path and ref.
+    let long_dir = "\"\\".repeat(100);
+    let long_path = format!("{}/f.txt", vec![long_dir.as_str(); 19].join("/"));
+    let repo = git_fixture::build_with(&[(long_path.clone(), b"one\ntwo\n".to_vec())]);
+    let mut wire = Wire::start(&repo);
+    let missing: Vec<Value> = (0..20)
+        .map(|_| json!({"file_path": quotes_path()}))
+        .collect();
+    let missing_ref: Vec<Value> = (0..20)
+        .map(|_| json!({"file_path": quotes_path(), "ref": quotes_path()}))
+        .collect();
+    let existing: Vec<Value> = (0..20).map(|_| json!({"file_path": long_path})).collect();
+    for (args, most) in [
+        (json!({"ref": "main", "files": missing}), 100_000),
+        (json!({"files": missing_ref}), 100_000),
+        (
+            json!({"ref": "main", "max_chars": 10, "files": existing}),
+            1_000_000,
+        ),
+    ] {
+        let call = json!({"name": "get_repository_files", "arguments": args});
+        let line = wire.request("tools/call", call);
+        assert!(line.len() <= most, "{} bytes", line.len());
+        let message: Value = serde_json::from_str(&line).unwrap();
+        let answer = &message["result"]["structuredContent"];
+        let chars = |v: &Value| v.as_str().map_or(0, |s| s.chars().count());
+        for entry in answer["index"].as_array().unwrap() {
+            assert!(chars(&entry["path"]) <= 101, "{entry}");
+        }
+        for entry in answer["files"].as_array().unwrap() {
+            if entry.get("error").is_some() {
+                assert!(chars(&entry["path"]) <= 101, "{entry}");
+                assert!(chars(&entry["ref"]) <= 101, "{entry}");
+                assert!(chars(&entry["error"]) < 1_000, "{entry}");
+            }
+        }
+    }
+}

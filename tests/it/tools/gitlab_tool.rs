@@ -963,27 +963,27 @@ async fn a_miss_names_the_nearest_existing_paths_in_two_requests() {
         // A case typo.
         (
             "readme.md",
-            "File 'readme.md' does not exist at ref 'main'. Did you mean 'README.md'? Do not retry the same path; if that is not the file, search the repository for the file name to locate it.",
+            "File 'readme.md' does not exist at ref 'main'. Did you mean 'README.md'? Do not retry the same path; if that is not the file, search the repository for the file name to locate it: call search_repository with {\"glob\":\"readme.md\",\"ref\":\"main\"} (and the same project).",
         ),
         // A directory typo: the directory that exists.
         (
             "app/model/user.rb",
-            "File 'app/model/user.rb' does not exist at ref 'main'. Did you mean 'app/models/'? Paths ending in '/' are directories; the file may be inside one. Do not retry the same path; if that is not the file, search the repository for the file name to locate it.",
+            "File 'app/model/user.rb' does not exist at ref 'main'. Did you mean 'app/models/'? Paths ending in '/' are directories; the file may be inside one. Do not retry the same path; if that is not the file, search the repository for the file name to locate it: call search_repository with {\"glob\":\"user.rb\",\"ref\":\"main\"} (and the same project).",
         ),
         // A file in the wrong directory: found one level up.
         (
             "app/models/admin/user.rb",
-            "File 'app/models/admin/user.rb' does not exist at ref 'main'. Did you mean 'app/models/user.rb'? Do not retry the same path; if that is not the file, search the repository for the file name to locate it.",
+            "File 'app/models/admin/user.rb' does not exist at ref 'main'. Did you mean 'app/models/user.rb'? Do not retry the same path; if that is not the file, search the repository for the file name to locate it: call search_repository with {\"glob\":\"user.rb\",\"ref\":\"main\"} (and the same project).",
         ),
         // A file-name typo in its own directory.
         (
             "app/models/usr.rb",
-            "File 'app/models/usr.rb' does not exist at ref 'main'. Did you mean 'app/models/user.rb'? Do not retry the same path; if that is not the file, search the repository for the file name to locate it.",
+            "File 'app/models/usr.rb' does not exist at ref 'main'. Did you mean 'app/models/user.rb'? Do not retry the same path; if that is not the file, search the repository for the file name to locate it: call search_repository with {\"glob\":\"usr.rb\",\"ref\":\"main\"} (and the same project).",
         ),
         // Nothing close: no suggestion, the plain answer.
         (
             "lib/zebra/giraffe.txt",
-            "File 'lib/zebra/giraffe.txt' does not exist at ref 'main'. The path must be relative to the repository root. Do not retry the same path; search the repository for the file name to locate it.",
+            "File 'lib/zebra/giraffe.txt' does not exist at ref 'main'. The path must be relative to the repository root. Do not retry the same path; search the repository for the file name to locate it: call search_repository with {\"glob\":\"giraffe.txt\",\"ref\":\"main\"} (and the same project).",
         ),
     ];
     for (path, want) in cases {

@@ -570,7 +570,7 @@ fn cli_tool_errors_exit_1_with_the_message_on_stderr() {
         ),
         (
             &["--path", "nope.md"],
-            "File 'nope.md' does not exist at ref 'HEAD'. The path must be relative to the repository root. Do not retry the same path; search the repository for the file name to locate it.",
+            "File 'nope.md' does not exist at ref 'HEAD'. The path must be relative to the repository root. Do not retry the same path; search the repository for the file name to locate it: call search_repository with {\"glob\":\"nope.md\",\"ref\":\"HEAD\"} (and the same project).",
         ),
         (
             &["--path", "docs", "--ref", "main"],
@@ -578,7 +578,7 @@ fn cli_tool_errors_exit_1_with_the_message_on_stderr() {
         ),
         (
             &["--path", "readme.md"],
-            "File 'readme.md' does not exist at ref 'HEAD'. Did you mean 'README.md'? Do not retry the same path; if that is not the file, search the repository for the file name to locate it.",
+            "File 'readme.md' does not exist at ref 'HEAD'. Did you mean 'README.md'? Do not retry the same path; if that is not the file, search the repository for the file name to locate it: call search_repository with {\"glob\":\"readme.md\",\"ref\":\"HEAD\"} (and the same project).",
         ),
         (
             &["--path", "../outside.txt"],
@@ -1170,7 +1170,7 @@ async fn mcp_every_error_case() {
     }
     assert_eq!(
         err(&server.call(at("nope.md", "main")).await),
-        "File 'nope.md' does not exist at ref 'main'. The path must be relative to the repository root. Do not retry the same path; search the repository for the file name to locate it."
+        "File 'nope.md' does not exist at ref 'main'. The path must be relative to the repository root. Do not retry the same path; search the repository for the file name to locate it: call search_repository with {\"glob\":\"nope.md\",\"ref\":\"main\"} (and the same project)."
     );
     assert!(
         err(&server.call(at("notes.md", "v1.0")).await)

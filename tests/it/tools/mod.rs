@@ -2,11 +2,13 @@
 
 mod batch;
 mod client_limits;
+mod find;
 mod gitlab_tool;
 mod gitlab_urls;
 mod local_repo;
 mod outline;
 mod outline_abuse;
+mod resources;
 mod search;
 mod search_linear;
 mod small_holes;

@@ -280,7 +280,8 @@ async fn symbols_overloads_ambiguity_and_missing_names() {
             billing.lines().count()
         )
     );
-    // A line range inside the definition: that part, and how to read all of it.
+    // A line range inside the definition: that part, and the next range of it (issue 46: "a
+    // call without a range reads all of it" was not so for a definition past 2,000 lines).
     let out = ok(&mcp
         .call(args(
             "billing.py",
@@ -290,7 +291,7 @@ async fn symbols_overloads_ambiguity_and_missing_names() {
     assert_eq!(out["content"], lines(&billing, 40, 45).as_str());
     assert_eq!(
         out["system_instruction"],
-        "These are lines 40-45 of class Invoice (lines 34-61), as the line range asked; without start_line and end_line the call reads all of it."
+        "These are lines 40-45 of class Invoice (lines 34-61), as the line range asked. It goes on to line 61: to read on, call again with {\"start_line\": 46, \"end_line\": 51}."
     );
     // A last part that names one definition; decorators included.
     let out = ok(&mcp

@@ -108,7 +108,7 @@ fn a_line_of_more_definitions_than_a_page_says_which_are_left_out() {
     let hint = out["system_instruction"].as_str().unwrap();
     assert!(
         hint.contains(&format!(
-            "Line 1 starts 5000 definitions, more than one page holds within the 1000 character budget (max_chars): the first {shown} are listed, the other {} are not listed by any outline page; read the line itself with {{\"start_line\": 1, \"end_line\": 1}} without outline",
+            "Line 1 starts 5000 definitions, more than one page holds within the 1000 character budget (max_chars): the first {shown} are listed, the other {} are not listed by any outline page; read the line itself with {{\"outline\": false, \"start_line\": 1, \"end_line\": 1}}, or one definition with symbol",
             5_000 - shown
         )),
         "{hint}"
@@ -265,4 +265,140 @@ fn a_parse_past_the_memory_budget_is_refused_with_what_to_do_instead() {
     let args = json!({"file_path": "big.py", "ref": "main", "outline": true, "max_chars": 0});
     let out = call(&mut wire, args).1.unwrap();
     assert_eq!(out["metadata"]["outline"]["total"], 3_000);
+}
+
+/// The first JSON object of `hint`, as an agent that merges only that would take it.
+fn first_object(hint: &str) -> Value {
+    let at = hint
+        .find('{')
+        .unwrap_or_else(|| panic!("no object in {hint}"));
+    let mut stream = serde_json::Deserializer::from_str(&hint[at..]).into_iter::<Value>();
+    stream.next().unwrap().unwrap()
+}
+
+/// `args` with `next` merged in.
+fn merged(args: &Value, next: &Value) -> Value {
+    let mut args = args.clone();
+    for (k, v) in next.as_object().unwrap() {
+        args[k] = v.clone();
+    }
+    args
+}
+
+#[test]
+fn a_one_line_bundle_of_more_definitions_than_a_page_is_followed_to_its_end() {
+    // Issue 46: the outline of a one-line bundle hinted {"start_line": 1, "end_line": 1},
+    // which, merged into the outline call, returned the same page forever.
+    let minified: String = (0..5_000)
+        .map(|i| format!("function f{i:04}(){{}}"))
+        .collect();
+    let repo = git_fixture::build_with(&[("min.js".to_string(), minified.into_bytes())]);
+    let mut wire = Wire::start(&repo);
+    let mut args =
+        json!({"file_path": "min.js", "ref": "main", "outline": true, "max_chars": 1000});
+    let mut seen = Vec::new();
+    for _ in 0..50 {
+        let out = call(&mut wire, args.clone()).1.unwrap();
+        let Some(hint) = out["system_instruction"].as_str() else {
+            return;
+        };
+        if !hint.contains('{') {
+            return;
+        }
+        assert!(!seen.contains(&args), "the same call again: {args}\n{hint}");
+        seen.push(args.clone());
+        args = merged(&args, &first_object(hint));
+        if args["outline"] == false {
+            return;
+        }
+    }
+    panic!("no end after 50 calls: {args}");
+}
+
+#[test]
+fn hints_speak_the_calls_vocabulary_and_name_the_limit_that_cut() {
+    // Issue 46: after an offset/limit call the outline's and the pattern's next pages used
+    // start_line/end_line (refused when merged: "not both"); with max_chars 0 an outline cut
+    // by the message blamed "the 178479 character budget (max_chars)".
+    let text: String = (0..3_000)
+        .map(|i| format!("function f{i:04}() {{}}\n"))
+        .collect();
+    // Methods named by 190 quotes: each sent as up to 6 bytes, so a page of 2,000 of them
+    // passes one message and is fitted to it.
+    let methods: String = (0..3_000)
+        .map(|i| format!("  '{}{i:05}'() {{}}\n", "\"".repeat(190)))
+        .collect();
+    let long = format!("class C {{\n{methods}}}\n");
+    let repo = git_fixture::build_with(&[
+        ("a.js".to_string(), text.into_bytes()),
+        ("long.js".to_string(), long.into_bytes()),
+    ]);
+    let mut wire = Wire::start(&repo);
+    for view in [json!({"outline": true}), json!({"pattern": "function"})] {
+        let args = merged(
+            &json!({"file_path": "a.js", "ref": "main", "offset": 0, "limit": 1000, "max_chars": 2000}),
+            &view,
+        );
+        let out = call(&mut wire, args.clone()).1.unwrap();
+        let hint = out["system_instruction"].as_str().unwrap();
+        let next = first_object(hint);
+        assert!(next.get("start_line").is_none(), "{args}: {hint}");
+        let again = merged(&args, &next);
+        assert!(call(&mut wire, again.clone()).1.is_ok(), "{again}");
+    }
+    let args = json!({"file_path": "long.js", "ref": "main", "outline": true, "max_chars": 0});
+    let out = call(&mut wire, args).1.unwrap();
+    let hint = out["system_instruction"].as_str().unwrap();
+    assert!(
+        hint.contains("to stay within what fits in one message"),
+        "{hint}"
+    );
+    assert!(!hint.contains("character budget (max_chars)"), "{hint}");
+}
+
+#[test]
+fn a_name_holding_json_text_is_no_object_in_the_hint() {
+    // Issue 46: a TypeScript method named '}{"column": 3}' put {"column": 3}, file text, as
+    // the hint's only JSON object.
+    let text = "class C {\n  '}{\"column\": 3}'() {\n    return 1;\n  }\n}\n";
+    let repo = git_fixture::build_with(&[("c.ts".to_string(), text.as_bytes().to_vec())]);
+    let mut wire = Wire::start(&repo);
+    let outline = json!({"file_path": "c.ts", "ref": "main", "outline": true});
+    let out = call(&mut wire, outline).1.unwrap();
+    let name = "'}{\"column\": 3}'";
+    let content = out["content"].as_str().unwrap();
+    assert!(content.contains(&format!("method C.{name}")), "{content}");
+    let symbol = json!({"file_path": "c.ts", "ref": "main", "symbol": name});
+    let out = call(&mut wire, symbol).1.unwrap();
+    let hint = out["system_instruction"].as_str().unwrap();
+    assert!(hint.starts_with("This is the whole method"), "{hint}");
+    assert!(!hint.contains(['{', '}']), "{hint}");
+}
+
+#[test]
+fn following_a_long_functions_symbol_windows_reaches_its_end() {
+    // Issue 46: the windows of a 5,001-line function stopped at line 4,000, the hint saying a
+    // call without a line range "reads all of it" (it reads 2,000 lines).
+    let body: String = (0..5_000).map(|i| format!("    x = {i}\n")).collect();
+    let text = format!("def f():\n{body}def g():\n    pass\n");
+    let repo = git_fixture::build_with(&[("long.py".to_string(), text.into_bytes())]);
+    let mut wire = Wire::start(&repo);
+    for start in [json!({}), json!({"offset": 0}), json!({"start_line": 1})] {
+        let mut args = merged(
+            &json!({"file_path": "long.py", "ref": "main", "symbol": "f"}),
+            &start,
+        );
+        let mut last = 0;
+        for _ in 0..20 {
+            let out = call(&mut wire, args.clone()).1.unwrap();
+            last = out["metadata"]["returned_lines"]["end"].as_u64().unwrap();
+            let hint = out["system_instruction"].as_str().unwrap_or_default();
+            assert!(!hint.contains("reads all of it"), "{hint}");
+            if !hint.contains('{') {
+                break;
+            }
+            args = merged(&args, &first_object(hint));
+        }
+        assert_eq!(last, 5_001, "from {start}");
+    }
 }

@@ -104,6 +104,18 @@ impl ContentStore {
         self.cache.contains(key)
     }
 
+    /// The whole text (or binary verdict) of the blob `oid` when the cache holds it, for a
+    /// caller whose own request named that blob (a tree listing at a commit it may read).
+    pub(crate) fn cached_whole(&self, oid: &str) -> Option<BlobKind> {
+        let key = ContentKey::Blob(oid.to_string());
+        let found = match self.cache.get(&key)? {
+            Cached::Binary => Some(BlobKind::Binary),
+            _ => self.at_hand(&key, Extent::Whole),
+        };
+        crate::metrics::cache_lookup(found.is_some());
+        found
+    }
+
     /// The content of `node` as `asked`: for a blob the caller holds, from the cache alone
     /// ([`BlobKind::NotRead`] when it cannot give it); else enough for the extent, from the
     /// cache, the answer or REST. `Ok(None)`: asked without content, and the blob named is not

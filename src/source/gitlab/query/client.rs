@@ -10,7 +10,8 @@ use super::capabilities::Capabilities;
 use crate::config::Credential;
 use crate::source::gitlab::wire::envelope::GraphqlResponse;
 use crate::source::gitlab::wire::error::GitlabError;
-use crate::source::gitlab::wire::transport::Transport;
+use crate::source::gitlab::wire::transport::{FollowRedirect, RawBody, Transport};
+use crate::source::gitlab::wire::transport_error::TransportError;
 
 #[derive(Debug, Clone)]
 pub(crate) struct Client {
@@ -38,5 +39,18 @@ impl Client {
         credential: Option<&Credential>,
     ) -> Result<GraphqlResponse<T>, GitlabError> {
         Ok(self.transport.post(body, credential).await?)
+    }
+
+    /// Gets a REST endpoint (`path_and_query` under `/api/v4/`, percent-encoded) with the
+    /// caller's credential, its body left to stream; `what` names it in errors.
+    pub(crate) async fn get_rest(
+        &self,
+        path_and_query: &str,
+        what: &str,
+        credential: Option<&Credential>,
+    ) -> Result<RawBody, TransportError> {
+        self.transport
+            .get_raw(path_and_query, what, FollowRedirect::Nothing, credential)
+            .await
     }
 }

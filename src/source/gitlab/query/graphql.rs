@@ -20,7 +20,7 @@ mod generated {
 
 pub(crate) use generated::{
     Blob, CurrentUser, History, MissProbe, blame, blob, current_user, fragments, history,
-    miss_probe, variants,
+    miss_probe, tree_commit, tree_page, variants,
 };
 
 /// The one blob type every blob answer is read into (the `BlobFields` fragment).

@@ -29,14 +29,14 @@ pub(crate) struct Consent<'a> {
 
 /// The consent page (`None` only if a template does not render, which its test rules out).
 pub(crate) fn consent(page: &Consent<'_>) -> Option<String> {
-    render("consent.html", include_str!("pages/consent.html"), page)
+    render("consent.html", include_str!("consent.html"), page)
 }
 
 /// The page of a refusal that must not be redirected, saying `message`.
 pub(crate) fn refused(message: &str) -> Option<String> {
     render(
         "refused.html",
-        include_str!("pages/refused.html"),
+        include_str!("refused.html"),
         context! { message },
     )
 }

@@ -1,0 +1,143 @@
+//! `resources/read`: a resource URI read as a `get_repository_file` call with the default
+//! view (the longest window a call may ask, within the server's character budget), its
+//! content as a text resource. A file past the budget gives its first window, and the read's
+//! own hint, which names the exact `get_repository_file` call that reads on.
+
+use rmcp::model::{ReadResourceResult, ResourceContents};
+use serde_json::{Map, Value, json};
+
+use super::error::ResourceError;
+use super::uri::{self, FileUri};
+use crate::reader::Reader;
+use crate::reader::caller::CallerContext;
+use crate::window::MAX_LIMIT;
+
+/// The MIME type of a text resource.
+const TEXT: &str = "text/plain";
+
+/// Reads the file `uri` names for `who`.
+pub(crate) async fn read(
+    reader: &Reader,
+    uri: &str,
+    local: bool,
+    who: CallerContext<'_>,
+) -> Result<ReadResourceResult, ResourceError> {
+    let named = uri::parse(uri, local).map_err(ResourceError::Uri)?;
+    let arguments = arguments(&named);
+    let answer = reader
+        .read(Some(&arguments), who)
+        .await
+        .map_err(ResourceError::Read)?;
+    let text = text(&answer, &arguments);
+    let contents = ResourceContents::text(text, uri).with_mime_type(TEXT);
+    Ok(ReadResourceResult::new(vec![contents]))
+}
+
+/// The tool's arguments for what a URI names: the whole file, as far as a window goes.
+pub(crate) fn arguments(named: &FileUri) -> Map<String, Value> {
+    let value = match named {
+        FileUri::Url(url) => json!({"url": url, "limit": MAX_LIMIT}),
+        FileUri::Local { path, git_ref } => {
+            let mut v = json!({"file_path": path, "limit": MAX_LIMIT});
+            if let Some(r) = git_ref {
+                v["ref"] = r.clone().into();
+            }
+            v
+        }
+    };
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+/// The resource's text: the window's content, and when the window is not the whole file, a
+/// last line naming the `get_repository_file` call that reads on.
+fn text(answer: &Value, arguments: &Map<String, Value>) -> String {
+    let mut text = answer["content"].as_str().unwrap_or_default().to_string();
+    if let Some(line) = read_on(answer, arguments) {
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str("\n[");
+        text.push_str(&line);
+        text.push_str("]\n");
+    }
+    text
+}
+
+/// One sentence for a window that is not the whole file: the lines shown and the exact call
+/// that reads on (this read's arguments, with the next window's from the read's hint); the
+/// read's hint itself when it names no call.
+fn read_on(answer: &Value, arguments: &Map<String, Value>) -> Option<String> {
+    let metadata = &answer["metadata"];
+    if metadata["truncated"] != true {
+        return None;
+    }
+    let hint = answer["system_instruction"].as_str()?;
+    let Some(next) = first_object(hint) else {
+        return Some(hint.to_string());
+    };
+    let mut call = arguments.clone();
+    call.extend(next);
+    let call = Value::Object(call);
+    let shown = match (
+        metadata["returned_lines"]["start"].as_u64(),
+        metadata["returned_lines"]["end"].as_u64(),
+        metadata["total_lines"].as_u64(),
+    ) {
+        (Some(start), Some(end), Some(total)) => {
+            format!("Lines {start}-{end} of {total} are shown")
+        }
+        _ => "Part of the file is shown".to_string(),
+    };
+    Some(format!(
+        "{shown}; read the rest with get_repository_file {call}."
+    ))
+}
+
+/// The first JSON object written in `hint`: the next call's arguments.
+fn first_object(hint: &str) -> Option<Map<String, Value>> {
+    let start = hint.find('{')?;
+    let mut objects = serde_json::Deserializer::from_str(&hint[start..]).into_iter();
+    objects.next()?.ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_whole_file_is_its_content() {
+        let answer = json!({"content": "a\nb\n", "metadata": {"truncated": false}});
+        assert_eq!(text(&answer, &Map::new()), "a\nb\n");
+    }
+
+    #[test]
+    fn a_cut_file_ends_with_the_call_that_reads_on() {
+        let answer = json!({
+            "system_instruction": "File truncated. To view more, call again with {\"offset\": 2, \"limit\": 2000}. Budget.",
+            "metadata": {"total_lines": 9, "returned_lines": {"start": 1, "end": 2}, "truncated": true},
+            "content": "a\nb"
+        });
+        let named = FileUri::Url("https://g/p/-/blob/main/a".into());
+        assert_eq!(
+            text(&answer, &arguments(&named)),
+            "a\nb\n\n[Lines 1-2 of 9 are shown; read the rest with get_repository_file \
+{\"url\":\"https://g/p/-/blob/main/a\",\"limit\":2000,\"offset\":2}.]\n"
+        );
+    }
+
+    #[test]
+    fn a_local_uri_becomes_file_path_and_ref() {
+        let named = FileUri::Local {
+            path: "a.rs".into(),
+            git_ref: Some("v1".into()),
+        };
+        let args = Value::Object(arguments(&named));
+        assert_eq!(
+            args,
+            json!({"file_path": "a.rs", "limit": MAX_LIMIT, "ref": "v1"})
+        );
+    }
+}
