@@ -240,6 +240,16 @@ const PROCESS_STATICS: &[(&str, &str, &str)] = &[
         "the slots of the CPU-bound work, one per core",
     ),
     (
+        "base/cpu.rs",
+        "CALLER",
+        "task-local: the caller one call's jobs are counted for",
+    ),
+    (
+        "base/cpu.rs",
+        "CALLERS",
+        "the pool's share per caller while it has jobs, then dropped",
+    ),
+    (
         "base/timing.rs",
         "UPSTREAM",
         "task-local: one call's own time waiting on GitLab",

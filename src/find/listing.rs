@@ -39,14 +39,14 @@ struct ListingStopped {
 
 impl Listings {
     /// The listing `key` names, from `source` (started now unless already running); `None`
-    /// when it is not done within [`LISTING_WAIT`].
+    /// when it is not done within `patience` ([`LISTING_WAIT`] for a call).
     pub(crate) async fn wait<S>(
         &self,
         trees: &Arc<TreeCache>,
         source: &S,
         key: TreeKey,
-        at: &RefCommit,
-        credential: Option<&Credential>,
+        (at, credential): (&RefCommit, Option<&Credential>),
+        patience: Duration,
     ) -> Result<Option<Items>, SourceError>
     where
         S: TreeSource + Clone + Send + Sync + 'static,
@@ -58,7 +58,7 @@ impl Listings {
                 .or_insert_with(|| self.start(trees, source, key, at, credential))
                 .clone()
         };
-        match tokio::time::timeout(LISTING_WAIT, listing).await {
+        match tokio::time::timeout(patience, listing).await {
             Ok(done) => done.map(Some),
             Err(_) => Ok(None),
         }
@@ -103,5 +103,100 @@ impl Listings {
         }
         .boxed()
         .shared()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::BlobKind;
+    use crate::source::tree::{ItemKind, Proposed, Scope, TreeItem};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// A source whose listing takes 300 ms and counts how often it is asked.
+    #[derive(Debug, Clone, Default)]
+    struct Slow(Arc<AtomicUsize>);
+
+    impl TreeSource for Slow {
+        async fn ref_commit(
+            &self,
+            _: &Scope,
+            _: Option<&Credential>,
+        ) -> Result<RefCommit, SourceError> {
+            unreachable!("not asked")
+        }
+
+        fn tree(
+            &self,
+            _: &RefCommit,
+            _: &str,
+            _: Option<&Credential>,
+        ) -> impl Future<Output = Result<Vec<TreeItem>, SourceError>> + Send {
+            let asked = Arc::clone(&self.0);
+            async move {
+                asked.fetch_add(1, Ordering::SeqCst);
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                Ok(vec![TreeItem {
+                    path: "b".into(),
+                    kind: ItemKind::Blob,
+                    oid: "1".into(),
+                    size: None,
+                    lfs: false,
+                }])
+            }
+        }
+
+        async fn blob(
+            &self,
+            _: &RefCommit,
+            _: &TreeItem,
+            _: Option<&Credential>,
+        ) -> Result<BlobKind, SourceError> {
+            unreachable!("not asked")
+        }
+
+        async fn propose(
+            &self,
+            _: &RefCommit,
+            _: &str,
+            _: &str,
+            _: Option<&Credential>,
+        ) -> Proposed {
+            unreachable!("not asked")
+        }
+    }
+
+    #[tokio::test]
+    async fn a_slow_listing_goes_on_once_and_is_kept() {
+        let (listings, trees, source) = (
+            Listings::default(),
+            Arc::new(TreeCache::new(1 << 20)),
+            Slow::default(),
+        );
+        let at = RefCommit {
+            sha: "c".into(),
+            project_path: Some("g/p".into()),
+            project_id: None,
+            rules: None,
+        };
+        let key = TreeKey {
+            project: "g/p".into(),
+            commit: "c".into(),
+            dir: String::new(),
+        };
+        let short = Duration::from_millis(20);
+        let first = listings.wait(&trees, &source, key.clone(), (&at, None), short);
+        assert_eq!(first.await, Ok(None), "not done in time: the call says so");
+        let second = listings.wait(&trees, &source, key.clone(), (&at, None), short);
+        assert_eq!(second.await, Ok(None));
+        let long = Duration::from_secs(10);
+        let done = listings.wait(&trees, &source, key.clone(), (&at, None), long);
+        assert_eq!(done.await.unwrap().unwrap().len(), 1);
+        assert_eq!(
+            source.0.load(Ordering::SeqCst),
+            1,
+            "one listing for three calls"
+        );
+        assert!(trees.get(&key).is_some(), "kept");
     }
 }

@@ -32,7 +32,7 @@ pub(crate) use entries::Depth;
 use entries::is_child;
 pub(crate) use error::FindError;
 use glob::PathFilter;
-use listing::Listings;
+use listing::{LISTING_WAIT, Listings};
 use next::FindCursor;
 
 use crate::config::Credential;
@@ -153,7 +153,10 @@ impl Finder {
         let items = match self.trees.get(&key) {
             Some(items) => items,
             None => {
-                let waited = self.listings.wait(&self.trees, source, key, at, credential);
+                let listing = (at, credential);
+                let waited = self
+                    .listings
+                    .wait(&self.trees, source, key, listing, LISTING_WAIT);
                 match waited.await? {
                     Some(items) => items,
                     None => return Ok(None),
