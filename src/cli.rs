@@ -138,6 +138,15 @@ struct ReadArgs {
     /// Read the lines of the definition of this name (as --outline prints it, or its last part).
     #[arg(long, value_name = "NAME")]
     symbol: Option<String>,
+    /// List the commits that changed the file, newest first (--offset/--limit page them).
+    #[arg(long)]
+    history: bool,
+    /// Print who last changed each line of the window (the JSON's metadata.blame).
+    #[arg(long)]
+    blame: bool,
+    /// Print the changes to the file from this ref to --ref, as a unified diff.
+    #[arg(long, value_name = "REF")]
+    diff_from: Option<String>,
     /// Print the whole tool result as JSON instead of the content.
     #[arg(long)]
     json: bool,
@@ -165,6 +174,9 @@ impl ReadArgs {
                 ArgName::IfNoneMatch => self.if_none_match.clone().map(Value::from),
                 ArgName::Outline => self.outline.then_some(Value::Bool(true)),
                 ArgName::Symbol => self.symbol.clone().map(Value::from),
+                ArgName::History => self.history.then_some(Value::Bool(true)),
+                ArgName::Blame => self.blame.then_some(Value::Bool(true)),
+                ArgName::DiffFrom => self.diff_from.clone().map(Value::from),
             }
         };
         ArgName::ALL

@@ -84,13 +84,18 @@ const FLOORS: Floors = &[
     ),
     (
         "crate::reader",
-        &[&["batch"], &["steps"], &["caller", "error", "history"]],
+        &[
+            &["batch"],
+            &["views"],
+            &["steps"],
+            &["caller", "error", "history"],
+        ],
     ),
     (
         "crate::source",
         &[
             &["gitlab", "local"],
-            &["blob", "classify", "listing", "suggest", "tree"],
+            &["blob", "classify", "listing", "suggest", "tree", "views"],
         ],
     ),
     (

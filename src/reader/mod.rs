@@ -12,6 +12,7 @@ pub(crate) mod caller;
 mod error;
 pub(crate) mod history;
 mod steps;
+mod views;
 
 use std::sync::Arc;
 
@@ -134,7 +135,11 @@ impl Call for Single<'_> {
         let planned = steps.plan(self.args)?;
         let fetched = steps.fetch(&planned).await.map_err(ReadError::Source)?;
         let changed_from = steps.changed_from(&fetched);
-        let (target, view) = planned;
+        let (target, mut view) = planned;
+        steps
+            .complete(&mut view, &fetched)
+            .await
+            .map_err(ReadError::Source)?;
         let read = Read {
             fetched,
             changed_from,

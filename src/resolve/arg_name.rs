@@ -25,6 +25,9 @@ pub(crate) enum ArgName {
     IfNoneMatch,
     Outline,
     Symbol,
+    History,
+    Blame,
+    DiffFrom,
 }
 
 impl Display for ArgName {
@@ -35,7 +38,7 @@ impl Display for ArgName {
 
 impl ArgName {
     /// All of them, in schema order.
-    pub(crate) const ALL: [ArgName; 17] = [
+    pub(crate) const ALL: [ArgName; 20] = [
         ArgName::Url,
         ArgName::ProjectId,
         ArgName::FilePath,
@@ -53,6 +56,9 @@ impl ArgName {
         ArgName::IfNoneMatch,
         ArgName::Outline,
         ArgName::Symbol,
+        ArgName::History,
+        ArgName::Blame,
+        ArgName::DiffFrom,
     ];
 
     /// The name on the wire.
@@ -75,6 +81,9 @@ impl ArgName {
             ArgName::IfNoneMatch => "if_none_match",
             ArgName::Outline => "outline",
             ArgName::Symbol => "symbol",
+            ArgName::History => "history",
+            ArgName::Blame => "blame",
+            ArgName::DiffFrom => "diff_from",
         }
     }
 
@@ -90,7 +99,7 @@ impl ArgName {
             ArgName::Url => Some(MAX_URL_BYTES),
             ArgName::ProjectId => Some(MAX_PROJECT_ID_BYTES),
             ArgName::FilePath => Some(MAX_FILE_PATH_BYTES),
-            ArgName::Ref => Some(MAX_REF_BYTES),
+            ArgName::Ref | ArgName::DiffFrom => Some(MAX_REF_BYTES),
             ArgName::Pattern => Some(MAX_PATTERN_BYTES),
             ArgName::IfNoneMatch => Some(MAX_BLOB_ID_BYTES),
             ArgName::Symbol => Some(MAX_SYMBOL_BYTES),
@@ -103,7 +112,9 @@ impl ArgName {
             | ArgName::LineNumbers
             | ArgName::IgnoreCase
             | ArgName::ContextLines
-            | ArgName::Outline => None,
+            | ArgName::Outline
+            | ArgName::History
+            | ArgName::Blame => None,
         }
     }
 }

@@ -50,6 +50,12 @@ pub(crate) struct ToolArgs {
     pub outline: Option<bool>,
     /// The lines of the definition of this name instead of a window.
     pub symbol: Option<String>,
+    /// The commits that changed the file instead of its text.
+    pub history: Option<bool>,
+    /// Who last changed each line of the window, beside its text.
+    pub blame: Option<bool>,
+    /// A ref: the changes to the file from it to `ref`, as a unified diff.
+    pub diff_from: Option<String>,
 }
 
 /// A bad argument.
@@ -287,6 +293,9 @@ pub(crate) fn parse(arguments: Option<&Map<String, Value>>) -> Result<ToolArgs, 
         if_none_match: blob_id(map)?,
         outline: boolean(map, ArgName::Outline)?,
         symbol: string(map, ArgName::Symbol)?,
+        history: boolean(map, ArgName::History)?,
+        blame: boolean(map, ArgName::Blame)?,
+        diff_from: string(map, ArgName::DiffFrom)?,
     };
     if args.symbol.as_deref().is_some_and(|s| s.trim().is_empty()) {
         return Err(ArgError::EmptySymbol);
@@ -309,6 +318,9 @@ fn column_applies(args: &ToolArgs) -> Result<(), ArgError> {
         (ArgName::Pattern, args.pattern.is_some()),
         (ArgName::Outline, args.outline == Some(true)),
         (ArgName::Symbol, args.symbol.is_some()),
+        (ArgName::History, args.history == Some(true)),
+        (ArgName::Blame, args.blame == Some(true)),
+        (ArgName::DiffFrom, args.diff_from.is_some()),
     ]
     .into_iter()
     .find_map(|(name, on)| on.then_some(name));

@@ -115,6 +115,12 @@ pub(crate) struct Target<L> {
     pub outline: Option<OutlineArgs>,
     /// With a `symbol`: the call reads that definition's lines.
     pub symbol: Option<SymbolArgs>,
+    /// With `history: true`: the call lists the commits that changed the file.
+    pub history: Option<HistoryArgs>,
+    /// With `blame: true`: the window's lines and who last changed each.
+    pub blame: bool,
+    /// With `diff_from`: the changes to the file from that ref (trimmed, not empty).
+    pub diff_from: Option<String>,
     /// The blob id the caller holds (`if_none_match`), if sent: when the file is still that
     /// blob, no content. Past the arguments, the idea of a re-read is called `held`.
     pub held: Option<String>,
@@ -126,6 +132,19 @@ pub(crate) struct OutlineArgs {
     /// The lines whose definitions are listed, as for a search; `None` = the whole file.
     pub lines: Option<LineRequest>,
 }
+
+/// A history's page: `limit` commits after the newest `offset` (`offset`/`limit` as sent,
+/// [`HISTORY_LIMIT`] and at most [`MAX_HISTORY_LIMIT`] by default).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct HistoryArgs {
+    pub offset: u64,
+    pub limit: u64,
+}
+
+/// Commits a history page lists when the call does not say.
+pub(crate) const HISTORY_LIMIT: u64 = 20;
+/// The most commits a history page lists (GitLab's largest page).
+pub(crate) const MAX_HISTORY_LIMIT: u64 = 100;
 
 /// A symbol's arguments, as sent.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -225,6 +244,12 @@ fn target<L>(args: &ToolArgs, anchor: &Option<file_url::LineAnchor>, lookup: L) 
             lines: given_lines(args, anchor).map(|(req, _)| req),
         }),
         held: trimmed(args.if_none_match.as_deref()).map(str::to_string),
+        blame: args.blame == Some(true),
+        diff_from: trimmed(args.diff_from.as_deref()).map(str::to_string),
+        history: (args.history == Some(true)).then(|| HistoryArgs {
+            offset: args.offset.unwrap_or(0),
+            limit: args.limit.unwrap_or(HISTORY_LIMIT).min(MAX_HISTORY_LIMIT),
+        }),
     }
 }
 

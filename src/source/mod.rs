@@ -14,6 +14,7 @@ pub(crate) mod listing;
 pub(crate) mod local;
 pub(crate) mod suggest;
 pub(crate) mod tree;
+pub(crate) mod views;
 
 /// The throwaway repository the local source's and the classification's tests read.
 #[cfg(test)]
@@ -26,6 +27,17 @@ use crate::config::Credential;
 use crate::resolve::args::ToolArgs;
 use crate::resolve::{ResolveError, Target};
 use crate::window::Extent;
+use views::{Blamed, CommitPage, CommitWindow, FileCommit};
+
+/// Whether a source's error says only that the file is not at that ref (the ref exists).
+pub(crate) fn no_such_file(e: &SourceError) -> bool {
+    matches!(
+        e,
+        SourceError::FileNotFound { .. }
+            | SourceError::FileNotFoundNear { .. }
+            | SourceError::IsDirectory { .. }
+    )
+}
 
 /// One source of files. The lookup type is the source's own, so a GitLab lookup always names a
 /// project and a local one never needs to.
@@ -47,6 +59,33 @@ pub(crate) trait Source {
         held: Option<&str>,
         credential: Option<&Credential>,
     ) -> Result<Fetched, SourceError>;
+
+    /// The page `window` of the commits that changed `file` up to its commit, newest first
+    /// (the history view).
+    async fn history(
+        &self,
+        file: &FileCommit,
+        window: CommitWindow,
+        credential: Option<&Credential>,
+    ) -> Result<CommitPage, SourceError>;
+
+    /// Who last changed each of the lines `first..=last` (1-indexed, within the file) of
+    /// `file` at its commit (the blame view).
+    async fn blame(
+        &self,
+        file: &FileCommit,
+        lines: (u64, u64),
+        credential: Option<&Credential>,
+    ) -> Result<Blamed, SourceError>;
+
+    /// The whole of `file` at another ref (the diff view's other side); `None` when the ref
+    /// exists without such a file.
+    async fn fetch_at(
+        &self,
+        file: &FileCommit,
+        git_ref: &str,
+        credential: Option<&Credential>,
+    ) -> Result<Option<Fetched>, SourceError>;
 
     /// Reads the files of several lookups, each as [`Source::fetch`] would: one answer per
     /// lookup, in order. By default one `fetch` after the other; a source that can ask for

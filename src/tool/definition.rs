@@ -128,10 +128,7 @@ pub(super) fn property(name: ArgName, defaults: ReadDefaults) -> Value {
             "minimum": 0,
             "description": format!("Most characters of content per call, line-number prefixes included (a control character other than tab, newline, carriage return, backspace and form feed counts {CONTROL_CHARGE}, as JSON escapes it); 0 = no budget (up to {MAX_WINDOW_BYTES} bytes). Whole lines are dropped from the end to fit; a single longer line is cut, and system_instruction says how to read it. Default {}.", default_budget(defaults))
         }),
-        ArgName::LineNumbers => json!({
-            "type": "boolean",
-            "description": "Prefix each line with its number, cat -n style (number right-aligned, a tab). Default false."
-        }),
+        ArgName::LineNumbers => line_numbers_property(),
         ArgName::Pattern => pattern_property(),
         ArgName::IgnoreCase => json!({
             "type": "boolean",
@@ -141,7 +138,32 @@ pub(super) fn property(name: ArgName, defaults: ReadDefaults) -> Value {
         ArgName::IfNoneMatch => if_none_match_property(),
         ArgName::Outline => outline_property(),
         ArgName::Symbol => symbol_property(),
+        ArgName::History | ArgName::Blame | ArgName::DiffFrom => views_property(name),
     }
+}
+
+fn line_numbers_property() -> Value {
+    json!({
+        "type": "boolean",
+        "description": "Prefix each line with its number, cat -n style (number right-aligned, a tab). Default false."
+    })
+}
+
+/// The history views' arguments (issue 48), described in few words: `tools/list` is read by
+/// the model on every turn.
+fn views_property(name: ArgName) -> Value {
+    let description = match name {
+        ArgName::History => {
+            "List the commits that changed the file, newest first; offset/limit page them."
+        }
+        ArgName::Blame => {
+            "With the window's lines, who last changed each (metadata.blame, metadata.commits)."
+        }
+        _ => {
+            return json!({ "type": "string", "description": "A ref: the file's changes from it to ref, as a unified diff paged like lines." });
+        }
+    };
+    json!({ "type": "boolean", "description": description })
 }
 
 fn pattern_property() -> Value {

@@ -22,7 +22,10 @@ fn view_kind(e: &ViewError) -> ErrorKind {
         ViewError::Window(_)
         | ViewError::Pattern(_)
         | ViewError::Conflict { .. }
-        | ViewError::Unsupported { .. } => ErrorKind::BadArgument,
+        | ViewError::Unsupported { .. }
+        | ViewError::HistoryPastEnd { .. }
+        | ViewError::BlamePastEnd { .. } => ErrorKind::BadArgument,
+        ViewError::NoHistory { .. } => ErrorKind::NotFound,
         ViewError::Binary { .. } => ErrorKind::Binary,
         ViewError::Lfs { .. } => ErrorKind::Lfs,
         ViewError::Stopped(_) => ErrorKind::Timeout,
@@ -31,7 +34,9 @@ fn view_kind(e: &ViewError) -> ErrorKind {
         | ViewError::OutlineOverMemory { .. } => ErrorKind::TooLarge,
         ViewError::Symbol(SymbolError::NotFound { .. }) => ErrorKind::NotFound,
         ViewError::Symbol(SymbolError::Ambiguous { .. }) => ErrorKind::BadArgument,
-        ViewError::Output(_) | ViewError::Cpu(_) | ViewError::Outline(_) => ErrorKind::Internal,
+        ViewError::Output(_) | ViewError::Cpu(_) | ViewError::Outline(_) | ViewError::NotAsked => {
+            ErrorKind::Internal
+        }
     }
 }
 

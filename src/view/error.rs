@@ -65,6 +65,49 @@ pub(crate) enum ViewError {
     Outline(#[source] OutlineError),
     /// The symbol names no definition, or several.
     Symbol(#[source] SymbolError),
+    /// A blame window that starts past the end of the file.
+    BlamePastEnd {
+        total_lines: u64,
+    },
+    /// A history page past the oldest commit.
+    HistoryPastEnd {
+        offset: u64,
+    },
+    /// The source listed no commit for a file it read (never expected).
+    NoHistory {
+        path: String,
+        git_ref: String,
+    },
+    /// A view that needs the source's answer beyond the blob was rendered without it (never
+    /// expected).
+    NotAsked,
+}
+
+impl ViewError {
+    /// The sentences of the views' conflicts and the history views' errors.
+    fn views_message(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            ViewError::Conflict { first, second } => write!(
+                f,
+                "Pass one of pattern, outline, symbol, history, blame and diff_from, not both {first} and {second}."
+            ),
+            ViewError::HistoryPastEnd { offset } => write!(
+                f,
+                "offset {offset} is past the file's oldest commit: its history has fewer commits. Call with history: true and offset 0 to list it from the newest."
+            ),
+            ViewError::BlamePastEnd { total_lines } => write!(
+                f,
+                "The window starts past the end of the file ({total_lines} lines), so there are no lines to blame. Pass a window within the file (offset below {total_lines})."
+            ),
+            ViewError::NoHistory { path, git_ref } => write!(
+                f,
+                "No commit that changed '{path}' was found at '{git_ref}'. Read the file without history to see it."
+            ),
+            _ => f.write_str(
+                "The view was rendered before its source was asked (a server bug); please report it.",
+            ),
+        }
+    }
 }
 
 impl Display for ViewError {
@@ -96,10 +139,11 @@ impl Display for ViewError {
             ViewError::Output(e) => write!(f, "internal error: cannot serialise the output: {e}"),
             ViewError::Stopped(e) => write!(f, "The call was stopped before it finished ({e})."),
             ViewError::Cpu(e) => e.fmt(f),
-            ViewError::Conflict { first, second } => write!(
-                f,
-                "Pass one of pattern, outline and symbol, not both {first} and {second}."
-            ),
+            ViewError::Conflict { .. }
+            | ViewError::HistoryPastEnd { .. }
+            | ViewError::BlamePastEnd { .. }
+            | ViewError::NoHistory { .. }
+            | ViewError::NotAsked => self.views_message(f),
             ViewError::Unsupported { path } => write!(
                 f,
                 "No outline for '{}': outline and symbol read {SUPPORTED} files, by extension (on GitLab also by a gitlab-language attribute in .gitattributes). Use pattern to find lines in this file instead.",

@@ -8,7 +8,10 @@
 //! `Arc`): [`render_off_workers`] runs it on the CPU pool ([`crate::base::cpu`]) for a large blob,
 //! where a search stops between blocks of lines once the call's caller gives up.
 
+mod blame;
+mod diff;
 mod error;
+mod history;
 mod outline;
 mod read;
 mod rendered;
@@ -21,10 +24,11 @@ use crate::base::cpu::{self, Stop};
 use std::sync::Arc;
 
 use crate::outline::Outlines;
-use crate::resolve::{OutlineArgs, SearchArgs, SymbolArgs, Target};
+use crate::resolve::{HistoryArgs, OutlineArgs, SearchArgs, SymbolArgs, Target};
 use crate::response;
 use crate::response::message::within_one_message;
 use crate::source::BlobKind;
+use crate::source::views::{Blamed, CommitPage, DiffBase};
 use crate::window::search::{self, Pattern};
 use crate::window::{self, Extent, LineRequest};
 use serde_json::Value;
@@ -46,6 +50,25 @@ pub(crate) enum View {
         args: SymbolArgs,
         outlines: Arc<Outlines>,
     },
+    /// A page of the commits that changed the file; `page` is the source's answer, asked
+    /// once the file was read (`None` until then).
+    History {
+        args: HistoryArgs,
+        page: Option<Arc<CommitPage>>,
+    },
+    /// A window (at most [`blame::MAX_BLAME_LINES`] lines) and who last changed each of its
+    /// lines; `blamed` is the source's answer, asked once the file was read.
+    Blame {
+        lines: LineRequest,
+        blamed: Option<Arc<Blamed>>,
+    },
+    /// A window of the unified diff from the ref `from`; `base` is the file there, asked once
+    /// the file was read.
+    Diff {
+        from: String,
+        lines: LineRequest,
+        base: Option<Arc<DiffBase>>,
+    },
 }
 
 impl View {
@@ -56,6 +79,9 @@ impl View {
             ("pattern", target.search.is_some()),
             ("outline", target.outline.is_some()),
             ("symbol", target.symbol.is_some()),
+            ("history", target.history.is_some()),
+            ("blame", target.blame),
+            ("diff_from", target.diff_from.is_some()),
         ]
         .into_iter()
         .filter_map(|(name, on)| on.then_some(name))
@@ -69,6 +95,23 @@ impl View {
             return Ok(View::Matches {
                 args: args.clone(),
                 pattern,
+            });
+        }
+        if let Some(args) = target.history {
+            return Ok(View::History { args, page: None });
+        }
+        if let Some(from) = &target.diff_from {
+            return Ok(View::Diff {
+                from: from.clone(),
+                lines: target.lines,
+                base: None,
+            });
+        }
+        if target.blame {
+            let lines = blame::capped(target.lines);
+            return Ok(View::Blame {
+                lines,
+                blamed: None,
             });
         }
         let outlines = Arc::clone(outlines);
@@ -90,9 +133,14 @@ impl View {
     /// outline or a symbol parses them, so it also asks the file's declared language.
     pub(crate) fn extent(&self) -> Extent {
         match self {
-            View::Window(lines) => Extent::Lines(*lines),
-            View::Matches { .. } => Extent::Whole,
+            View::Window(lines) | View::Blame { lines, .. } => Extent::Lines(*lines),
+            View::Matches { .. } | View::Diff { .. } => Extent::Whole,
             View::Outline { .. } | View::Symbol { .. } => Extent::Parsed,
+            // The file is read to find it (and its commit); its lines are not shown.
+            View::History { .. } => Extent::Lines(LineRequest::OffsetLimit {
+                offset: 0,
+                limit: 1,
+            }),
         }
     }
 }
@@ -106,6 +154,16 @@ pub(crate) fn render<L>(
     read: &Read,
     stop: &Stop,
 ) -> Result<Rendered, ViewError> {
+    if let View::History { args, page } = view {
+        let page = page.as_deref().ok_or(ViewError::NotAsked)?;
+        return history::render_history(*args, page, read);
+    }
+    if let View::Blame { lines, blamed } = view {
+        return blame::render_blame(*lines, blamed.as_deref(), target, read);
+    }
+    if let View::Diff { lines, base, .. } = view {
+        return diff::render_diff(*lines, base.as_deref(), target, read);
+    }
     if read.held(target) {
         return render_held(view, target, read, stop);
     }
@@ -118,6 +176,7 @@ pub(crate) fn render<L>(
         View::Symbol { args, outlines } => {
             outline::render_symbol(args, outlines, target, read, stop)
         }
+        View::History { .. } | View::Blame { .. } | View::Diff { .. } => Err(ViewError::NotAsked),
     }
 }
 

@@ -52,7 +52,7 @@ where
     S: Source,
     S::Lookup: Labelled + Send + 'static,
 {
-    let planned: Vec<Result<Planned<S::Lookup>, EntryFailure>> = call
+    let mut planned: Vec<Result<Planned<S::Lookup>, EntryFailure>> = call
         .entries
         .iter()
         .map(|entry| target_of(steps, entry, call.max_chars))
@@ -62,8 +62,9 @@ where
         .filter_map(|p| p.as_ref().ok())
         .map(|p| steps.wanted(p))
         .collect();
-    let (fetched, changed) = fetch_all(steps, &wanted).await;
+    let (mut fetched, changed) = fetch_all(steps, &wanted).await;
     drop(wanted);
+    complete_all(steps, &mut planned, &mut fetched).await;
     // Rendering every entry is one job off the async workers ([`cpu`]), as large as the text
     // read; it fits the answer to one message as a single read does.
     let bytes = fetched.iter().flatten().map(Fetched::text_bytes).sum();
@@ -97,6 +98,23 @@ where
 fn answer_of(files: Vec<Value>) -> Value {
     let index = response::batch::index(&files);
     json!({ response::batch::INDEX: index, FILES: files })
+}
+
+/// Asks the source what each planned view needs beyond its blob ([`Steps::complete`]); a
+/// failure is that entry's.
+async fn complete_all<S: Source>(
+    steps: &Steps<'_, S>,
+    planned: &mut [Result<Planned<S::Lookup>, EntryFailure>],
+    fetched: &mut [Result<Fetched, EntryFailure>],
+) {
+    let views = planned.iter_mut().filter_map(|p| p.as_mut().ok());
+    for ((_, view), read) in views.zip(fetched.iter_mut()) {
+        if let Ok(f) = read
+            && let Err(e) = steps.complete(view, f).await
+        {
+            *read = Err(EntryFailure::Read(ReadError::Source(e)));
+        }
+    }
 }
 
 /// What the source fetched for each wanted entry, in order (`fetch_many` answers once per

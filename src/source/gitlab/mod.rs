@@ -36,15 +36,16 @@ use std::sync::Arc;
 
 pub(crate) use content::flights::{FlightRole, Flights};
 pub(crate) use query::token_check::TokenStanding;
-use query::{blob_query, complete_query, evidence_query, graphql, token_check};
+use query::{blob_query, commits_query, complete_query, evidence_query, graphql, token_check};
 use read::shared::GitlabState;
 use read::{find, many, single};
 
 use crate::config::{ConfigError, Credential, GitlabConfig};
 use crate::resolve::args::ToolArgs;
-use crate::resolve::{self, ProjectFile, ResolveError, Target};
+use crate::resolve::{self, ProjectFile, ProjectRef, ResolveError, Target};
 use crate::source::blob::{BlobKind, Fetched, SourceError};
 use crate::source::tree::{Proposed, RefCommit, Scope, TreeItem, TreeSource};
+use crate::source::views::{Blamed, CommitPage, CommitWindow, FileCommit};
 use crate::source::{Source, Wanted};
 use crate::window::Extent;
 
@@ -86,6 +87,50 @@ impl Source for GitlabSource {
         credential: Option<&Credential>,
     ) -> Vec<Result<Fetched, SourceError>> {
         many::fetch_many(&self.shared, wanted, credential).await
+    }
+
+    /// `Repository.commits(ref:, path:)` at the file's commit ([`commits_query`]).
+    async fn history(
+        &self,
+        file: &FileCommit,
+        window: CommitWindow,
+        credential: Option<&Credential>,
+    ) -> Result<CommitPage, SourceError> {
+        commits_query::history(&self.shared.client, file, window, credential).await
+    }
+
+    /// `RepositoryBlob.blame` of the window's lines, one request ([`commits_query`]).
+    async fn blame(
+        &self,
+        file: &FileCommit,
+        lines: (u64, u64),
+        credential: Option<&Credential>,
+    ) -> Result<Blamed, SourceError> {
+        commits_query::blame(&self.shared.client, file, lines, credential).await
+    }
+
+    /// The file at another ref, read as any whole file is (the blob cache, then GitLab).
+    async fn fetch_at(
+        &self,
+        file: &FileCommit,
+        git_ref: &str,
+        credential: Option<&Credential>,
+    ) -> Result<Option<Fetched>, SourceError> {
+        let lookup = ProjectFile::Named {
+            project: ProjectRef::Path(file.project.clone().unwrap_or_default()),
+            git_ref: git_ref.to_string(),
+            path: file.path.clone(),
+        };
+        let wanted = Wanted {
+            lookup: &lookup,
+            extent: Extent::Whole,
+            held: None,
+        };
+        match single::fetch(&self.shared, wanted, credential).await {
+            Ok(fetched) => Ok(Some(fetched)),
+            Err(e) if crate::source::no_such_file(&e) => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 }
 
@@ -211,6 +256,8 @@ pub(crate) fn all_documents() -> Vec<(String, String)> {
     let mut documents = blob_query::documents();
     documents.push(("MissProbe".into(), miss_probe::QUERY.into()));
     documents.push(("CurrentUser".into(), graphql::current_user::QUERY.into()));
+    documents.push(("History".into(), graphql::history::QUERY.into()));
+    documents.push(("Blame".into(), graphql::blame::QUERY.into()));
     documents.extend(query::find::tree_query::documents());
     for count in 1..=evidence_query::MAX_PER_REQUEST {
         for i in 0..16 {

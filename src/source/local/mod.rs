@@ -4,6 +4,7 @@
 //! [`error::LocalRefError`]s.
 
 mod error;
+mod history;
 mod repo;
 mod tree;
 
@@ -22,6 +23,7 @@ use crate::resolve::{self, Lookup, ResolveError, Target};
 use crate::source::Source;
 use crate::source::blob::BlobKind;
 use crate::source::tree::{Proposed, RefCommit, Scope, TreeItem, TreeSource};
+use crate::source::views::{Blamed, CommitPage, CommitWindow, FileCommit};
 use crate::window::Extent;
 
 /// The local repository as a source: reads a [`Lookup`] on a blocking thread (gix is
@@ -50,13 +52,51 @@ impl Source for LocalSource {
     ) -> Result<Fetched, SourceError> {
         let repo = Arc::clone(&self.repo);
         let lookup = lookup.clone();
-        tokio::task::spawn_blocking(move || repo.read_lookup(&lookup))
-            .await
-            .unwrap_or_else(|e| {
-                Err(SourceError::failed(LocalError::Task {
-                    cause: Shared::new(e),
-                }))
-            })
+        blocking(move || repo.read_lookup(&lookup)).await
+    }
+
+    /// The commits that changed the file, from the commit graph, on a blocking thread.
+    async fn history(
+        &self,
+        file: &FileCommit,
+        window: CommitWindow,
+        _credential: Option<&Credential>,
+    ) -> Result<CommitPage, SourceError> {
+        let repo = Arc::clone(&self.repo);
+        let file = file.clone();
+        blocking(move || repo.history(&file, window)).await
+    }
+
+    /// gix's blame of the lines, on a blocking thread.
+    async fn blame(
+        &self,
+        file: &FileCommit,
+        lines: (u64, u64),
+        _credential: Option<&Credential>,
+    ) -> Result<Blamed, SourceError> {
+        let repo = Arc::clone(&self.repo);
+        let file = file.clone();
+        blocking(move || repo.blame(&file, lines)).await
+    }
+
+    /// The file at another ref, on a blocking thread.
+    async fn fetch_at(
+        &self,
+        file: &FileCommit,
+        git_ref: &str,
+        _credential: Option<&Credential>,
+    ) -> Result<Option<Fetched>, SourceError> {
+        let repo = Arc::clone(&self.repo);
+        let lookup = Lookup::Exact {
+            git_ref: git_ref.to_string(),
+            path: file.path.clone(),
+            ref_type: None,
+        };
+        match blocking(move || repo.read_lookup(&lookup)).await {
+            Ok(fetched) => Ok(Some(fetched)),
+            Err(e) if crate::source::no_such_file(&e) => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 }
 
@@ -128,6 +168,18 @@ impl LocalSource {
                 }))
             })
     }
+}
+
+/// Runs `work` on a blocking thread (gix is synchronous); a task that fails is the source's
+/// failure.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, SourceError> + Send + 'static,
+) -> Result<T, SourceError> {
+    tokio::task::spawn_blocking(work).await.unwrap_or_else(|e| {
+        Err(SourceError::failed(LocalError::Task {
+            cause: Shared::new(e),
+        }))
+    })
 }
 
 impl LocalRepo {

@@ -66,6 +66,11 @@ impl LocalRepo {
             .map_err(|err| open_error(path, err))
     }
 
+    /// The repository, for this thread.
+    pub(super) fn thread_local(&self) -> gix::Repository {
+        self.repo.to_thread_local()
+    }
+
     /// True when `name` is an existing branch (`refs/heads/<name>`) or tag (`refs/tags/<name>`),
     /// exactly: no other ref namespace, no SHA, no `HEAD`, no revision syntax. Used to split URL
     /// `"ref/path"` strings the way GitLab does. Any lookup failure counts as "no".
@@ -148,6 +153,23 @@ impl LocalRepo {
             commit_sha: Some(commit_id.to_string()),
         })
     }
+}
+
+/// The blob at `path` in the tree `root` (`None`: no file there).
+pub(super) fn entry_at(
+    repo: &gix::Repository,
+    root: ObjectId,
+    path: &str,
+) -> Result<Option<ObjectId>, SourceError> {
+    let Some(components) = path_components(path) else {
+        return Ok(None);
+    };
+    Ok(
+        match find_path(repo, root, &components).map_err(read_error)? {
+            TreeEntry::Blob(id) => Some(id),
+            TreeEntry::Tree(_) | TreeEntry::Submodule | TreeEntry::Missing => None,
+        },
+    )
 }
 
 /// What a read says of a file that is not there.

@@ -178,6 +178,59 @@ pub fn build_with(files: &[(String, Vec<u8>)]) -> tempfile::TempDir {
     dir
 }
 
+/// A repository whose files change over five commits on `main`, for the history views
+/// (oldest first, one day apart, author "Fixture Author"):
+/// 1. "add files": `a.txt` ([`HIST_A1`]), `bin.dat` ([`HIST_BIN1`]), `crlf.txt`
+///    ([`HIST_CRLF1`]), `same.txt` ([`HIST_SAME`]).
+/// 2. "change a and bin": `a.txt` becomes [`HIST_A2`], `bin.dat` [`HIST_BIN2`].
+/// 3. "rename a to b": `a.txt` moves to `b.txt`, unchanged.
+/// 4. "crlf endings": `crlf.txt` becomes [`HIST_CRLF2`] (only line ends change).
+/// 5. "change b": `b.txt` becomes [`HIST_B5`].
+pub struct HistoryFixture {
+    pub dir: tempfile::TempDir,
+    /// The commits' SHAs, oldest first (`shas[4]` is `main`).
+    pub shas: Vec<String>,
+}
+
+pub const HIST_A1: &str = "one\n";
+pub const HIST_A2: &str = "one\ntwo\n";
+pub const HIST_B5: &str = "one\ntwo\nthree\n";
+pub const HIST_BIN1: &[u8] = b"\x00\x01bin";
+pub const HIST_BIN2: &[u8] = b"\x00\x02bin";
+pub const HIST_CRLF1: &str = "x\ny\n";
+pub const HIST_CRLF2: &str = "x\r\ny\r\n";
+pub const HIST_SAME: &str = "never changes\n";
+
+/// Builds [`HistoryFixture`].
+pub fn build_history() -> HistoryFixture {
+    let dir = tempfile::tempdir().expect("create temp dir for the history fixture");
+    let root = dir.path();
+    git(root, &["init", "--quiet"], &[]);
+    git(root, &["symbolic-ref", "HEAD", "refs/heads/main"], &[]);
+    git(root, &["config", "core.autocrlf", "false"], &[]);
+    git(root, &["config", "commit.gpgsign", "false"], &[]);
+    let mut shas = Vec::new();
+    let mut step = |message: &str, n: u32| {
+        commit(root, message, n);
+        shas.push(git(root, &["rev-parse", "HEAD"], &[]));
+    };
+    write(root, "a.txt", HIST_A1.as_bytes());
+    write(root, "bin.dat", HIST_BIN1);
+    write(root, "crlf.txt", HIST_CRLF1.as_bytes());
+    write(root, "same.txt", HIST_SAME.as_bytes());
+    step("add files", 1);
+    write(root, "a.txt", HIST_A2.as_bytes());
+    write(root, "bin.dat", HIST_BIN2);
+    step("change a and bin", 2);
+    git(root, &["mv", "a.txt", "b.txt"], &[]);
+    step("rename a to b", 3);
+    write(root, "crlf.txt", HIST_CRLF2.as_bytes());
+    step("crlf endings", 4);
+    write(root, "b.txt", HIST_B5.as_bytes());
+    step("change b", 5);
+    HistoryFixture { dir, shas }
+}
+
 fn build_special_entries(root: &Path) -> String {
     let index: PathBuf = root.join(".git").join("fixture-special-index");
     let index_str = index.to_str().expect("temp path is UTF-8");

@@ -349,3 +349,41 @@ async fn raw_gitlab(
     });
     (format!("http://{addr}"), faults)
 }
+
+/// A commit of `Repository.commits` as GitLab answers it (`authoredDate` with the author's
+/// offset, `webUrl` the commit's page).
+pub fn commit_node(sha: &str, title: &str, parent: Option<&str>) -> Value {
+    json!({
+        "sha": sha,
+        "title": title,
+        "authorName": "Ann Author",
+        "authoredDate": "2026-01-02T10:00:00+01:00",
+        "parentSha": parent,
+        "webUrl": format!("https://gitlab.example.com/grp/proj/-/commit/{sha}")
+    })
+}
+
+/// `Repository.commits` answered with one page of `nodes` (newest first).
+pub fn commits_answer(nodes: Vec<Value>, has_next: bool, end_cursor: Option<&str>) -> Value {
+    json!({"data": {"project": {"repository": {"commits": {
+        "nodes": nodes,
+        "pageInfo": {"hasNextPage": has_next, "endCursor": end_cursor}
+    }}}}})
+}
+
+/// A blame group as GitLab answers it: `lines` are highlighted HTML, never the text.
+pub fn blame_group(lineno: u64, span: u64, commit: Value) -> Value {
+    let lines: Vec<String> = (0..span)
+        .map(|i| format!("<span class=\"line\">{}</span>", lineno + i))
+        .collect();
+    json!({"lineno": lineno, "span": span, "commit": commit, "lines": lines, "previousPath": null})
+}
+
+/// `RepositoryBlob.blame` answered for aliased fields (`("b0", groups)`, ...).
+pub fn blame_answer(fields: Vec<(&str, Vec<Value>)>) -> Value {
+    let mut node = serde_json::Map::new();
+    for (alias, groups) in fields {
+        node.insert(alias.to_string(), json!({"groups": groups}));
+    }
+    json!({"data": {"project": {"repository": {"blobs": {"nodes": [node]}}}}})
+}

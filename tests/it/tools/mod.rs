@@ -12,4 +12,5 @@ mod resources;
 mod search;
 mod search_linear;
 mod small_holes;
+mod views;
 mod windows;

@@ -345,7 +345,7 @@ async fn unsupported_files_conflicts_ranges_and_if_none_match() {
         .await);
     assert_eq!(
         e,
-        "Pass one of pattern, outline and symbol, not both pattern and outline."
+        "Pass one of pattern, outline, symbol, history, blame and diff_from, not both pattern and outline."
     );
     // A line range keeps the definitions starting in it.
     let out = ok(&mcp

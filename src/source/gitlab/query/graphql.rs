@@ -19,8 +19,8 @@ mod generated {
 }
 
 pub(crate) use generated::{
-    Blob, CurrentUser, MissProbe, blob, complete_projects, complete_refs, current_user, fragments,
-    miss_probe, tree_commit, tree_page, variants,
+    Blob, CurrentUser, History, MissProbe, blame, blob, complete_projects, complete_refs,
+    current_user, fragments, history, miss_probe, tree_commit, tree_page, variants,
 };
 
 /// The one blob type every blob answer is read into (the `BlobFields` fragment).

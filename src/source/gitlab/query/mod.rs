@@ -2,13 +2,15 @@
 //! shares ([`client`]) and what the instance supports ([`capabilities`]); the blob query
 //! ([`blob_query`]), the evidence query of a URL's splits ([`evidence_query`]), many paths in
 //! requests GitLab will answer ([`paths_query`], [`size_parts`]), the miss probe ([`probe`]),
-//! the token check ([`token_check`]); `search_repository`'s questions ([`find`]); the generated types ([`graphql`], [`scalars`]).
+//! the token check ([`token_check`]); `search_repository`'s questions ([`find`]); a file's history
+//! and blame ([`commits_query`]); the generated types ([`graphql`], [`scalars`]).
 //!
 //! May import `rules/` and `wire/`; never `read/` or `content/`.
 
 pub(super) mod blob_query;
 pub(super) mod capabilities;
 pub(super) mod client;
+pub(super) mod commits_query;
 pub(super) mod complete_query;
 pub(super) mod evidence_query;
 pub(super) mod find;

@@ -33,6 +33,9 @@ impl serde::Serialize for BigInt {
     }
 }
 
+/// GitLab's `Time`: ISO 8601 with the author's offset, kept as sent.
+pub(crate) type Time = String;
+
 /// A blob's `rawTextBlob`, kept as the raw JSON string literal until [`BlobText::decode`].
 ///
 /// GitLab's schema types the field `String`; our codegen subset declares it as this scalar so
