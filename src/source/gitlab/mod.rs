@@ -35,8 +35,9 @@ pub(crate) mod pure {
 use std::sync::Arc;
 
 pub(crate) use content::flights::{FlightRole, Flights};
+use query::find::complete_query;
 pub(crate) use query::token_check::TokenStanding;
-use query::{blob_query, commits_query, complete_query, evidence_query, graphql, token_check};
+use query::{blob_query, commits_query, evidence_query, graphql, token_check};
 use read::shared::GitlabState;
 use read::{find, many, single};
 

@@ -11,7 +11,6 @@ pub(super) mod blob_query;
 pub(super) mod capabilities;
 pub(super) mod client;
 pub(super) mod commits_query;
-pub(super) mod complete_query;
 pub(super) mod evidence_query;
 pub(super) mod find;
 pub(super) mod graphql;
