@@ -92,7 +92,7 @@ pub(crate) fn challenge(settings: &OauthSettings, token_sent: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::auth::settings::{OauthArgs, OauthSettings};
+    use crate::auth::settings::OauthSettings;
     use crate::config::{GitlabArgs, GitlabConfig};
 
     fn settings() -> OauthSettings {
@@ -101,21 +101,7 @@ mod tests {
                 None
             })
             .unwrap();
-        let args = OauthArgs {
-            oauth: true,
-            public_url: Some("https://mcp.example.com".into()),
-            oauth_scope: "read_api".into(),
-            oauth_allow_private_client_metadata: false,
-            oauth_no_client_metadata_documents: false,
-        };
-        OauthSettings::new(&args, Some(&gitlab), |name| match name {
-            "GITLAB_OAUTH_CLIENT_ID" => Some("app".into()),
-            "GITLAB_FILE_MCP_OAUTH_KEYS" => {
-                Some("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8".into())
-            }
-            _ => None,
-        })
-        .unwrap()
+        OauthSettings::for_tests(&gitlab, None)
     }
 
     #[test]

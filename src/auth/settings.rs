@@ -137,6 +137,27 @@ impl OauthSettings {
         format!("{}/mcp", self.public)
     }
 
+    /// Settings for unit tests: public at `https://mcp.example.com`, GitLab's application
+    /// `app` (with `secret` when given), one fixed key.
+    #[cfg(test)]
+    pub(crate) fn for_tests(gitlab: &GitlabConfig, secret: Option<&str>) -> Self {
+        let args = OauthArgs {
+            oauth: true,
+            public_url: Some("https://mcp.example.com".into()),
+            oauth_scope: DEFAULT_SCOPE.into(),
+            oauth_allow_private_client_metadata: false,
+            oauth_no_client_metadata_documents: false,
+        };
+        let keys = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8";
+        Self::new(&args, Some(gitlab), |name| match name {
+            CLIENT_ID_VAR => Some("app".into()),
+            CLIENT_SECRET_VAR => secret.map(str::to_string),
+            KEYS_VAR => Some(keys.into()),
+            _ => None,
+        })
+        .expect("test settings")
+    }
+
     /// Whether a client's `resource` (RFC 8707) names this server: its MCP endpoint or its
     /// public URL, a trailing `/` ignored. One answer for `/authorize` and `/token`.
     pub(crate) fn is_resource(&self, resource: &str) -> bool {

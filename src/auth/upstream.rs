@@ -171,28 +171,13 @@ pub(crate) fn callback_url(settings: &OauthSettings) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::auth::settings::{OauthArgs, OauthSettings};
+    use crate::auth::settings::OauthSettings;
     use crate::config::GitlabArgs;
     use wiremock::matchers::{body_string_contains, method, path};
     use wiremock::{Mock, MockServer, ResponseTemplate};
 
-    const KEY: &str = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8";
-
     fn settings(gitlab: &GitlabConfig, secret: Option<&str>) -> OauthSettings {
-        let args = OauthArgs {
-            oauth: true,
-            public_url: Some("https://mcp.example.com".into()),
-            oauth_scope: "read_api".into(),
-            oauth_allow_private_client_metadata: false,
-            oauth_no_client_metadata_documents: false,
-        };
-        OauthSettings::new(&args, Some(gitlab), |name| match name {
-            "GITLAB_OAUTH_CLIENT_ID" => Some("app".into()),
-            "GITLAB_OAUTH_CLIENT_SECRET" => secret.map(str::to_string),
-            "GITLAB_FILE_MCP_OAUTH_KEYS" => Some(KEY.into()),
-            _ => None,
-        })
-        .unwrap()
+        OauthSettings::for_tests(gitlab, secret)
     }
 
     async fn gitlab() -> (MockServer, GitlabConfig) {
