@@ -89,13 +89,7 @@ mod tests {
     use super::*;
 
     fn item(path: &str, kind: ItemKind) -> TreeItem {
-        TreeItem {
-            path: path.into(),
-            kind,
-            oid: "0".repeat(40).into(),
-            size: None,
-            lfs: false,
-        }
+        TreeItem::for_tests(path, kind)
     }
 
     fn key(dir: &str) -> TreeKey {

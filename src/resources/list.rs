@@ -71,13 +71,7 @@ mod tests {
     use super::*;
 
     fn item(path: &str, kind: ItemKind) -> TreeItem {
-        TreeItem {
-            path: path.into(),
-            kind,
-            oid: "0".into(),
-            size: None,
-            lfs: false,
-        }
+        TreeItem::for_tests(path, kind)
     }
 
     #[test]

@@ -67,6 +67,18 @@ impl TreeItem {
     pub(crate) fn weight(&self) -> u64 {
         (std::mem::size_of::<TreeItem>() + self.path.len() + self.oid.len()) as u64
     }
+
+    /// An item of `kind` at `path`, for unit tests: a 40-hex id, no size, not LFS.
+    #[cfg(test)]
+    pub(crate) fn for_tests(path: &str, kind: ItemKind) -> Self {
+        Self {
+            path: path.into(),
+            kind,
+            oid: "0".repeat(40).into(),
+            size: None,
+            lfs: false,
+        }
+    }
 }
 
 /// Every path under a directory at a commit, recursively, sorted by path.
