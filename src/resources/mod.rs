@@ -10,6 +10,7 @@
 mod complete;
 mod error;
 mod list;
+mod mime;
 mod read;
 mod recent;
 mod uri;

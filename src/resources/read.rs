@@ -7,13 +7,11 @@ use rmcp::model::{ReadResourceResult, ResourceContents};
 use serde_json::{Map, Value, json};
 
 use super::error::ResourceError;
+use super::mime;
 use super::uri::{self, FileUri};
 use crate::reader::Reader;
 use crate::reader::caller::CallerContext;
 use crate::window::MAX_LIMIT;
-
-/// The MIME type of a text resource.
-const TEXT: &str = "text/plain";
 
 /// Reads the file `uri` names for `who`.
 pub(crate) async fn read(
@@ -29,7 +27,8 @@ pub(crate) async fn read(
         .await
         .map_err(ResourceError::Read)?;
     let text = text(&answer, &arguments);
-    let contents = ResourceContents::text(text, uri).with_mime_type(TEXT);
+    let path = answer["path"].as_str().unwrap_or(uri);
+    let contents = ResourceContents::text(text, uri).with_mime_type(mime::of_text(path));
     Ok(ReadResourceResult::new(vec![contents]))
 }
 

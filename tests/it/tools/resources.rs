@@ -47,8 +47,18 @@ async fn local_template_reads_files_at_refs_and_pasted_blob_urls() {
     let read = server.read_resource("repo:///src/lib.rs").await.unwrap();
     assert_eq!(
         text(&read),
-        (fx::LIB_MAIN.into(), Some("text/plain".into()))
+        (fx::LIB_MAIN.into(), Some("text/x-rust".into()))
     );
+    // The MIME type is the extension's text type, else text/plain.
+    let mime = |uri: &'static str| {
+        let server = &server;
+        async move { text(&server.read_resource(uri).await.unwrap()).1 }
+    };
+    assert_eq!(
+        mime("repo:///README.md").await.as_deref(),
+        Some("text/markdown")
+    );
+    assert_eq!(mime("repo:///big.txt").await.as_deref(), Some("text/plain"));
     let at_release = "repo:///src/lib.rs?ref=release/2026/q4";
     let read = server.read_resource(at_release).await.unwrap();
     assert_eq!(text(&read).0, fx::LIB_RELEASE);
