@@ -8,6 +8,7 @@
 //! no window ([`error`]). Nothing here imports this module back.
 
 pub(crate) mod batch;
+mod bytes;
 pub(crate) mod caller;
 mod error;
 pub(crate) mod history;
@@ -18,6 +19,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+pub(crate) use bytes::FileBytes;
 pub(crate) use error::ReadError;
 
 use crate::outline::Outlines;
@@ -84,6 +86,22 @@ impl Reader {
     ) -> Result<Value, ReadError> {
         let args = args::parse(arguments).map_err(ReadError::Args)?;
         self.run(Single { args: &args }, who).await
+    }
+
+    /// The bytes of the file `arguments` name (a binary file a read refused as text), at most
+    /// `max_bytes` ([`FileBytes`]).
+    pub(crate) async fn bytes(
+        &self,
+        arguments: Option<&Map<String, Value>>,
+        max_bytes: u64,
+        who: CallerContext<'_>,
+    ) -> Result<FileBytes, ReadError> {
+        let args = args::parse(arguments).map_err(ReadError::Args)?;
+        let call = bytes::Bytes {
+            args: &args,
+            max_bytes,
+        };
+        self.run(call, who).await
     }
 
     /// Runs one `get_repository_files` call: `Ok` is `{"files": [...]}`, one entry per file

@@ -87,6 +87,16 @@ pub(crate) trait Source {
         credential: Option<&Credential>,
     ) -> Result<Option<Fetched>, SourceError>;
 
+    /// The bytes of `fetched`, a binary blob a fetch found with the same credential (its
+    /// text has none): at most `max_bytes`, else [`SourceError::FileTooLarge`] with that
+    /// limit. For a resource read, which serves a binary file whole.
+    async fn bytes(
+        &self,
+        fetched: &Fetched,
+        max_bytes: u64,
+        credential: Option<&Credential>,
+    ) -> Result<Vec<u8>, SourceError>;
+
     /// Reads the files of several lookups, each as [`Source::fetch`] would: one answer per
     /// lookup, in order. By default one `fetch` after the other; a source that can ask for
     /// many files at once groups them, each file still validated and read as `fetch` would.

@@ -110,6 +110,30 @@ impl Source for GitlabSource {
         commits_query::blame(&self.shared.client, file, lines, credential).await
     }
 
+    /// The blob's bytes by its oid from REST ([`content::store::ContentStore::bytes`]), in
+    /// the project the fetch named, with the caller's credential.
+    async fn bytes(
+        &self,
+        fetched: &Fetched,
+        max_bytes: u64,
+        credential: Option<&Credential>,
+    ) -> Result<Vec<u8>, SourceError> {
+        let blob = &fetched.blob;
+        let (Some(project), Some(oid)) = (fetched.project.as_deref(), blob.id.as_deref()) else {
+            // GitLab's answer names both for every blob it finds.
+            let path = blob.path.clone();
+            return Err(
+                wire::error::GitlabError::from(wire::error::ShapeProblem::NoProjectId { path })
+                    .into(),
+            );
+        };
+        let at = (project, blob.path.as_str());
+        self.shared
+            .store
+            .bytes(at, (oid, blob.size_bytes), max_bytes, credential)
+            .await
+    }
+
     /// The file at another ref, read as any whole file is (the blob cache, then GitLab).
     async fn fetch_at(
         &self,

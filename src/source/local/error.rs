@@ -31,6 +31,8 @@ pub(crate) enum LocalError {
         #[source]
         cause: Shared<dyn std::error::Error + Send + Sync>,
     },
+    /// A blob read before came without its id (never expected: the local source names it).
+    NoBlobId { path: String },
     /// The blocking read task failed.
     Task {
         #[source]
@@ -56,6 +58,10 @@ impl Display for LocalError {
                 "the git repository at '{}' cannot be opened ({}); pass the path of a readable git work tree or bare repository",
                 found.display(),
                 chain(cause)
+            ),
+            LocalError::NoBlobId { path } => write!(
+                f,
+                "could not read the local repository: the blob of '{path}' has no id"
             ),
             LocalError::Read { cause } => write!(f, "could not read the local repository: {cause}"),
             LocalError::Task { cause } => write!(f, "local read failed: {cause}"),

@@ -79,6 +79,18 @@ impl Source for LocalSource {
         blocking(move || repo.blame(&file, lines)).await
     }
 
+    /// The blob's bytes by its id, on a blocking thread.
+    async fn bytes(
+        &self,
+        fetched: &Fetched,
+        max_bytes: u64,
+        _credential: Option<&Credential>,
+    ) -> Result<Vec<u8>, SourceError> {
+        let blob = fetched.blob.clone();
+        self.blocking(move |repo| repo.bytes(&blob, max_bytes))
+            .await
+    }
+
     /// The file at another ref, on a blocking thread.
     async fn fetch_at(
         &self,

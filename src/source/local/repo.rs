@@ -198,6 +198,32 @@ impl LocalRepo {
     }
 }
 
+impl LocalRepo {
+    /// The bytes of `blob` (read before, so its id is known), at most `max_bytes`.
+    pub(super) fn bytes(&self, blob: &Blob, max_bytes: u64) -> Result<Vec<u8>, SourceError> {
+        let too_large = |size_bytes| SourceError::FileTooLarge {
+            path: blob.path.clone(),
+            size_bytes,
+            limit: max_bytes,
+        };
+        if blob.size_bytes > max_bytes {
+            return Err(too_large(blob.size_bytes));
+        }
+        let Some(oid) = blob.id.as_deref() else {
+            return Err(SourceError::failed(LocalError::NoBlobId {
+                path: blob.path.clone(),
+            }));
+        };
+        let id = ObjectId::from_hex(oid.as_bytes()).map_err(read_error)?;
+        let repo = self.thread_local();
+        let data = repo.find_blob(id).map_err(read_error)?.take_data();
+        if data.len() as u64 > max_bytes {
+            return Err(too_large(data.len() as u64));
+        }
+        Ok(data)
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // gix I/O
 // ---------------------------------------------------------------------------------------------

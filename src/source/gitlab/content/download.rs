@@ -122,17 +122,53 @@ impl Downloads {
         size: u64,
         credential: Option<&Credential>,
     ) -> Result<(BlobKind, bool), SourceError> {
-        let download = self.verified(get, credential).await?;
+        let download = self.verified(get, self.max_file_bytes, credential).await?;
         let proven = matches!(download, Download::Bytes(_));
         Ok((self.text_or_binary(download, get, path, size)?, proven))
     }
 
-    /// Downloads `get`, hashed as it streams; bytes that are not the content asked for are
-    /// downloaded once more, and a second mismatch is an error. Nothing unproven is returned
-    /// but an early binary verdict ([`Download::Binary`]), which is never cached.
+    /// The blob `expected` names downloaded whole from `path_and_query` and verified, its
+    /// bytes as they are, at most `max_bytes` (a binary blob served whole); the blob at `path`
+    /// GitLab said is `size` bytes.
+    pub(crate) async fn bytes(
+        &self,
+        (path_and_query, expected): (String, Expected),
+        (path, size): (&str, u64),
+        max_bytes: u64,
+        credential: Option<&Credential>,
+    ) -> Result<Vec<u8>, SourceError> {
+        let get = Get {
+            path_and_query,
+            what: format!("the bytes of '{path}'"),
+            sniff: Sniff::KeepAll,
+            expected,
+        };
+        match self.verified(&get, max_bytes, credential).await? {
+            Download::Bytes(bytes) => Ok(bytes),
+            Download::TooLarge { at_least } => Err(too_large(path, size.max(at_least), max_bytes)),
+            Download::LfsObjectMissing => Err(LfsObjectMissing {
+                path: path.to_string(),
+            }
+            .into()),
+            // `verified` returns no mismatch; a binary verdict needs `Sniff::StopAtBinary`, and
+            // this download keeps all: both are here for the match alone.
+            Download::Mismatch(problem) => Err(GitlabError::Mismatch(Mismatch {
+                what: get.what,
+                problem,
+            })
+            .into()),
+            Download::Binary => Err(too_large(path, size, max_bytes)),
+        }
+    }
+
+    /// Downloads `get`, hashed as it streams, at most `max_bytes`; bytes that are not the
+    /// content asked for are downloaded once more, and a second mismatch is an error. Nothing
+    /// unproven is returned but an early binary verdict ([`Download::Binary`]), which is never
+    /// cached.
     async fn verified(
         &self,
         get: &Get,
+        max_bytes: u64,
         credential: Option<&Credential>,
     ) -> Result<Download, SourceError> {
         let mut retried = false;
@@ -141,7 +177,7 @@ impl Downloads {
                 &self.transport,
                 &get.path_and_query,
                 &get.what,
-                (self.max_file_bytes, get.sniff),
+                (max_bytes, get.sniff),
                 get.expected.clone(),
                 credential,
             )

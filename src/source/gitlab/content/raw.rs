@@ -62,6 +62,15 @@ pub(crate) fn blob_path(project_id: u64, oid: &str) -> String {
     )
 }
 
+/// The REST path of a blob's bytes by its oid, in the project `project` named by its full path.
+pub(crate) fn blob_path_in(project: &str, oid: &str) -> String {
+    format!(
+        "projects/{}/repository/blobs/{}/raw",
+        utf8_percent_encode(project, UNRESERVED),
+        utf8_percent_encode(oid, UNRESERVED)
+    )
+}
+
 /// The REST path of the LFS object of the file at `path` and `git_ref`.
 pub(crate) fn lfs_file_path(project_id: u64, path: &str, git_ref: &str) -> String {
     format!(
@@ -231,6 +240,10 @@ mod tests {
         assert_eq!(
             blob_path(42, "3374e3dd"),
             "projects/42/repository/blobs/3374e3dd/raw"
+        );
+        assert_eq!(
+            blob_path_in("grp/sub/proj", "3374e3dd"),
+            "projects/grp%2Fsub%2Fproj/repository/blobs/3374e3dd/raw"
         );
         assert_eq!(
             lfs_file_path(7, "data/my file+é.csv", "refs/heads/feature/x"),

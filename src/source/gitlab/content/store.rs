@@ -332,6 +332,29 @@ impl ContentStore {
             .await
     }
 
+    /// The bytes of the blob `oid` (GitLab's `size` bytes) at `path` in the project `project`
+    /// (its full path), at most `max_bytes`: downloaded whole by oid from REST and hashed, not
+    /// cached (the cache holds text).
+    pub(crate) async fn bytes(
+        &self,
+        (project, path): (&str, &str),
+        (oid, size): (&str, u64),
+        max_bytes: u64,
+        credential: Option<&Credential>,
+    ) -> Result<Vec<u8>, SourceError> {
+        if size > max_bytes {
+            return Err(too_large(path, size, max_bytes));
+        }
+        let expected = Expected::GitBlob {
+            oid: oid.to_string(),
+            size,
+        };
+        let get = (raw::blob_path_in(project, oid), expected);
+        self.downloads
+            .bytes(get, (path, size), max_bytes, credential)
+            .await
+    }
+
     fn refuse_too_large(&self, path: &str, size: u64) -> Result<(), SourceError> {
         if size > self.max_file_bytes {
             return Err(too_large(path, size, self.max_file_bytes));
