@@ -33,3 +33,12 @@ pub const MAX_RESULT_CHARS: u64 = 500_000;
 /// (the text block, itself JSON escaped once more, and `structuredContent`), so a window is
 /// fitted to what fits in one message, not only to [`crate::window::MAX_WINDOW_BYTES`].
 pub const MAX_MESSAGE_BYTES: usize = 1_000_000;
+
+/// The largest binary file `resources/read` serves, as a blob resource (base64): 700,000
+/// bytes, 933,336 characters of base64, so the answer stays within one message
+/// ([`MAX_MESSAGE_BYTES`]) with room for its URI and MIME type. A larger binary file is
+/// refused with a sentence naming where to get it.
+pub const MAX_BLOB_BYTES: u64 = 700_000;
+
+// Base64 takes 4 characters for each 3 bytes (rounded up); 60,000 bytes are left for the rest.
+const _: () = assert!(MAX_BLOB_BYTES.div_ceil(3) * 4 + 60_000 <= MAX_MESSAGE_BYTES as u64);

@@ -4,6 +4,7 @@
 use std::fmt::{self, Display, Formatter};
 
 use super::uri::UriError;
+use crate::base::quote::shown;
 use crate::find::FindError;
 use crate::reader::ReadError;
 
@@ -16,6 +17,31 @@ pub(crate) enum ResourceError {
     List(#[source] FindError),
     /// A `resources/list` cursor this server did not send.
     BadCursor,
+    /// A binary file larger than a blob resource may be.
+    TooLargeBlob(TooLargeBlob),
+}
+
+/// A binary file past the size a blob resource may be, and where to get it instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct TooLargeBlob {
+    pub path: String,
+    pub size_bytes: u64,
+    pub limit: u64,
+    /// How to get the file otherwise, as a clause ("download it from …").
+    pub elsewhere: String,
+}
+
+impl Display for TooLargeBlob {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "File '{}' is binary and {} bytes, more than the {} bytes a resource serves of a binary file; {}.",
+            shown(&self.path),
+            self.size_bytes,
+            self.limit,
+            self.elsewhere
+        )
+    }
 }
 
 impl Display for ResourceError {
@@ -24,6 +50,7 @@ impl Display for ResourceError {
             ResourceError::Uri(e) => e.fmt(f),
             ResourceError::Read(e) => e.fmt(f),
             ResourceError::List(e) => e.fmt(f),
+            ResourceError::TooLargeBlob(e) => e.fmt(f),
             ResourceError::BadCursor => {
                 f.write_str("This cursor was not sent by this server: list again without a cursor.")
             }

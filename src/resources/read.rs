@@ -1,16 +1,23 @@
 //! `resources/read`: a resource URI read as a `get_repository_file` call with the default
 //! view (the longest window a call may ask, within the server's character budget), its
-//! content as a text resource. A file past the budget gives its first window, and the read's
-//! own hint, which names the exact `get_repository_file` call that reads on.
+//! content as a text resource with its extension's MIME type ([`mime`]). A file past the
+//! budget gives its first window, and the read's own hint, which names the exact
+//! `get_repository_file` call that reads on. A binary file, which the call refuses as text, is
+//! read again for its bytes and served whole as a blob resource (base64), up to
+//! [`MAX_BLOB_BYTES`]; past that, one sentence says where to get it.
 
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
 use rmcp::model::{ReadResourceResult, ResourceContents};
 use serde_json::{Map, Value, json};
 
-use super::error::ResourceError;
+use super::error::{ResourceError, TooLargeBlob};
 use super::mime;
 use super::uri::{self, FileUri};
-use crate::reader::Reader;
+use crate::limits::MAX_BLOB_BYTES;
 use crate::reader::caller::CallerContext;
+use crate::reader::{FileBytes, ReadError, Reader};
+use crate::view::ViewError;
 use crate::window::MAX_LIMIT;
 
 /// Reads the file `uri` names for `who`.
@@ -22,14 +29,51 @@ pub(crate) async fn read(
 ) -> Result<ReadResourceResult, ResourceError> {
     let named = uri::parse(uri, local).map_err(ResourceError::Uri)?;
     let arguments = arguments(&named);
-    let answer = reader
-        .read(Some(&arguments), who)
-        .await
-        .map_err(ResourceError::Read)?;
+    let answer = match reader.read(Some(&arguments), who).await {
+        Ok(answer) => answer,
+        Err(ReadError::View(ViewError::Binary { .. })) => {
+            let file = reader
+                .bytes(Some(&arguments), MAX_BLOB_BYTES, who)
+                .await
+                .map_err(ResourceError::Read)?;
+            return blob(file, uri, &named).map(|c| ReadResourceResult::new(vec![c]));
+        }
+        Err(e) => return Err(ResourceError::Read(e)),
+    };
     let text = text(&answer, &arguments);
     let path = answer["path"].as_str().unwrap_or(uri);
     let contents = ResourceContents::text(text, uri).with_mime_type(mime::of_text(path));
     Ok(ReadResourceResult::new(vec![contents]))
+}
+
+/// A binary file's bytes as a blob resource with its MIME type, or the refusal of one past
+/// [`MAX_BLOB_BYTES`], naming where to get it.
+fn blob(file: FileBytes, uri: &str, named: &FileUri) -> Result<ResourceContents, ResourceError> {
+    let Some(bytes) = file.bytes else {
+        return Err(ResourceError::TooLargeBlob(TooLargeBlob {
+            path: file.path.clone(),
+            size_bytes: file.size_bytes,
+            limit: MAX_BLOB_BYTES,
+            elsewhere: elsewhere(&file, named),
+        }));
+    };
+    let encoded = STANDARD.encode(&bytes);
+    Ok(ResourceContents::blob(encoded, uri).with_mime_type(mime::of_binary(&file.path)))
+}
+
+/// Where to get a file a resource does not serve: GitLab's raw URL of the file (the blob URL
+/// with `/-/raw/`), or `git show` in the local repository.
+fn elsewhere(file: &FileBytes, named: &FileUri) -> String {
+    match (named, &file.project) {
+        (FileUri::Url(url), Some(_)) if url.contains("/-/blob/") => format!(
+            "download it from GitLab at {}",
+            url.replacen("/-/blob/", "/-/raw/", 1)
+        ),
+        _ => format!(
+            "read it with git in the repository: git show '{}:{}'",
+            file.git_ref, file.path
+        ),
+    }
 }
 
 /// The tool's arguments for what a URI names: the whole file, as far as a window goes.
@@ -124,6 +168,57 @@ mod tests {
             text(&answer, &arguments(&named)),
             "a\nb\n\n[Lines 1-2 of 9 are shown; read the rest with get_repository_file \
 {\"url\":\"https://g/p/-/blob/main/a\",\"limit\":2000,\"offset\":2}.]\n"
+        );
+    }
+
+    fn file(project: Option<&str>, bytes: Option<Vec<u8>>) -> FileBytes {
+        FileBytes {
+            path: "img/logo.png".into(),
+            git_ref: "main".into(),
+            size_bytes: 3,
+            project: project.map(str::to_string),
+            bytes,
+        }
+    }
+
+    #[test]
+    fn a_binary_file_is_a_base64_blob_with_its_type() {
+        let named = FileUri::Local {
+            path: "img/logo.png".into(),
+            git_ref: None,
+        };
+        let blob = blob(
+            file(None, Some(vec![0x89, b'P', 0])),
+            "repo:///img/logo.png",
+            &named,
+        );
+        assert_eq!(
+            serde_json::to_value(blob.unwrap()).unwrap(),
+            json!({"uri": "repo:///img/logo.png", "mimeType": "image/png", "blob": "iVAA"})
+        );
+    }
+
+    #[test]
+    fn a_binary_file_past_the_limit_names_where_to_get_it() {
+        let url = "https://g.example/grp/p/-/blob/main/img/logo.png";
+        let named = FileUri::Url(url.into());
+        let refused = blob(file(Some("grp/p"), None), url, &named).unwrap_err();
+        assert!(
+            refused.to_string().ends_with(
+                "download it from GitLab at https://g.example/grp/p/-/raw/main/img/logo.png."
+            ),
+            "{refused}"
+        );
+        let local = FileUri::Local {
+            path: "img/logo.png".into(),
+            git_ref: None,
+        };
+        let refused = blob(file(None, None), "repo:///img/logo.png", &local).unwrap_err();
+        assert!(
+            refused
+                .to_string()
+                .ends_with("read it with git in the repository: git show 'main:img/logo.png'."),
+            "{refused}"
         );
     }
 

@@ -46,6 +46,7 @@ fn kind(e: &ResourceError) -> ErrorKind {
         }
         ResourceError::List(_) => ErrorKind::Internal,
         ResourceError::Uri(_) | ResourceError::BadCursor => ErrorKind::BadArgument,
+        ResourceError::TooLargeBlob(_) => ErrorKind::TooLarge,
     }
 }
 

@@ -348,6 +348,8 @@ impl Deployed {
         if self.bomb {
             return self.send(request, vec![b'a'; 64 * 1024 * 1024], "text/plain", 200);
         }
+        // The project by id or by its URL-encoded full path, as GitLab's REST API takes either.
+        let path = &path.replacen("/projects/grp%2Fproj/", "/projects/42/", 1);
         let file = if let Some(rest) = path.strip_prefix("/api/v4/projects/42/repository/blobs/") {
             let oid = rest.trim_end_matches("/raw");
             let files = self.files.lock().unwrap();

@@ -20,6 +20,23 @@ async fn local(repo: &std::path::Path, env: &[(&str, &str)]) -> Server {
     mcp::spawn(&["serve", "--repo", repo], env).await
 }
 
+/// The bytes of a read's one content (a blob, base64), and its MIME type.
+fn blob(read: &ReadResourceResult) -> (Vec<u8>, Option<String>) {
+    use base64::Engine;
+    assert_eq!(read.contents.len(), 1, "{read:?}");
+    match &read.contents[0] {
+        ResourceContents::BlobResourceContents {
+            blob, mime_type, ..
+        } => {
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(blob)
+                .expect("base64");
+            (bytes, mime_type.clone())
+        }
+        other => panic!("not a blob: {other:?}"),
+    }
+}
+
 /// The text of a read's one content, and its MIME type.
 fn text(read: &ReadResourceResult) -> (String, Option<String>) {
     assert_eq!(read.contents.len(), 1, "{read:?}");
@@ -85,21 +102,95 @@ async fn local_read_errors_are_the_tools_sentences() {
         .unwrap_err();
     assert_eq!(code, RESOURCE_NOT_FOUND, "{no_ref}");
     assert!(no_ref.starts_with("Ref 'no-such' not found."), "{no_ref}");
-    // Binary files are refused with the tool's sentence (not yet served as blob resources).
-    let (code, binary) = server
-        .read_resource("repo:///files/images/logo.png")
-        .await
-        .unwrap_err();
-    assert_eq!(code, -32602, "{binary}");
-    assert!(
-        binary.starts_with("File 'files/images/logo.png' is binary"),
-        "{binary}"
-    );
     let (_, other) = server
         .read_resource("file:///etc/passwd")
         .await
         .unwrap_err();
     assert!(other.contains("names no file"), "{other}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn local_binary_reads_as_a_blob_with_its_type_up_to_the_stated_size() {
+    let mut png = fx::LOGO_PNG.to_vec();
+    png.resize(700_000, 0);
+    let files = vec![
+        ("img/logo.png".to_string(), fx::LOGO_PNG.to_vec()),
+        ("img/largest.png".to_string(), png.clone()),
+        ("img/too-large.png".to_string(), vec![0; 700_001]),
+        ("data/x.unknownext".to_string(), b"\0\x01\x02".to_vec()),
+    ];
+    let dir = fx::build_with(&files);
+    let server = local(dir.path(), &[]).await;
+    let read = server.read_resource("repo:///img/logo.png").await.unwrap();
+    assert_eq!(
+        blob(&read),
+        (fx::LOGO_PNG.to_vec(), Some("image/png".into()))
+    );
+    let read = server
+        .read_resource("repo:///img/largest.png")
+        .await
+        .unwrap();
+    assert_eq!(blob(&read).0, png, "700,000 bytes are served");
+    let read = server.read_resource("repo:///data/x.unknownext").await;
+    assert_eq!(
+        blob(&read.unwrap()).1.as_deref(),
+        Some("application/octet-stream")
+    );
+    let (code, e) = server
+        .read_resource("repo:///img/too-large.png")
+        .await
+        .unwrap_err();
+    assert_eq!(code, -32602, "{e}");
+    assert_eq!(
+        e,
+        "File 'img/too-large.png' is binary and 700001 bytes, more than the 700000 bytes a \
+resource serves of a binary file; read it with git in the repository: git show 'HEAD:img/too-large.png'."
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn gitlab_binary_is_a_verified_blob_and_an_lfs_text_is_text() {
+    use crate::support::deployed_gitlab::{Deployed, start};
+    let gitlab = Deployed::default();
+    let main = "refs/heads/main";
+    gitlab.put(main, "img/logo.png", fx::LOGO_PNG.to_vec(), false);
+    gitlab.put(main, "img/huge.png", vec![0; 700_001], false);
+    let notes = "# Notes\n\nKept in LFS.\n";
+    gitlab.put(main, "docs/notes.md", notes.as_bytes().to_vec(), true);
+    let mock = start(&gitlab).await;
+    let server = mcp::spawn_gitlab(&mock.uri(), Some(TOKEN)).await;
+    let at = |path: &str| format!("{}/grp/proj/-/blob/main/{path}", mock.uri());
+
+    let read = server.read_resource(&at("img/logo.png")).await.unwrap();
+    assert_eq!(
+        blob(&read),
+        (fx::LOGO_PNG.to_vec(), Some("image/png".into()))
+    );
+    let rest = gitlab.log().rest;
+    assert!(
+        rest.iter().any(|p| p.ends_with(&format!(
+            "/repository/blobs/{}/raw",
+            gm::git_blob_id(fx::LOGO_PNG)
+        ))),
+        "{rest:?}"
+    );
+
+    let read = server.read_resource(&at("docs/notes.md")).await.unwrap();
+    assert_eq!(text(&read), (notes.into(), Some("text/markdown".into())));
+    assert!(gitlab.log().rest.iter().any(|p| p.contains("lfs=true")));
+
+    let (code, e) = server.read_resource(&at("img/huge.png")).await.unwrap_err();
+    assert_eq!(code, -32602, "{e}");
+    assert!(
+        e.ends_with(&format!(
+            "more than the 700000 bytes a resource serves of a binary file; download it from \
+GitLab at {}.",
+            at("img/huge.png").replace("/-/blob/", "/-/raw/")
+        )),
+        "{e}"
+    );
     server.stop().await;
 }
 
