@@ -85,7 +85,7 @@ const FLOORS: Floors = &[
     (
         "crate::reader",
         &[
-            &["batch"],
+            &["batch", "bytes"],
             &["views"],
             &["steps"],
             &["caller", "error", "history"],
