@@ -9,6 +9,11 @@
 //!   `variables.withContent == false` leaves `rawTextBlob` out (`@include(if: false)`).
 //!   Fields the query names are answered: `duoContextExclusionSettings` (no rules) and
 //!   `commit(ref:) { sha }`.
+//!   `variables.withBlame` adds the blob's `blamed` field for `blameFrom..blameTo`, and the
+//!   `Blame` operation answers its aliased `blame` fields (groups of 10 lines, each from one of
+//!   three commits, clamped to the file as GitLab clamps them).
+//!   A file started as `"<ref>:<path>"` is `<path>` at that ref only (a diff's other side);
+//!   every other file is at every ref.
 //! - `GET /api/v4/projects/:id/repository/blobs/:oid/raw`: the whole blob, or 404.
 //! - `GET /api/v4/projects/:id/repository/files/:path/raw?ref=R[&lfs=true]`: the whole file.
 //!
@@ -166,6 +171,30 @@ impl Blob {
     }
 }
 
+impl Blob {
+    /// A `Blame` of lines `from..=to` (the end clamped to the file): groups of 10 lines, each
+    /// from one of three commits; `lines` as GitLab's highlighted HTML.
+    fn blame_json(&self, (from, to): (u64, u64)) -> String {
+        let total = self.bytes.iter().filter(|b| **b == b'\n').count() as u64;
+        let to = to.min(total);
+        let mut groups = Vec::new();
+        let mut line = from;
+        while line <= to {
+            let end = ((line - 1) / 10 * 10 + 10).min(to);
+            let sha = format!("{:040x}", (line - 1) / 10 % 3 + 1);
+            let html: Vec<String> = (line..=end).map(|n| format!("<span>{n}</span>")).collect();
+            groups.push(serde_json::json!({
+                "lineno": line, "span": end - line + 1, "previousPath": null, "lines": html,
+                "commit": {"sha": sha, "title": "A change", "authorName": "Ann Author",
+                    "authoredDate": "2026-01-02T10:00:00+01:00", "parentSha": null,
+                    "webUrl": format!("https://gitlab.example.com/grp/proj/-/commit/{sha}")}
+            }));
+            line = end + 1;
+        }
+        serde_json::json!({"groups": groups}).to_string()
+    }
+}
+
 /// The git blob id: SHA-1 of `blob <len>\0` followed by the bytes.
 pub fn git_blob_oid(bytes: &[u8]) -> String {
     gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, bytes)
@@ -174,9 +203,17 @@ pub fn git_blob_oid(bytes: &[u8]) -> String {
 }
 
 struct Repo {
+    /// By path, or by `"<ref>:<path>"` for a file at one ref only.
     by_path: HashMap<String, Arc<Blob>>,
     by_oid: HashMap<String, Arc<Blob>>,
     traffic: Arc<Traffic>,
+}
+
+impl Repo {
+    /// The file at `path` at ref `git_ref`.
+    fn at(&self, git_ref: &str, path: &str) -> Option<&Arc<Blob>> {
+        (self.by_path.get(&format!("{git_ref}:{path}"))).or_else(|| self.by_path.get(path))
+    }
 }
 
 /// A running mock: its base URL (for `GITLAB_URL`) and its counters.
@@ -190,10 +227,11 @@ pub async fn start(files: Vec<(&str, String)>) -> MockGitlab {
     let traffic = Arc::new(Traffic::default());
     let mut by_path = HashMap::new();
     let mut by_oid = HashMap::new();
-    for (path, content) in files {
+    for (name, content) in files {
+        let path = name.split_once(':').map_or(name, |(_, path)| path);
         let blob = Arc::new(Blob::new(path, content));
         by_oid.insert(blob.oid.clone(), Arc::clone(&blob));
-        by_path.insert(path.to_string(), blob);
+        by_path.insert(name.to_string(), blob);
     }
     let repo = Arc::new(Repo {
         by_path,
@@ -224,6 +262,9 @@ pub async fn start(files: Vec<(&str, String)>) -> MockGitlab {
 
 /// What a blob query asks for, read from its text and variables.
 struct BlobQuery<'a> {
+    git_ref: &'a str,
+    /// `blameFrom..=blameTo` when `withBlame`.
+    blame: Option<(u64, u64)>,
     by_ids: bool,
     project_known: bool,
     paths: Vec<&'a str>,
@@ -253,7 +294,13 @@ impl<'a> BlobQuery<'a> {
         if paths.is_empty() {
             paths.extend(vars["p0"].as_str());
         }
+        let blame = (vars["withBlame"] == Value::Bool(true)).then(|| {
+            let line = |k: &str| vars[k].as_u64().unwrap_or(1);
+            (line("blameFrom"), line("blameTo"))
+        });
         BlobQuery {
+            git_ref: vars["ref"].as_str().unwrap_or_default(),
+            blame,
             by_ids,
             project_known,
             paths,
@@ -271,20 +318,35 @@ async fn graphql(State(repo): State<Arc<Repo>>, body: Bytes) -> Response {
         return (StatusCode::BAD_REQUEST, json_headers(), answer).into_response();
     };
     let q = BlobQuery::parse(&request);
-    let answer = graphql_answer(&repo, &q);
+    let answer = match request["operationName"].as_str() {
+        Some("Blame") => blame_answer(&repo, &q, &request["variables"]),
+        _ => graphql_answer(&repo, &q),
+    };
     repo.traffic.graphql.record(answer.len());
     (json_headers(), answer).into_response()
 }
 
 fn graphql_answer(repo: &Repo, q: &BlobQuery<'_>) -> String {
     let project = if q.project_known {
-        let node = q
+        let found: Vec<&Arc<Blob>> = q
             .paths
             .iter()
-            .filter_map(|p| repo.by_path.get(*p))
+            .filter_map(|p| repo.at(q.git_ref, p))
+            .collect();
+        let node = found
+            .iter()
             .map(|b| b.node_json(q.with_content))
             .collect::<Vec<_>>()
             .join(",");
+        let blamed = match (q.blame, found.first()) {
+            (Some(lines), Some(blob)) => {
+                format!(
+                    r#","blamed":{{"nodes":[{{"blame":{}}}]}}"#,
+                    blob.blame_json(lines)
+                )
+            }
+            _ => String::new(),
+        };
         let rules = if q.wants_rules {
             r#""duoContextExclusionSettings":{"exclusionRules":[]},"#
         } else {
@@ -300,7 +362,7 @@ fn graphql_answer(repo: &Repo, q: &BlobQuery<'_>) -> String {
             r#"{{"id":"{PROJECT_GID}","fullPath":"{PROJECT_PATH}",{rules}"repository":{{"blobs":{{"nodes":["#
         ));
         p.push_str(&node);
-        p.push_str(&format!("]}}{commit}}}}}"));
+        p.push_str(&format!("]}}{blamed}{commit}}}}}"));
         Some(p)
     } else {
         None
@@ -311,6 +373,26 @@ fn graphql_answer(repo: &Repo, q: &BlobQuery<'_>) -> String {
         (true, Some(p)) => format!(r#"{{"data":{{"projects":{{"nodes":[{p}]}}}}}}"#),
         (true, None) => r#"{"data":{"projects":{"nodes":[]}}}"#.to_string(),
     }
+}
+
+/// The `Blame` operation: its aliased fields `b0`..`b9` (those `withN` includes) of the file.
+fn blame_answer(repo: &Repo, q: &BlobQuery<'_>, vars: &Value) -> String {
+    let path = vars["path"].as_str().unwrap_or_default();
+    let Some(blob) = repo.at(q.git_ref, path) else {
+        return r#"{"data":{"project":{"repository":{"blobs":{"nodes":[]}}}}}"#.to_string();
+    };
+    let fields: Vec<String> = (0..10)
+        .filter(|i| *i == 0 || vars[format!("with{i}")] == Value::Bool(true))
+        .map(|i| {
+            let line = |k: String| vars[k].as_u64().unwrap_or(1);
+            let lines = (line(format!("from{i}")), line(format!("to{i}")));
+            format!(r#""b{i}":{}"#, blob.blame_json(lines))
+        })
+        .collect();
+    format!(
+        r#"{{"data":{{"project":{{"repository":{{"blobs":{{"nodes":[{{{}}}]}}}}}}}}}}"#,
+        fields.join(",")
+    )
 }
 
 async fn blob_raw(

@@ -150,8 +150,11 @@ impl Call for Single<'_> {
         S: Source,
         S::Lookup: Labelled + Send + 'static,
     {
-        let planned = steps.plan(self.args)?;
-        let fetched = steps.fetch(&planned).await.map_err(ReadError::Source)?;
+        let mut planned = steps.plan(self.args)?;
+        let fetched = match steps.fetch(&mut planned).await {
+            Ok(fetched) => fetched,
+            Err(e) => return Err(steps.diff_miss(&planned, e).await),
+        };
         let changed_from = steps.changed_from(&fetched);
         let (target, mut view) = planned;
         steps

@@ -88,12 +88,25 @@ impl<S: Source> Steps<'_, S> {
         }
     }
 
-    /// The file a planned read names, with the caller's credential.
-    pub(crate) async fn fetch(&self, planned: &Planned<S::Lookup>) -> Result<Fetched, SourceError> {
+    /// The file a planned read names, with the caller's credential; for the blame view, with
+    /// the blame of its window's first lines where the source gives it in the same request
+    /// (kept in the view, which [`Steps::complete`] then finishes).
+    pub(crate) async fn fetch(
+        &self,
+        planned: &mut Planned<S::Lookup>,
+    ) -> Result<Fetched, SourceError> {
+        let credential = self.who.credential;
         let w = self.wanted(planned);
-        self.source
-            .fetch(w.lookup, w.extent, w.held, self.who.credential)
-            .await
+        let Some(lines) = super::views::early_blame(&planned.1) else {
+            return (self.source)
+                .fetch(w.lookup, w.extent, w.held, credential)
+                .await;
+        };
+        let (fetched, early) = self.source.fetch_blamed(w, lines, credential).await?;
+        if let View::Blame { blamed, .. } = &mut planned.1 {
+            *blamed = early.map(Arc::new);
+        }
+        Ok(fetched)
     }
 
     /// The files of several reads, one answer each, in order ([`Source::fetch_many`]): each

@@ -4,11 +4,12 @@
 
 use std::sync::Arc;
 
-use super::steps::Steps;
-use crate::source::views::{CommitWindow, DiffBase, FileCommit};
+use super::error::ReadError;
+use super::steps::{Planned, Steps};
+use crate::source::views::{Blamed, CommitWindow, DiffBase, FileCommit};
 use crate::source::{BlobKind, Fetched, Source, SourceError};
-use crate::view::View;
-use crate::window::{LineRequest, count_lines, lines_covered};
+use crate::view::{View, ViewError};
+use crate::window::{Extent, LineRequest, count_lines, lines_covered};
 
 impl<S: Source> Steps<'_, S> {
     /// Fills in what `view` needs of the source beyond `fetched` (nothing for most views).
@@ -31,10 +32,7 @@ impl<S: Source> Steps<'_, S> {
         if let View::Blame { lines, blamed } = view
             && let Some(covered) = blamed_lines(*lines, fetched)
         {
-            let found = self
-                .source
-                .blame(&file_at(fetched), covered, self.who.credential)
-                .await?;
+            let found = self.blame_rest(blamed.take(), covered, fetched).await?;
             *blamed = Some(Arc::new(found));
         }
         if let View::Diff { from, base, .. } = view {
@@ -49,6 +47,84 @@ impl<S: Source> Steps<'_, S> {
         }
         Ok(())
     }
+}
+
+impl<S: Source> Steps<'_, S> {
+    /// The blame of the lines `first..=last`: `early`, what the read's own request blamed of
+    /// them, and the rest asked of the source (nothing when `early` covers them all).
+    async fn blame_rest(
+        &self,
+        early: Option<Arc<Blamed>>,
+        (first, last): (u64, u64),
+        fetched: &Fetched,
+    ) -> Result<Blamed, SourceError> {
+        let mut blamed = early.map(|b| b.within(first, last)).unwrap_or_default();
+        if blamed.covers(first, last) {
+            return Ok(blamed);
+        }
+        // What `early` gave is a run of lines from `first` on (GitLab blames one field of
+        // them): the rest follows it. Anything else is asked again whole.
+        let from = match blamed.ranges.last() {
+            Some(r) if blamed.covers(first, r.end_line) => r.end_line + 1,
+            _ => {
+                blamed = Blamed::default();
+                first
+            }
+        };
+        let rest = self
+            .source
+            .blame(&file_at(fetched), (from, last), self.who.credential)
+            .await?;
+        blamed.extend(rest);
+        Ok(blamed)
+    }
+}
+
+impl<S: Source> Steps<'_, S> {
+    /// The read's own error `e`, unless the read is a diff whose file is missing at the ref
+    /// read while its `diff_from` ref has it: then it was deleted since, and said so.
+    pub(crate) async fn diff_miss(
+        &self,
+        planned: &Planned<S::Lookup>,
+        e: SourceError,
+    ) -> ReadError {
+        let (target, View::Diff { from, .. }) = planned else {
+            return ReadError::Source(e);
+        };
+        let (SourceError::FileNotFound { path, git_ref }
+        | SourceError::FileNotFoundNear { path, git_ref, .. }) = &e
+        else {
+            return ReadError::Source(e);
+        };
+        let Some(there) = self.source.at_ref(&target.lookup, from) else {
+            return ReadError::Source(e);
+        };
+        let first_line = Extent::Lines(LineRequest::OffsetLimit {
+            offset: 0,
+            limit: 1,
+        });
+        match self
+            .source
+            .fetch(&there, first_line, None, self.who.credential)
+            .await
+        {
+            Ok(_) => ReadError::View(ViewError::DeletedSince {
+                path: path.clone(),
+                git_ref: git_ref.clone(),
+                from: from.clone(),
+            }),
+            Err(_) => ReadError::Source(e),
+        }
+    }
+}
+
+/// The lines the blame view `view` may have blamed with its read, before the file's length is
+/// known (an end past the file is cut by the source); `None` for any other view.
+pub(super) fn early_blame(view: &View) -> Option<(u64, u64)> {
+    let View::Blame { lines, .. } = view else {
+        return None;
+    };
+    lines_covered(Some(*lines), u64::MAX).ok().flatten()
 }
 
 /// The lines of the read's text `lines` covers (1-indexed, inclusive), when it is text and

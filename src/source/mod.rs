@@ -60,6 +60,27 @@ pub(crate) trait Source {
         credential: Option<&Credential>,
     ) -> Result<Fetched, SourceError>;
 
+    /// The file `lookup` names, at `git_ref` instead (the diff view's other side of a file
+    /// missing at its own ref); `None` when the lookup names no one file yet (a URL whose
+    /// "ref/path" splits several ways).
+    fn at_ref(&self, lookup: &Self::Lookup, git_ref: &str) -> Option<Self::Lookup>;
+
+    /// Reads the file as [`Source::fetch`] does and, where the source can in the same
+    /// request, who last changed the lines `blame` (1-indexed, inclusive; an end past the file
+    /// is cut to it): `None` when it did not (the blame view then asks [`Source::blame`]).
+    async fn fetch_blamed(
+        &self,
+        wanted: Wanted<'_, Self::Lookup>,
+        blame: (u64, u64),
+        credential: Option<&Credential>,
+    ) -> Result<(Fetched, Option<Blamed>), SourceError> {
+        let _ = blame;
+        let fetched = self
+            .fetch(wanted.lookup, wanted.extent, wanted.held, credential)
+            .await?;
+        Ok((fetched, None))
+    }
+
     /// The page `window` of the commits that changed `file` up to its commit, newest first
     /// (the history view).
     async fn history(

@@ -78,6 +78,37 @@ pub(crate) struct Blamed {
 }
 
 impl Blamed {
+    /// The blame GitLab's groups `(lineno, span, commit)` make, in any order (one request's
+    /// fields each cut their runs at their ends; a group of no lines is left out).
+    pub(crate) fn of_groups(mut groups: Vec<(u64, u64, Commit)>) -> Blamed {
+        groups.sort_by_key(|g| g.0);
+        let mut blamed = Blamed::default();
+        for (lineno, span, commit) in groups.into_iter().filter(|g| g.1 > 0) {
+            blamed.push(lineno, lineno + span - 1, commit);
+        }
+        blamed
+    }
+
+    /// Whether its runs cover every line of `first..=last`.
+    pub(crate) fn covers(&self, first: u64, last: u64) -> bool {
+        let mut next = first;
+        for r in &self.ranges {
+            if r.start_line <= next && r.end_line >= next {
+                next = r.end_line + 1;
+            }
+        }
+        next > last
+    }
+
+    /// Adds the runs of `later`, which follow this blame's lines.
+    pub(crate) fn extend(&mut self, later: Blamed) {
+        for r in later.ranges {
+            if let Some(c) = later.commits.iter().find(|c| c.sha == r.commit_sha) {
+                self.push(r.start_line, r.end_line, c.clone());
+            }
+        }
+    }
+
     /// Adds the run `start_line..=end_line` of `commit`, merged into the last run when it
     /// continues it (GitLab's fields of 100 lines cut runs), the commit described once.
     pub(crate) fn push(&mut self, start_line: u64, end_line: u64, commit: Commit) {
@@ -185,5 +216,35 @@ mod tests {
         );
         assert_eq!(cut.commits.len(), 2);
         assert_eq!(b.within(131, 131).commits, vec![commit(1)]);
+    }
+
+    #[test]
+    fn groups_in_any_order_make_runs_and_say_what_they_cover() {
+        let b = Blamed::of_groups(vec![
+            (11, 5, commit(2)),
+            (1, 10, commit(1)),
+            (16, 0, commit(3)),
+        ]);
+        assert_eq!(b.ranges.len(), 2);
+        assert_eq!(b.commits, vec![commit(1), commit(2)]);
+        assert!(b.covers(1, 15));
+        assert!(b.covers(5, 12));
+        assert!(!b.covers(1, 16), "line 16 is in no run");
+        assert!(!b.covers(0, 3), "line 0 is in no run");
+        assert!(!Blamed::default().covers(1, 1));
+        let mut gap = Blamed::of_groups(vec![(1, 2, commit(1)), (4, 1, commit(1))]);
+        assert!(!gap.covers(1, 4), "line 3 is missing");
+        gap.extend(Blamed::of_groups(vec![
+            (5, 3, commit(1)),
+            (8, 1, commit(4)),
+        ]));
+        assert_eq!(
+            gap.ranges
+                .iter()
+                .map(|r| (r.start_line, r.end_line))
+                .collect::<Vec<_>>(),
+            vec![(1, 2), (4, 7), (8, 8)]
+        );
+        assert_eq!(gap.commits, vec![commit(1), commit(4)]);
     }
 }

@@ -25,7 +25,7 @@ fn view_kind(e: &ViewError) -> ErrorKind {
         | ViewError::Unsupported { .. }
         | ViewError::HistoryPastEnd { .. }
         | ViewError::BlamePastEnd { .. } => ErrorKind::BadArgument,
-        ViewError::NoHistory { .. } => ErrorKind::NotFound,
+        ViewError::NoHistory { .. } | ViewError::DeletedSince { .. } => ErrorKind::NotFound,
         ViewError::Binary { .. } => ErrorKind::Binary,
         ViewError::Lfs { .. } => ErrorKind::Lfs,
         ViewError::Stopped(_) => ErrorKind::Timeout,

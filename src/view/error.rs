@@ -69,6 +69,12 @@ pub(crate) enum ViewError {
     BlamePastEnd {
         total_lines: u64,
     },
+    /// A diff of a file the ref read lacks while `diff_from` has it: deleted (or renamed) since.
+    DeletedSince {
+        path: String,
+        git_ref: String,
+        from: String,
+    },
     /// A history page past the oldest commit.
     HistoryPastEnd {
         offset: u64,
@@ -102,6 +108,20 @@ impl ViewError {
             ViewError::NoHistory { path, git_ref } => write!(
                 f,
                 "No commit that changed '{path}' was found at '{git_ref}'. Read the file without history to see it."
+            ),
+            ViewError::DeletedSince {
+                path,
+                git_ref,
+                from,
+            } => write!(
+                f,
+                "'{}' was deleted between '{}' and '{}' (or renamed: renames are not followed): it exists at '{}' but not at '{}'. To read it as it was, call with {}.",
+                shown(path),
+                shown(from),
+                shown(git_ref),
+                shown(from),
+                shown(git_ref),
+                serde_json::json!({"file_path": path, "ref": from}),
             ),
             _ => f.write_str(
                 "The view was rendered before its source was asked (a server bug); please report it.",
@@ -143,6 +163,7 @@ impl Display for ViewError {
             | ViewError::HistoryPastEnd { .. }
             | ViewError::BlamePastEnd { .. }
             | ViewError::NoHistory { .. }
+            | ViewError::DeletedSince { .. }
             | ViewError::NotAsked => self.views_message(f),
             ViewError::Unsupported { path } => write!(
                 f,

@@ -90,6 +90,36 @@ impl Source for GitlabSource {
         many::fetch_many(&self.shared, wanted, credential).await
     }
 
+    fn at_ref(&self, lookup: &ProjectFile, git_ref: &str) -> Option<ProjectFile> {
+        let (project, path) = match lookup {
+            ProjectFile::Named { project, path, .. } => (project.clone(), path.clone()),
+            ProjectFile::Url {
+                project_path,
+                file: crate::resolve::Lookup::Exact { path, .. },
+                ..
+            } => (ProjectRef::Path(project_path.clone()), path.clone()),
+            ProjectFile::Url { .. } => return None,
+        };
+        let git_ref = git_ref.to_string();
+        Some(ProjectFile::Named {
+            project,
+            git_ref,
+            path,
+        })
+    }
+
+    /// One lookup, the same request blaming up to [`commits_query::LINES_PER_FIELD`] lines
+    /// of `blame` ([`single::fetch_blamed`]).
+    async fn fetch_blamed(
+        &self,
+        wanted: Wanted<'_, ProjectFile>,
+        (first, last): (u64, u64),
+        credential: Option<&Credential>,
+    ) -> Result<(Fetched, Option<Blamed>), SourceError> {
+        let last = last.min(first.saturating_add(commits_query::LINES_PER_FIELD - 1));
+        single::fetch_blamed(&self.shared, wanted, Some((first, last)), credential).await
+    }
+
     /// `Repository.commits(ref:, path:)` at the file's commit ([`commits_query`]).
     async fn history(
         &self,

@@ -40,6 +40,17 @@ impl Source for LocalSource {
         resolve::for_local(args)
     }
 
+    fn at_ref(&self, lookup: &Lookup, git_ref: &str) -> Option<Lookup> {
+        let Lookup::Exact { path, .. } = lookup else {
+            return None;
+        };
+        Some(Lookup::Exact {
+            git_ref: git_ref.to_string(),
+            path: path.clone(),
+            ref_type: None,
+        })
+    }
+
     /// Reads the file `lookup` names on a blocking thread. The whole blob is read whatever the
     /// extent (a local read has no read limit), and also when the caller holds it: reading it
     /// costs no network, and gives the window's metadata.

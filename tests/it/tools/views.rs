@@ -304,43 +304,131 @@ async fn local_blame_names_the_commit_of_each_line_across_a_rename() {
     server.stop().await;
 }
 
+/// A blob answer of `text` as `big.txt` whose `blamed` field (the blob query's own blame of
+/// the window's first lines) holds `groups`, as GitLab answers `blame(fromLine:, toLine:)`.
+fn blob_with_blame(text: &str, groups: Vec<Value>) -> Value {
+    let mut answer = project_answer("grp/proj", 7, vec![text_node("big.txt", text)]);
+    answer["data"]["project"]["repository"]["blamed"] =
+        json!({"nodes": [{"blame": {"groups": groups}}]});
+    answer
+}
+
+fn blame_request_count(bodies: &[Value]) -> (usize, usize) {
+    let blame_only = bodies
+        .iter()
+        .filter(|b| b["operationName"] == "Blame")
+        .count();
+    (bodies.len(), blame_only)
+}
+
 #[tokio::test]
-async fn gitlab_blame_asks_only_the_window_in_one_request_of_aliased_fields() {
+async fn gitlab_blame_of_100_lines_of_a_25000_line_file_is_one_request() {
     let gitlab = MockServer::start().await;
     let text: String = (1..=25_000).map(|n| format!("line {n}\n")).collect();
+    let (old, new) = ("a".repeat(40), "b".repeat(40));
     graphql()
         .and(QueryContains("rawTextBlob"))
-        .respond_with(json_response(project_answer(
-            "grp/proj",
-            7,
-            vec![text_node("big.txt", &text)],
+        .and(Variables(
+            json!({"withBlame": true, "blameFrom": 120, "blameTo": 219}),
+        ))
+        .respond_with(json_response(blob_with_blame(
+            &text,
+            vec![
+                blame_group(120, 30, commit_node(&old, "Old", None)),
+                blame_group(150, 70, commit_node(&new, "New", Some(&old))),
+            ],
         )))
+        .expect(1)
         .mount(&gitlab)
         .await;
-    let (old, new) = ("a".repeat(40), "b".repeat(40));
-    // Lines 101..=350: fields b0 (101-200), b1 (201-300), b2 (301-350); a run of `old`
-    // crosses the first field's end.
+    let server = spawn_gitlab(&gitlab.uri(), Some(TOKEN)).await;
+    let out = ok(&server
+        .call(
+            json!({"project_id": "grp/proj", "file_path": "big.txt", "ref": "main",
+                     "blame": true, "start_line": 120, "end_line": 219}),
+        )
+        .await);
+    assert_eq!(
+        blame_of(&out),
+        vec![(120, 149, old.clone()), (150, 219, new.clone())]
+    );
+    assert_eq!(out["metadata"]["commits"][1]["title"], "New");
+    assert!(out["content"].as_str().unwrap().starts_with("line 120\n"));
+    assert_eq!(blame_request_count(&bodies(&gitlab).await), (1, 0));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn gitlab_blame_the_read_could_not_give_is_asked_alone() {
+    let gitlab = MockServer::start().await;
+    let text = "one\ntwo\n";
+    let sha = "c".repeat(40);
+    let mut refused = blob_with_blame(text, vec![]);
+    refused["data"]["project"]["repository"]["blamed"] = Value::Null;
+    refused["errors"] = json!([{"message": "Internal server error",
+        "locations": [{"line": 1, "column": 1}], "path": ["project", "repository", "blamed"]}]);
     graphql()
-        .and(QueryContains("blame("))
+        .and(QueryContains("rawTextBlob"))
+        .respond_with(json_response(refused))
+        .expect(1)
+        .mount(&gitlab)
+        .await;
+    graphql()
+        .and(QueryContains("query Blame("))
+        .and(Variables(json!({"from0": 1, "to0": 2, "with1": false})))
+        .respond_with(json_response(blame_answer(vec![(
+            "b0",
+            vec![blame_group(1, 2, commit_node(&sha, "Only", None))],
+        )])))
+        .expect(1)
+        .mount(&gitlab)
+        .await;
+    let server = spawn_gitlab(&gitlab.uri(), Some(TOKEN)).await;
+    let out = ok(&server
+        .call(
+            json!({"project_id": "grp/proj", "file_path": "big.txt", "ref": "main", "blame": true}),
+        )
+        .await);
+    assert_eq!(blame_of(&out), vec![(1, 2, sha.clone())]);
+    assert_eq!(blame_request_count(&bodies(&gitlab).await), (2, 1));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn gitlab_blame_past_100_lines_asks_the_rest_in_one_more_request_of_aliased_fields() {
+    let gitlab = MockServer::start().await;
+    let text: String = (1..=25_000).map(|n| format!("line {n}\n")).collect();
+    let (old, new) = ("a".repeat(40), "b".repeat(40));
+    // The read's own request blames 101..=200; the Blame query asks 201..=350 in fields b0
+    // (201-300) and b1 (301-350); a run of `old` crosses the first request's end.
+    graphql()
+        .and(QueryContains("rawTextBlob"))
+        .and(Variables(
+            json!({"withBlame": true, "blameFrom": 101, "blameTo": 200}),
+        ))
+        .respond_with(json_response(blob_with_blame(
+            &text,
+            vec![blame_group(101, 100, commit_node(&old, "Old", None))],
+        )))
+        .expect(1)
+        .mount(&gitlab)
+        .await;
+    graphql()
+        .and(QueryContains("query Blame("))
         .and(Variables(json!({
             "projectPath": "grp/proj", "ref": COMMIT, "path": "big.txt",
-            "from0": 101, "to0": 200, "from1": 201, "to1": 300, "with1": true,
-            "from2": 301, "to2": 350, "with2": true, "with3": false
+            "from0": 201, "to0": 300, "from1": 301, "to1": 350, "with1": true, "with2": false
         })))
         .respond_with(json_response(blame_answer(vec![
             (
                 "b0",
-                vec![blame_group(101, 100, commit_node(&old, "Old", None))],
-            ),
-            (
-                "b1",
                 vec![
                     blame_group(201, 50, commit_node(&old, "Old", None)),
                     blame_group(251, 50, commit_node(&new, "New", Some(&old))),
                 ],
             ),
             (
-                "b2",
+                "b1",
                 vec![blame_group(301, 50, commit_node(&old, "Old", None))],
             ),
         ])))
@@ -370,12 +458,7 @@ async fn gitlab_blame_asks_only_the_window_in_one_request_of_aliased_fields() {
         format!("https://gitlab.example.com/grp/proj/-/commit/{new}")
     );
     assert!(out["content"].as_str().unwrap().starts_with("line 101\n"));
-    let blame_requests = bodies(&gitlab)
-        .await
-        .iter()
-        .filter(|b| b["query"].as_str().unwrap_or("").contains("blame("))
-        .count();
-    assert_eq!(blame_requests, 1);
+    assert_eq!(blame_request_count(&bodies(&gitlab).await), (2, 1));
     server.stop().await;
 }
 
@@ -446,6 +529,27 @@ async fn local_diff_from_shows_changes_added_identical_binary_and_crlf_files() {
         .call(json!({"file_path": "b.txt", "diff_from": "no-such-ref"}))
         .await);
     assert!(missing.contains("no-such-ref"), "{missing}");
+
+    // A file the ref read lacks while diff_from has it was deleted (here: renamed) since.
+    let gone = err(&server
+        .call(json!({"file_path": "a.txt", "diff_from": s[1]}))
+        .await);
+    assert!(
+        gone.contains(&format!(
+            "'a.txt' was deleted between '{}' and 'HEAD'",
+            s[1]
+        )),
+        "{gone}"
+    );
+    assert!(gone.contains(&format!("\"ref\":\"{}\"", s[1])), "{gone}");
+    // Missing on both sides: the read's own miss.
+    let neither = err(&server
+        .call(json!({"file_path": "never.txt", "diff_from": s[1]}))
+        .await);
+    assert!(
+        neither.contains("does not exist at ref 'HEAD'"),
+        "{neither}"
+    );
 
     // Paged like a read.
     let first = ok(&server

@@ -17,9 +17,8 @@ use super::graphql::{
 use crate::config::Credential;
 use crate::resolve::ProjectRef;
 use crate::resolve::ref_name::{RefType, qualify_ref};
-use crate::source::gitlab::wire::error::{
-    GitlabError, ShapeProblem, answer_data, answer_data_ignoring,
-};
+use crate::source::gitlab::wire::error::{GitlabError, ShapeProblem, answer_data_ignoring};
+use crate::source::views::{Blamed, Commit};
 
 /// One file to ask for.
 #[derive(Debug, Clone, Copy)]
@@ -30,6 +29,8 @@ pub(crate) struct BlobRequest<'a> {
     pub ref_type: Option<RefType>,
     /// Whether to ask for the file's `language` (an outline or a symbol parses it).
     pub language: bool,
+    /// The lines to blame in the same request (the blame view), at most 100.
+    pub blame: Option<(u64, u64)>,
 }
 
 /// Several files of one project at one ref, in one request (`blobs(paths:)`).
@@ -41,6 +42,8 @@ pub(crate) struct PathsRequest<'a> {
     pub ref_type: Option<RefType>,
     /// Whether to ask for the files' `language`.
     pub language: bool,
+    /// The lines of the (one) file to blame in the same request, at most 100.
+    pub blame: Option<(u64, u64)>,
 }
 
 /// What a blob answer says about the project, whichever way it was named.
@@ -53,7 +56,12 @@ pub(crate) struct ProjectAnswer {
     pub rules: Option<Vec<String>>,
     /// The blobs found at the ref and paths asked for.
     pub nodes: Vec<BlobFields>,
+    /// The blame of the lines asked (`None`: not asked, or no such file).
+    pub blamed: Option<Blamed>,
 }
+
+/// The alias under which the blob query blames the lines asked.
+const BLAMED_FIELD: &str = "blamed";
 
 /// The blob document for every combination of optional parts, by [`Optional::index`].
 static DOCUMENTS: LazyLock<[String; 8]> =
@@ -101,6 +109,7 @@ pub(crate) async fn ask_file(
         paths: &paths,
         ref_type: request.ref_type,
         language: request.language,
+        blame: request.blame,
     };
     ask_paths(client, request, with_content, credential).await
 }
@@ -143,13 +152,19 @@ pub(crate) async fn ask_paths(
         if no_rules || no_permalink || no_ref_type {
             continue;
         }
-        let data: blob::ResponseData = if asked.rules {
+        if asked.rules {
             caps.exclusions.record(true);
-            answer_data_ignoring(answer, EXCLUSIONS_FIELD)?
-        } else {
-            answer_data(answer)?
-        };
-        return Ok(project_of(data).map(ProjectAnswer::from));
+        }
+        // Rules a user may not read, and a blame GitLab cannot give (the blame view then asks
+        // it alone, and says why), leave the file readable.
+        let ignorable = [
+            (asked.rules, EXCLUSIONS_FIELD),
+            (request.blame.is_some(), BLAMED_FIELD),
+        ];
+        let ignorable: Vec<&str> = ignorable.iter().filter(|i| i.0).map(|i| i.1).collect();
+        let data: blob::ResponseData = answer_data_ignoring(answer, &ignorable)?;
+        let blame = request.blame;
+        return Ok(project_of(data).map(|p| ProjectAnswer::of(p, blame)));
     }
     Err(ShapeProblem::FieldsStillAbsent { rounds: ROUNDS }.into())
 }
@@ -202,6 +217,9 @@ fn body(
         ref_type,
         with_content,
         with_language: request.language,
+        with_blame: request.blame.map(|_| true),
+        blame_from: request.blame.map(|(from, _)| from as i64),
+        blame_to: request.blame.map(|(_, to)| to as i64),
     });
     body.query = &DOCUMENTS[asked.index()];
     body
@@ -215,8 +233,10 @@ fn project_of(data: blob::ResponseData) -> Option<blob::ProjectBlob> {
     data.projects?.nodes?.into_iter().flatten().next()
 }
 
-impl From<blob::ProjectBlob> for ProjectAnswer {
-    fn from(p: blob::ProjectBlob) -> Self {
+impl ProjectAnswer {
+    /// The answer about project `p`, with the blame of the lines `blame` asked.
+    fn of(p: blob::ProjectBlob, blame: Option<(u64, u64)>) -> Self {
+        let blamed = blame.and_then(|lines| blamed(p.repository.as_ref()?, lines));
         let rules = p
             .duo_exclusions_if_supported
             .duo_context_exclusion_settings
@@ -234,17 +254,41 @@ impl From<blob::ProjectBlob> for ProjectAnswer {
             full_path: p.full_path,
             rules,
             nodes,
+            blamed,
         }
     }
-}
 
-impl ProjectAnswer {
     /// The node for `path` (one path was asked for, so GitLab answers with at most one; an
     /// exact match is preferred should it ever answer more).
     pub(crate) fn take_node(&mut self, path: &str) -> Option<BlobFields> {
         let exact = self.nodes.iter().position(|n| n.path == path).unwrap_or(0);
         (exact < self.nodes.len()).then(|| self.nodes.swap_remove(exact))
     }
+}
+
+/// The blame the `blamed` field answered for the lines `first..=last`.
+fn blamed(repository: &blob::ProjectBlobRepository, (first, last): (u64, u64)) -> Option<Blamed> {
+    let node = repository
+        .blamed
+        .as_ref()?
+        .nodes
+        .as_ref()?
+        .iter()
+        .flatten()
+        .next()?;
+    let groups = node.blame.as_ref()?.groups.as_ref()?.iter().map(|g| {
+        let c = &g.commit;
+        let commit = Commit {
+            sha: c.sha.clone(),
+            title: c.title.clone().unwrap_or_default(),
+            author_name: c.author_name.clone().unwrap_or_default(),
+            authored_date: c.authored_date.clone().unwrap_or_default(),
+            parent_sha: c.parent_sha.clone(),
+            web_url: Some(c.web_url.clone()),
+        };
+        (g.lineno as u64, g.span as u64, commit)
+    });
+    Some(Blamed::of_groups(groups.collect()).within(first, last))
 }
 
 #[cfg(test)]
@@ -260,6 +304,7 @@ mod tests {
             paths: &["a.txt", "b/c.rs"],
             ref_type: Some(RefType::Tags),
             language: false,
+            blame: None,
         };
         let all = Optional {
             rules: true,
@@ -282,6 +327,7 @@ mod tests {
             PathsRequest {
                 project: &id,
                 language: true,
+                blame: None,
                 ..request
             },
             Optional {
@@ -312,6 +358,7 @@ mod tests {
             paths: &["a.txt"],
             ref_type,
             language: false,
+            blame: None,
         };
         let old = Optional {
             rules: false,

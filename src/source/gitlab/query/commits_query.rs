@@ -152,18 +152,15 @@ pub(crate) async fn blame(
         .blobs
         .map(|b| b.nodes)
         .unwrap_or_default();
-    let mut groups: Vec<BlameGroup> = nodes
+    let groups = nodes
         .into_iter()
         .flatten()
         .flat_map(|fields| fields.into_values())
         .flatten()
         .flat_map(|field| field.groups.unwrap_or_default())
+        .map(|g| (g.lineno, g.span, commit_of(g.commit)))
         .collect();
-    groups.sort_by_key(|g| g.lineno);
-    let mut blamed = Blamed::default();
-    for g in groups.into_iter().filter(|g| g.span > 0) {
-        blamed.push(g.lineno, g.lineno + g.span - 1, commit_of(g.commit));
-    }
+    let blamed = Blamed::of_groups(groups);
     Ok(blamed.within(first, last))
 }
 

@@ -284,7 +284,7 @@ pub(crate) fn parse(
 ) -> Result<Option<ParsedBatch>, GitlabError> {
     let r = without_alias_errors(r, count, offset);
     let mut data = if extras.rules {
-        answer_data_ignoring(r, EXCLUSIONS_FIELD)?
+        answer_data_ignoring(r, &[EXCLUSIONS_FIELD])?
     } else {
         answer_data(r)?
     };
@@ -376,6 +376,7 @@ fn project_of(project: &Value) -> ProjectAnswer {
         full_path: text(project.get("fullPath")),
         rules,
         nodes: Vec::new(),
+        blamed: None,
     }
 }
 

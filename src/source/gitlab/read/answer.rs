@@ -22,14 +22,19 @@ pub(crate) struct Fields {
     pub content: bool,
     /// Its `language` (for an outline or a symbol: [`Extent::Parsed`]).
     pub language: bool,
+    /// The lines to blame with it (the blame view; at most 100): a file named by ref and path
+    /// only, a URL whose ref is not known yet asks its blame after the read.
+    pub blame: Option<(u64, u64)>,
 }
 
 impl Fields {
-    /// The fields of a round with content or without, for a call needing `extent`.
-    pub(crate) fn of(content: bool, extent: Extent) -> Self {
+    /// The fields of a round with content or without, for a call needing `extent` (and the
+    /// blame of the lines `blame`).
+    pub(crate) fn of(content: bool, extent: Extent, blame: Option<(u64, u64)>) -> Self {
         Fields {
             content,
             language: extent == Extent::Parsed,
+            blame,
         }
     }
 
@@ -47,6 +52,7 @@ impl Fields {
             path,
             ref_type,
             language: self.language,
+            blame: self.blame,
         }
     }
 }

@@ -82,6 +82,7 @@ async fn blob_node(
         path,
         ref_type: None,
         language: false,
+        blame: None,
     };
     let answer = blob_query::ask_file(&shared.client, request, content, credential).await?;
     Ok(answer.and_then(|mut a| a.take_node(path)))
@@ -149,6 +150,7 @@ pub(crate) async fn blobs(
             paths: &missing,
             ref_type: None,
             language: false,
+            blame: None,
         };
         if let Ok(Some(answer)) =
             paths_query::ask_paths(&shared.client, request, true, credential).await

@@ -152,6 +152,7 @@ async fn ask_paths(
         paths,
         ref_type: group.ref_type,
         language,
+        blame: None,
     };
     paths_query::ask_paths(&shared.client, request, with_content, credential).await
 }

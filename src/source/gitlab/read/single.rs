@@ -2,7 +2,8 @@
 //! it, leading a flight; a first read while another is in flight: ask without, then follow
 //! it), and its rounds, at most two: the second only when the first, asked without content,
 //! names a blob that is not cached (the file changed, or a first read in flight did not bring
-//! it). Each round is one validating request ([`answer`]) and its [`finish`].
+//! it). Each round is one validating request ([`answer`]) and its [`finish`]; for the blame
+//! view the same request also blames the window's first lines ([`fetch_blamed`]).
 
 use super::answer::{self, Fields};
 use super::finish::{self, Finish};
@@ -14,6 +15,7 @@ use crate::source::blob::{Fetched, SourceError};
 use crate::source::gitlab::content::download::Landed;
 use crate::source::gitlab::content::flights::{FlightRole, Follow};
 use crate::source::gitlab::content::keys::{LookupKey, Named};
+use crate::source::views::Blamed;
 
 /// How a read starts.
 enum Start {
@@ -34,19 +36,31 @@ pub(crate) async fn fetch(
     wanted: Wanted<'_, ProjectFile>,
     credential: Option<&Credential>,
 ) -> Result<Fetched, SourceError> {
+    Ok(fetch_blamed(shared, wanted, None, credential).await?.0)
+}
+
+/// [`fetch`], the same request also blaming the lines `blame` (at most 100) where it can: the
+/// blame the last round's answer gave, if any.
+pub(crate) async fn fetch_blamed(
+    shared: &GitlabState,
+    wanted: Wanted<'_, ProjectFile>,
+    blame: Option<(u64, u64)>,
+    credential: Option<&Credential>,
+) -> Result<(Fetched, Option<Blamed>), SourceError> {
     let key = LookupKey::of(wanted.lookup);
+    let mut out = Outcome::default();
+    let asked = (wanted, blame);
     // Boxed: the rounds' future is large (answers, content, downloads), too large for a
     // worker thread's stack in a debug build once the HTTP transport's own frames are on it.
     if wanted.held.is_some() || shared.cached_hint(&key) {
-        return Box::pin(read(shared, wanted, credential, Start::Cached, &mut None)).await;
+        let fetched = Box::pin(read(shared, asked, credential, Start::Cached, &mut out)).await;
+        return Ok((fetched?, out.blamed));
     }
-    match shared.first_reads.join(key) {
+    let fetched = match shared.first_reads.join(key) {
         FlightRole::Lead(lead) => {
-            let mut named = None;
-            let outcome =
-                Box::pin(read(shared, wanted, credential, Start::First, &mut named)).await;
+            let outcome = Box::pin(read(shared, asked, credential, Start::First, &mut out)).await;
             // A lead that named nothing hands nothing on: dropped, its followers read alone.
-            if let Some(named) = named {
+            if let Some(named) = out.named.take() {
                 let kind = outcome.as_ref().map(|f| f.blob.kind.clone());
                 lead.land(Landed::new(named, kind.map_err(Clone::clone)));
             }
@@ -54,18 +68,27 @@ pub(crate) async fn fetch(
         }
         FlightRole::Follow(flight) => {
             let start = Start::AfterFlight(flight);
-            Box::pin(read(shared, wanted, credential, start, &mut None)).await
+            Box::pin(read(shared, asked, credential, start, &mut out)).await
         }
-    }
+    };
+    Ok((fetched?, out.blamed))
 }
 
-/// The rounds of one read. `named` is left naming the content and path the last answer named.
+/// What a read's rounds leave besides the file: the content and path the last answer named,
+/// and the blame it gave.
+#[derive(Default)]
+struct Outcome {
+    named: Option<Named>,
+    blamed: Option<Blamed>,
+}
+
+/// The rounds of one read of `wanted` (blaming the lines `blame` with it).
 async fn read(
     shared: &GitlabState,
-    wanted: Wanted<'_, ProjectFile>,
+    (wanted, blame): (Wanted<'_, ProjectFile>, Option<(u64, u64)>),
     credential: Option<&Credential>,
     start: Start,
-    named: &mut Option<Named>,
+    out: &mut Outcome,
 ) -> Result<Fetched, SourceError> {
     let key = LookupKey::of(wanted.lookup);
     let (mut with_content, mut flight) = match start {
@@ -74,8 +97,10 @@ async fn read(
         Start::AfterFlight(flight) => (false, Some(flight)),
     };
     loop {
-        let fields = Fields::of(with_content, wanted.extent);
-        let reply = answer::ask_lookup(&shared.client, wanted.lookup, fields, credential).await?;
+        let fields = Fields::of(with_content, wanted.extent, blame);
+        let mut reply =
+            answer::ask_lookup(&shared.client, wanted.lookup, fields, credential).await?;
+        out.blamed = reply.project.blamed.take();
         let ask = Finish {
             key: &key,
             expect_project_id: expect_project_id(wanted.lookup),
@@ -86,7 +111,7 @@ async fn read(
         };
         let finished = finish::finish(shared, reply, ask, flight.take()).await;
         if finished.named.is_some() {
-            *named = finished.named;
+            out.named = finished.named;
         }
         match finished.fetched? {
             Some(fetched) => return Ok(fetched),

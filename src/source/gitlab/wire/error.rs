@@ -90,17 +90,18 @@ pub(crate) fn answer_data<T>(r: GraphqlResponse<T>) -> Result<T, GitlabError> {
     r.data.ok_or(GitlabError::NoData)
 }
 
-/// Like [`answer_data`], but errors that all lie under `field` (e.g. Duo exclusion settings a
+/// Like [`answer_data`], but errors that all lie under `fields` (e.g. Duo exclusion settings a
 /// user may not read) leave the rest of the answer usable: they are logged and the data used.
 pub(crate) fn answer_data_ignoring<T>(
     r: GraphqlResponse<T>,
-    field: &str,
+    fields: &[&str],
 ) -> Result<T, GitlabError> {
     let errors = r.errors();
-    if !errors.is_empty() && errors.iter().all(|e| e.is_under(field)) {
+    let ignorable = |e: &super::envelope::GraphqlError| fields.iter().any(|f| e.is_under(f));
+    if !errors.is_empty() && errors.iter().all(ignorable) {
         tracing::warn!(
             ?errors,
-            "GitLab could not answer {field}; going on without it"
+            "GitLab could not answer {fields:?}; going on without it"
         );
         return r.data.ok_or(GitlabError::NoData);
     }
@@ -170,12 +171,25 @@ mod tests {
             {"message": "not allowed", "path": ["project", "duoContextExclusionSettings"]}
         ]}));
         assert_eq!(
-            answer_data_ignoring(r, "duoContextExclusionSettings"),
+            answer_data_ignoring(r, &["duoContextExclusionSettings"]),
             Ok(json!({"x": 1}))
         );
         let r = response(json!({"data": {"x": 1}, "errors": [
             {"message": "boom", "path": ["project", "repository"]}
         ]}));
-        assert!(answer_data_ignoring(r, "duoContextExclusionSettings").is_err());
+        assert!(answer_data_ignoring(r, &["duoContextExclusionSettings"]).is_err());
+        let under_either = || {
+            response(json!({"data": {"x": 1}, "errors": [
+                {"message": "no rules", "path": ["project", "duoContextExclusionSettings"]},
+                {"message": "no blame", "path": ["project", "repository", "blamed", "nodes", 0]}
+            ]}))
+        };
+        let both = ["duoContextExclusionSettings", "blamed"];
+        assert_eq!(
+            answer_data_ignoring(under_either(), &both),
+            Ok(json!({"x": 1}))
+        );
+        assert!(answer_data_ignoring(under_either(), &both[..1]).is_err());
+        assert!(answer_data_ignoring(under_either(), &[]).is_err());
     }
 }

@@ -86,7 +86,7 @@ pub(crate) async fn ask_commit(
             caps.commit.record(false);
             continue;
         }
-        let data = answer_data_ignoring(answer, EXCLUSIONS_FIELD)?;
+        let data = answer_data_ignoring(answer, &[EXCLUSIONS_FIELD])?;
         return Ok(read_commit(&data));
     }
     Err(GitlabError::NoData)
