@@ -38,8 +38,8 @@ impl Call for Bytes<'_> {
         S: Source,
         S::Lookup: Labelled + Send + 'static,
     {
-        let planned = steps.plan(self.args)?;
-        let fetched = steps.fetch(&planned).await.map_err(ReadError::Source)?;
+        let mut planned = steps.plan(self.args)?;
+        let fetched = steps.fetch(&mut planned).await.map_err(ReadError::Source)?;
         let blob = &fetched.blob;
         let within = blob.size_bytes <= self.max_bytes;
         let bytes = match &blob.kind {
