@@ -97,7 +97,7 @@ impl<S: Source> Steps<'_, S> {
     ) -> Result<Fetched, SourceError> {
         let credential = self.who.credential;
         let w = self.wanted(planned);
-        let Some(lines) = super::views::early_blame(&planned.1) else {
+        let Some(lines) = planned.1.early_blame() else {
             return (self.source)
                 .fetch(w.lookup, w.extent, w.held, credential)
                 .await;

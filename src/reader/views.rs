@@ -118,15 +118,6 @@ impl<S: Source> Steps<'_, S> {
     }
 }
 
-/// The lines the blame view `view` may have blamed with its read, before the file's length is
-/// known (an end past the file is cut by the source); `None` for any other view.
-pub(super) fn early_blame(view: &View) -> Option<(u64, u64)> {
-    let View::Blame { lines, .. } = view else {
-        return None;
-    };
-    lines_covered(Some(*lines), u64::MAX).ok().flatten()
-}
-
 /// The lines of the read's text `lines` covers (1-indexed, inclusive), when it is text and
 /// they are some (else the view says why there is nothing to blame).
 fn blamed_lines(lines: LineRequest, fetched: &Fetched) -> Option<(u64, u64)> {

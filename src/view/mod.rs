@@ -128,6 +128,17 @@ impl View {
         })
     }
 
+    /// The lines the blame view may have blamed with its read, before the file's length is
+    /// known (an end past the file is cut by the source); `None` for any other view.
+    pub(crate) fn early_blame(&self) -> Option<(u64, u64)> {
+        let View::Blame { lines, .. } = self else {
+            return None;
+        };
+        crate::window::lines_covered(Some(*lines), u64::MAX)
+            .ok()
+            .flatten()
+    }
+
     /// How much of the file the view needs: a window's lines, or for a search, an outline or
     /// a symbol every line (the GitLab source then reads past the 10 MiB GraphQL cut); an
     /// outline or a symbol parses them, so it also asks the file's declared language.

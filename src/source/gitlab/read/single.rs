@@ -48,7 +48,7 @@ pub(crate) async fn fetch_blamed(
     credential: Option<&Credential>,
 ) -> Result<(Fetched, Option<Blamed>), SourceError> {
     let key = LookupKey::of(wanted.lookup);
-    let mut out = Outcome::default();
+    let mut out = Brought::default();
     let asked = (wanted, blame);
     // Boxed: the rounds' future is large (answers, content, downloads), too large for a
     // worker thread's stack in a debug build once the HTTP transport's own frames are on it.
@@ -77,7 +77,7 @@ pub(crate) async fn fetch_blamed(
 /// What a read's rounds leave besides the file: the content and path the last answer named,
 /// and the blame it gave.
 #[derive(Default)]
-struct Outcome {
+struct Brought {
     named: Option<Named>,
     blamed: Option<Blamed>,
 }
@@ -88,7 +88,7 @@ async fn read(
     (wanted, blame): (Wanted<'_, ProjectFile>, Option<(u64, u64)>),
     credential: Option<&Credential>,
     start: Start,
-    out: &mut Outcome,
+    out: &mut Brought,
 ) -> Result<Fetched, SourceError> {
     let key = LookupKey::of(wanted.lookup);
     let (mut with_content, mut flight) = match start {
