@@ -88,24 +88,23 @@ impl<S: Source> Steps<'_, S> {
         }
     }
 
-    /// The file a planned read names, with the caller's credential; for the blame view, with
-    /// the blame of its window's first lines where the source gives it in the same request
-    /// (kept in the view, which [`Steps::complete`] then finishes).
+    /// The file a planned read names, with the caller's credential, and what its view asks of
+    /// the same request ([`View::also`]) where the source gives it (kept in the view, which
+    /// [`Steps::complete`] then finishes).
     pub(crate) async fn fetch(
         &self,
         planned: &mut Planned<S::Lookup>,
     ) -> Result<Fetched, SourceError> {
         let credential = self.who.credential;
+        let also = planned.1.also();
         let w = self.wanted(planned);
-        let Some(lines) = planned.1.early_blame() else {
+        if also.is_nothing() {
             return (self.source)
                 .fetch(w.lookup, w.extent, w.held, credential)
                 .await;
-        };
-        let (fetched, early) = self.source.fetch_blamed(w, lines, credential).await?;
-        if let View::Blame { blamed, .. } = &mut planned.1 {
-            *blamed = early.map(Arc::new);
         }
+        let (fetched, extras) = self.source.fetch_with(w, &also, credential).await?;
+        planned.1.keep(extras);
         Ok(fetched)
     }
 

@@ -35,7 +35,9 @@ impl<S: Source> Steps<'_, S> {
             let found = self.blame_rest(blamed.take(), covered, fetched).await?;
             *blamed = Some(Arc::new(found));
         }
-        if let View::Diff { from, base, .. } = view {
+        if let View::Diff { from, base, .. } = view
+            && base.is_none()
+        {
             let file = self
                 .source
                 .fetch_at(&file_at(fetched), from, self.who.credential)

@@ -27,7 +27,7 @@ use crate::config::Credential;
 use crate::resolve::args::ToolArgs;
 use crate::resolve::{ResolveError, Target};
 use crate::window::Extent;
-use views::{Blamed, CommitPage, CommitWindow, FileCommit};
+use views::{Alongside, Also, Blamed, CommitPage, CommitWindow, FileCommit};
 
 /// Whether a source's error says only that the file is not at that ref (the ref exists).
 pub(crate) fn no_such_file(e: &SourceError) -> bool {
@@ -66,19 +66,18 @@ pub(crate) trait Source {
     fn at_ref(&self, lookup: &Self::Lookup, git_ref: &str) -> Option<Self::Lookup>;
 
     /// Reads the file as [`Source::fetch`] does and, where the source can in the same
-    /// request, who last changed the lines `blame` (1-indexed, inclusive; an end past the file
-    /// is cut to it): `None` when it did not (the blame view then asks [`Source::blame`]).
-    async fn fetch_blamed(
+    /// request, what the view asks `also`; what it did not bring is `None` in [`Alongside`].
+    async fn fetch_with(
         &self,
         wanted: Wanted<'_, Self::Lookup>,
-        blame: (u64, u64),
+        also: &Also,
         credential: Option<&Credential>,
-    ) -> Result<(Fetched, Option<Blamed>), SourceError> {
-        let _ = blame;
+    ) -> Result<(Fetched, Alongside), SourceError> {
+        let _ = also;
         let fetched = self
             .fetch(wanted.lookup, wanted.extent, wanted.held, credential)
             .await?;
-        Ok((fetched, None))
+        Ok((fetched, Alongside::default()))
     }
 
     /// The page `window` of the commits that changed `file` up to its commit, newest first

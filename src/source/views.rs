@@ -62,6 +62,29 @@ pub(crate) struct DiffBase {
     pub file: Option<super::blob::Fetched>,
 }
 
+/// What a view may ask of its read's own request besides the file: the blame of some lines
+/// (1-indexed, inclusive; an end past the file is cut to it), the file at another ref.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Also {
+    pub blame: Option<(u64, u64)>,
+    pub base_ref: Option<String>,
+}
+
+impl Also {
+    /// Whether it asks nothing.
+    pub(crate) fn is_nothing(&self) -> bool {
+        self.blame.is_none() && self.base_ref.is_none()
+    }
+}
+
+/// What a source brought of an [`Also`] with the file; each `None` when it did not (the view
+/// then asks its source alone). `base: Some(None)`: the other ref has no such file.
+#[derive(Debug, Default)]
+pub(crate) struct Alongside {
+    pub blamed: Option<Blamed>,
+    pub base: Option<Option<super::blob::Fetched>>,
+}
+
 /// A run of lines last changed by one commit: `start_line..=end_line`, 1-indexed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct BlameRange {

@@ -28,7 +28,7 @@ use crate::resolve::{HistoryArgs, OutlineArgs, SearchArgs, SymbolArgs, Target};
 use crate::response;
 use crate::response::message::within_one_message;
 use crate::source::BlobKind;
-use crate::source::views::{Blamed, CommitPage, DiffBase};
+use crate::source::views::{Alongside, Also, Blamed, CommitPage, DiffBase};
 use crate::window::search::{self, Pattern};
 use crate::window::{self, Extent, LineRequest};
 use serde_json::Value;
@@ -128,15 +128,39 @@ impl View {
         })
     }
 
-    /// The lines the blame view may have blamed with its read, before the file's length is
-    /// known (an end past the file is cut by the source); `None` for any other view.
-    pub(crate) fn early_blame(&self) -> Option<(u64, u64)> {
-        let View::Blame { lines, .. } = self else {
-            return None;
-        };
-        crate::window::lines_covered(Some(*lines), u64::MAX)
-            .ok()
-            .flatten()
+    /// What the view may ask of its read's own request besides the file: the blame view its
+    /// window's lines (known before the file's length: an end past the file is cut by the
+    /// source), the diff view the file at its other ref.
+    pub(crate) fn also(&self) -> Also {
+        match self {
+            View::Blame { lines, .. } => Also {
+                blame: crate::window::lines_covered(Some(*lines), u64::MAX)
+                    .ok()
+                    .flatten(),
+                base_ref: None,
+            },
+            View::Diff { from, .. } => Also {
+                blame: None,
+                base_ref: Some(from.clone()),
+            },
+            _ => Also::default(),
+        }
+    }
+
+    /// Keeps what the read brought of [`View::also`] for [`crate::reader`] to complete.
+    pub(crate) fn keep(&mut self, extras: Alongside) {
+        match self {
+            View::Blame { blamed, .. } => *blamed = extras.blamed.map(Arc::new),
+            View::Diff { from, base, .. } => {
+                *base = extras.base.map(|file| {
+                    Arc::new(DiffBase {
+                        git_ref: from.clone(),
+                        file,
+                    })
+                });
+            }
+            _ => {}
+        }
     }
 
     /// How much of the file the view needs: a window's lines, or for a search, an outline or

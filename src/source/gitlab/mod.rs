@@ -46,7 +46,7 @@ use crate::resolve::args::ToolArgs;
 use crate::resolve::{self, ProjectFile, ProjectRef, ResolveError, Target};
 use crate::source::blob::{BlobKind, Fetched, SourceError};
 use crate::source::tree::{Proposed, RefCommit, Scope, TreeItem, TreeSource};
-use crate::source::views::{Blamed, CommitPage, CommitWindow, FileCommit};
+use crate::source::views::{Alongside, Also, Blamed, CommitPage, CommitWindow, FileCommit};
 use crate::source::{Source, Wanted};
 use crate::window::Extent;
 
@@ -109,15 +109,22 @@ impl Source for GitlabSource {
     }
 
     /// One lookup, the same request blaming up to [`commits_query::LINES_PER_FIELD`] lines
-    /// of `blame` ([`single::fetch_blamed`]).
-    async fn fetch_blamed(
+    /// and reading the file at the other ref ([`single::fetch_with`]).
+    async fn fetch_with(
         &self,
         wanted: Wanted<'_, ProjectFile>,
-        (first, last): (u64, u64),
+        also: &Also,
         credential: Option<&Credential>,
-    ) -> Result<(Fetched, Option<Blamed>), SourceError> {
-        let last = last.min(first.saturating_add(commits_query::LINES_PER_FIELD - 1));
-        single::fetch_blamed(&self.shared, wanted, Some((first, last)), credential).await
+    ) -> Result<(Fetched, Alongside), SourceError> {
+        let blame = also.blame.map(|(first, last)| {
+            let most = first.saturating_add(commits_query::LINES_PER_FIELD - 1);
+            (first, last.min(most))
+        });
+        let also = Also {
+            blame,
+            base_ref: also.base_ref.clone(),
+        };
+        single::fetch_with(&self.shared, wanted, &also, credential).await
     }
 
     /// `Repository.commits(ref:, path:)` at the file's commit ([`commits_query`]).

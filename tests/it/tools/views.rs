@@ -560,28 +560,89 @@ async fn local_diff_from_shows_changes_added_identical_binary_and_crlf_files() {
     server.stop().await;
 }
 
+/// A blob answer of `path` holding `head`, whose `base` field (the same path at the diff's other
+/// ref) holds `base`; `content`: whether the texts are in it (`withContent`).
+fn blob_with_base(path: &str, head: &str, base: Option<&str>, content: bool) -> Value {
+    let node = |text: &str| {
+        let mut n = text_node(path, text);
+        if !content {
+            n.as_object_mut().unwrap().remove("rawTextBlob");
+        }
+        n
+    };
+    let mut answer = project_answer("grp/proj", 7, vec![node(head)]);
+    let base: Vec<Value> = base
+        .map(|b| with_permalink(node(b), "", "grp/proj", &"e".repeat(40)))
+        .into_iter()
+        .collect();
+    answer["data"]["project"]["repository"]["base"] = json!({"nodes": base});
+    answer
+}
+
 #[tokio::test]
-async fn gitlab_diff_from_reads_both_refs_blobs() {
+async fn gitlab_diff_from_reads_both_sides_in_one_request_then_from_the_cache() {
     let gitlab = MockServer::start().await;
+    let (new, old) = ("fn a() {}\nfn b() {}\n", "fn a() {}\n");
     graphql()
         .and(QueryContains("rawTextBlob"))
-        .and(Variables(json!({"ref": "main"})))
-        .respond_with(json_response(project_answer(
-            "grp/proj",
-            7,
-            vec![text_node("src/a.rs", "fn a() {}\nfn b() {}\n")],
+        .and(Variables(
+            json!({"ref": "main", "withBase": true, "baseRef": "v1", "withContent": true}),
+        ))
+        .respond_with(json_response(blob_with_base(
+            "src/a.rs",
+            new,
+            Some(old),
+            true,
         )))
         .expect(1)
         .mount(&gitlab)
         .await;
     graphql()
         .and(QueryContains("rawTextBlob"))
-        .and(Variables(json!({"ref": "v1"})))
-        .respond_with(json_response(project_answer(
-            "grp/proj",
-            7,
-            vec![text_node("src/a.rs", "fn a() {}\n")],
+        .and(Variables(
+            json!({"ref": "main", "withBase": true, "baseRef": "v1", "withContent": false}),
+        ))
+        .respond_with(json_response(blob_with_base(
+            "src/a.rs",
+            new,
+            Some(old),
+            false,
         )))
+        .expect(1)
+        .mount(&gitlab)
+        .await;
+    let server = spawn_gitlab(&gitlab.uri(), Some(TOKEN)).await;
+    let call = json!({"project_id": "grp/proj", "file_path": "src/a.rs", "ref": "main",
+                      "diff_from": "v1"});
+    for _ in 0..2 {
+        let out = ok(&server.call(call.clone()).await);
+        assert_eq!(
+            out["content"],
+            "--- v1:src/a.rs\n+++ main:src/a.rs\n@@ -1 +1,2 @@\n fn a() {}\n+fn b() {}\n"
+        );
+        assert_eq!(out["metadata"]["diff"]["added"], 1);
+        assert_eq!(out["metadata"]["diff"]["removed"], 0);
+        assert_eq!(out["metadata"]["diff"]["to_commit_sha"], COMMIT);
+        assert_eq!(out["metadata"]["diff"]["from_commit_sha"], "e".repeat(40));
+    }
+    // One request a call: both sides in the first, both from the cache in the second.
+    assert_eq!(bodies(&gitlab).await.len(), 2);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn gitlab_diff_from_a_ref_without_the_file_says_it_was_added() {
+    let gitlab = MockServer::start().await;
+    graphql()
+        .and(QueryContains("rawTextBlob"))
+        .respond_with(json_response(blob_with_base("src/a.rs", "x\n", None, true)))
+        .expect(1)
+        .mount(&gitlab)
+        .await;
+    graphql()
+        .and(QueryContains("query MissProbe"))
+        .and(Variables(json!({"ref": "v1"})))
+        .respond_with(json_response(ref_check_answer(true, false)))
         .expect(1)
         .mount(&gitlab)
         .await;
@@ -594,10 +655,14 @@ async fn gitlab_diff_from_reads_both_refs_blobs() {
         .await);
     assert_eq!(
         out["content"],
-        "--- v1:src/a.rs\n+++ main:src/a.rs\n@@ -1 +1,2 @@\n fn a() {}\n+fn b() {}\n"
+        "--- v1:src/a.rs\n+++ main:src/a.rs\n@@ -0,0 +1 @@\n+x\n"
     );
-    assert_eq!(out["metadata"]["diff"]["added"], 1);
-    assert_eq!(out["metadata"]["diff"]["removed"], 0);
-    assert_eq!(out["metadata"]["diff"]["to_commit_sha"], COMMIT);
+    assert!(
+        out["system_instruction"]
+            .as_str()
+            .unwrap()
+            .contains("does not exist at 'v1'"),
+        "{out}"
+    );
     server.stop().await;
 }

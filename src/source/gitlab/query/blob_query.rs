@@ -31,6 +31,8 @@ pub(crate) struct BlobRequest<'a> {
     pub language: bool,
     /// The lines to blame in the same request (the blame view), at most 100.
     pub blame: Option<(u64, u64)>,
+    /// The other ref to read the file at in the same request (the diff view).
+    pub base_ref: Option<&'a str>,
 }
 
 /// Several files of one project at one ref, in one request (`blobs(paths:)`).
@@ -44,6 +46,8 @@ pub(crate) struct PathsRequest<'a> {
     pub language: bool,
     /// The lines of the (one) file to blame in the same request, at most 100.
     pub blame: Option<(u64, u64)>,
+    /// The other ref to read the files at in the same request.
+    pub base_ref: Option<&'a str>,
 }
 
 /// What a blob answer says about the project, whichever way it was named.
@@ -58,6 +62,8 @@ pub(crate) struct ProjectAnswer {
     pub nodes: Vec<BlobFields>,
     /// The blame of the lines asked (`None`: not asked, or no such file).
     pub blamed: Option<Blamed>,
+    /// The first blob found at the other ref asked (`None`: not asked, or none there).
+    pub base: Option<Box<BlobFields>>,
 }
 
 /// The alias under which the blob query blames the lines asked.
@@ -110,6 +116,7 @@ pub(crate) async fn ask_file(
         ref_type: request.ref_type,
         language: request.language,
         blame: request.blame,
+        base_ref: request.base_ref,
     };
     ask_paths(client, request, with_content, credential).await
 }
@@ -220,6 +227,8 @@ fn body(
         with_blame: request.blame.map(|_| true),
         blame_from: request.blame.map(|(from, _)| from as i64),
         blame_to: request.blame.map(|(_, to)| to as i64),
+        with_base: request.base_ref.map(|_| true),
+        base_ref: request.base_ref.map(str::to_string),
     });
     body.query = &DOCUMENTS[asked.index()];
     body
@@ -235,8 +244,15 @@ fn project_of(data: blob::ResponseData) -> Option<blob::ProjectBlob> {
 
 impl ProjectAnswer {
     /// The answer about project `p`, with the blame of the lines `blame` asked.
-    fn of(p: blob::ProjectBlob, blame: Option<(u64, u64)>) -> Self {
+    fn of(mut p: blob::ProjectBlob, blame: Option<(u64, u64)>) -> Self {
         let blamed = blame.and_then(|lines| blamed(p.repository.as_ref()?, lines));
+        let base = p
+            .repository
+            .as_mut()
+            .and_then(|r| r.base.take())
+            .and_then(|b| b.nodes)
+            .and_then(|nodes| nodes.into_iter().flatten().next())
+            .map(Box::new);
         let rules = p
             .duo_exclusions_if_supported
             .duo_context_exclusion_settings
@@ -255,6 +271,7 @@ impl ProjectAnswer {
             rules,
             nodes,
             blamed,
+            base,
         }
     }
 
@@ -305,6 +322,7 @@ mod tests {
             ref_type: Some(RefType::Tags),
             language: false,
             blame: None,
+            base_ref: None,
         };
         let all = Optional {
             rules: true,
@@ -328,6 +346,7 @@ mod tests {
                 project: &id,
                 language: true,
                 blame: None,
+                base_ref: None,
                 ..request
             },
             Optional {
@@ -359,6 +378,7 @@ mod tests {
             ref_type,
             language: false,
             blame: None,
+            base_ref: None,
         };
         let old = Optional {
             rules: false,

@@ -377,6 +377,7 @@ fn project_of(project: &Value) -> ProjectAnswer {
         rules,
         nodes: Vec::new(),
         blamed: None,
+        base: None,
     }
 }
 

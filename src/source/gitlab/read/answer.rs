@@ -13,11 +13,12 @@ use crate::source::blob::SourceError;
 use crate::source::gitlab::query::blob_query::{self, BlobRequest};
 use crate::source::gitlab::query::client::Client;
 use crate::source::gitlab::query::evidence_query;
+use crate::source::views::Also;
 use crate::window::Extent;
 
 /// What a round asks of the file besides its metadata.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Fields {
+pub(crate) struct Fields<'a> {
     /// Its content (not when the blob is cached).
     pub content: bool,
     /// Its `language` (for an outline or a symbol: [`Extent::Parsed`]).
@@ -25,21 +26,25 @@ pub(crate) struct Fields {
     /// The lines to blame with it (the blame view; at most 100): a file named by ref and path
     /// only, a URL whose ref is not known yet asks its blame after the read.
     pub blame: Option<(u64, u64)>,
+    /// The other ref to read the file at with it (the diff view; a file named by ref and path
+    /// only, like the blame).
+    pub base_ref: Option<&'a str>,
 }
 
-impl Fields {
-    /// The fields of a round with content or without, for a call needing `extent` (and the
-    /// blame of the lines `blame`).
-    pub(crate) fn of(content: bool, extent: Extent, blame: Option<(u64, u64)>) -> Self {
+impl<'a> Fields<'a> {
+    /// The fields of a round with content or without, for a call needing `extent` (and what
+    /// its view asks `also`).
+    pub(crate) fn of(content: bool, extent: Extent, also: &'a Also) -> Self {
         Fields {
             content,
             language: extent == Extent::Parsed,
-            blame,
+            blame: also.blame,
+            base_ref: also.base_ref.as_deref(),
         }
     }
 
     /// The request for one file, asking its language when these fields do.
-    fn request<'a>(
+    fn request(
         self,
         project: &'a ProjectRef,
         git_ref: &'a str,
@@ -53,6 +58,7 @@ impl Fields {
             ref_type,
             language: self.language,
             blame: self.blame,
+            base_ref: self.base_ref,
         }
     }
 }
@@ -61,7 +67,7 @@ impl Fields {
 pub(crate) async fn ask_lookup(
     client: &Client,
     lookup: &ProjectFile,
-    fields: Fields,
+    fields: Fields<'_>,
     credential: Option<&Credential>,
 ) -> Result<Reply, SourceError> {
     match lookup {

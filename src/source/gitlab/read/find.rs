@@ -83,6 +83,7 @@ async fn blob_node(
         ref_type: None,
         language: false,
         blame: None,
+        base_ref: None,
     };
     let answer = blob_query::ask_file(&shared.client, request, content, credential).await?;
     Ok(answer.and_then(|mut a| a.take_node(path)))
@@ -151,6 +152,7 @@ pub(crate) async fn blobs(
             ref_type: None,
             language: false,
             blame: None,
+            base_ref: None,
         };
         if let Ok(Some(answer)) =
             paths_query::ask_paths(&shared.client, request, true, credential).await

@@ -153,6 +153,7 @@ async fn ask_paths(
         ref_type: group.ref_type,
         language,
         blame: None,
+        base_ref: None,
     };
     paths_query::ask_paths(&shared.client, request, with_content, credential).await
 }

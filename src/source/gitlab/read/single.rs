@@ -3,19 +3,25 @@
 //! it), and its rounds, at most two: the second only when the first, asked without content,
 //! names a blob that is not cached (the file changed, or a first read in flight did not bring
 //! it). Each round is one validating request ([`answer`]) and its [`finish`]; for the blame
-//! view the same request also blames the window's first lines ([`fetch_blamed`]).
+//! view the same request also blames the window's first lines, for the diff view it also reads
+//! the file at the other ref, finished the same way ([`fetch_with`]).
 
 use super::answer::{self, Fields};
-use super::finish::{self, Finish};
+use super::finish::{self, Finish, Reply};
 use super::shared::GitlabState;
 use crate::config::Credential;
 use crate::resolve::ProjectFile;
+use crate::resolve::ProjectRef;
 use crate::source::Wanted;
 use crate::source::blob::{Fetched, SourceError};
 use crate::source::gitlab::content::download::Landed;
 use crate::source::gitlab::content::flights::{FlightRole, Follow};
 use crate::source::gitlab::content::keys::{LookupKey, Named};
-use crate::source::views::Blamed;
+use crate::source::gitlab::query::blob_query::ProjectAnswer;
+use crate::source::gitlab::query::graphql::BlobFields;
+use crate::source::no_such_file;
+use crate::source::views::{Alongside, Also};
+use crate::window::Extent;
 
 /// How a read starts.
 enum Start {
@@ -36,25 +42,26 @@ pub(crate) async fn fetch(
     wanted: Wanted<'_, ProjectFile>,
     credential: Option<&Credential>,
 ) -> Result<Fetched, SourceError> {
-    Ok(fetch_blamed(shared, wanted, None, credential).await?.0)
+    let nothing = Also::default();
+    Ok(fetch_with(shared, wanted, &nothing, credential).await?.0)
 }
 
-/// [`fetch`], the same request also blaming the lines `blame` (at most 100) where it can: the
-/// blame the last round's answer gave, if any.
-pub(crate) async fn fetch_blamed(
+/// [`fetch`], the same request also asking what the view asks `also` (a blame of at most 100
+/// lines, the file at another ref): what the last round's answer gave of it.
+pub(crate) async fn fetch_with(
     shared: &GitlabState,
     wanted: Wanted<'_, ProjectFile>,
-    blame: Option<(u64, u64)>,
+    also: &Also,
     credential: Option<&Credential>,
-) -> Result<(Fetched, Option<Blamed>), SourceError> {
+) -> Result<(Fetched, Alongside), SourceError> {
     let key = LookupKey::of(wanted.lookup);
     let mut out = Brought::default();
-    let asked = (wanted, blame);
+    let asked = (wanted, also);
     // Boxed: the rounds' future is large (answers, content, downloads), too large for a
     // worker thread's stack in a debug build once the HTTP transport's own frames are on it.
     if wanted.held.is_some() || shared.cached_hint(&key) {
         let fetched = Box::pin(read(shared, asked, credential, Start::Cached, &mut out)).await;
-        return Ok((fetched?, out.blamed));
+        return Ok((fetched?, out.extras));
     }
     let fetched = match shared.first_reads.join(key) {
         FlightRole::Lead(lead) => {
@@ -71,21 +78,21 @@ pub(crate) async fn fetch_blamed(
             Box::pin(read(shared, asked, credential, start, &mut out)).await
         }
     };
-    Ok((fetched?, out.blamed))
+    Ok((fetched?, out.extras))
 }
 
 /// What a read's rounds leave besides the file: the content and path the last answer named,
-/// and the blame it gave.
+/// and what it brought of the view's [`Also`].
 #[derive(Default)]
 struct Brought {
     named: Option<Named>,
-    blamed: Option<Blamed>,
+    extras: Alongside,
 }
 
-/// The rounds of one read of `wanted` (blaming the lines `blame` with it).
+/// The rounds of one read of `wanted` (with what its view asks `also`).
 async fn read(
     shared: &GitlabState,
-    (wanted, blame): (Wanted<'_, ProjectFile>, Option<(u64, u64)>),
+    (wanted, also): (Wanted<'_, ProjectFile>, &Also),
     credential: Option<&Credential>,
     start: Start,
     out: &mut Brought,
@@ -97,10 +104,16 @@ async fn read(
         Start::AfterFlight(flight) => (false, Some(flight)),
     };
     loop {
-        let fields = Fields::of(with_content, wanted.extent, blame);
+        let fields = Fields::of(with_content, wanted.extent, also);
         let mut reply =
             answer::ask_lookup(&shared.client, wanted.lookup, fields, credential).await?;
-        out.blamed = reply.project.blamed.take();
+        out.extras.blamed = reply.project.blamed.take();
+        let base = fields.base_ref.map(|git_ref| Base {
+            node: reply.project.base.take().map(|b| *b),
+            project: reply.project.clone(),
+            git_ref,
+            path: reply.path.clone(),
+        });
         let ask = Finish {
             key: &key,
             expect_project_id: expect_project_id(wanted.lookup),
@@ -113,9 +126,62 @@ async fn read(
         if finished.named.is_some() {
             out.named = finished.named;
         }
-        match finished.fetched? {
-            Some(fetched) => return Ok(fetched),
-            None => with_content = true,
+        let Some(fetched) = finished.fetched? else {
+            with_content = true;
+            continue;
+        };
+        if let Some(base) = base {
+            out.extras.base = base.finish(shared, with_content, credential).await?;
+        }
+        return Ok(fetched);
+    }
+}
+
+/// The diff view's other side as the read's own answer gave it: the node found at `git_ref`,
+/// if any, in the project the answer named.
+struct Base<'a> {
+    node: Option<BlobFields>,
+    project: ProjectAnswer,
+    git_ref: &'a str,
+    path: String,
+}
+
+impl Base<'_> {
+    /// The file at the other ref, finished as any read is (the cache, a download past the
+    /// read limit, a probe for a miss): `Some(None)` when the ref has no such file, `None`
+    /// when it must be read alone (asked without content, and not cached).
+    async fn finish(
+        self,
+        shared: &GitlabState,
+        content: bool,
+        credential: Option<&Credential>,
+    ) -> Result<Option<Option<Fetched>>, SourceError> {
+        let lookup = ProjectFile::Named {
+            project: ProjectRef::Path(self.project.full_path.clone()),
+            git_ref: self.git_ref.to_string(),
+            path: self.path.clone(),
+        };
+        let key = LookupKey::of(&lookup);
+        let reply = Reply {
+            project: self.project,
+            node: self.node,
+            git_ref: self.git_ref.to_string(),
+            path: self.path,
+            ref_type: None,
+            split_fallback_from: None,
+        };
+        let ask = Finish {
+            key: &key,
+            expect_project_id: None,
+            extent: Extent::Whole,
+            content,
+            held: None,
+            credential,
+        };
+        match finish::finish(shared, reply, ask, None).await.fetched {
+            Ok(found) => Ok(found.map(Some)),
+            Err(e) if no_such_file(&e) => Ok(Some(None)),
+            Err(e) => Err(e),
         }
     }
 }
