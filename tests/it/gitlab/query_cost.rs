@@ -166,6 +166,18 @@ fn kind(body: &Value) -> String {
         format!("URL split, {candidates} candidates")
     } else if query.contains("query MissProbe") {
         "miss probe".to_string()
+    } else if query.contains("query Blame(") {
+        let fields = 1
+            + (1..10)
+                .filter(|i| vars[format!("with{i}")] == json!(true))
+                .count();
+        format!("blame, {fields} field(s)")
+    } else if query.contains("query History(") {
+        format!("history, first {}", vars["first"])
+    } else if vars["withBlame"] == json!(true) {
+        "blobs, 1 path(s), with content, blamed".to_string()
+    } else if vars["withBase"] == json!(true) {
+        "blobs, 1 path(s), with content, base".to_string()
     } else {
         let paths = vars["paths"].as_array().map_or(0, Vec::len);
         let content = if vars["withContent"] == json!(true) {
@@ -202,6 +214,9 @@ async fn every_document_as_sent_stays_within_the_anonymous_limit() {
     for name in &names {
         gitlab.put(main, name, b"x\n".to_vec(), false);
     }
+    let long: String = (1..=1000).map(|n| format!("line {n}\n")).collect();
+    gitlab.put(main, "long.txt", long.into_bytes(), false);
+    gitlab.put("refs/heads/v1", "long.txt", b"line 1\n".to_vec(), false);
     let mock = deployed_gitlab::start(&gitlab).await;
     let server = mcp::spawn(&[], &[("GITLAB_URL", &mock.uri())]).await;
     let read = |path: &str| json!({"project_id": "grp/proj", "file_path": path, "ref": "main"});
@@ -225,6 +240,23 @@ async fn every_document_as_sent_stays_within_the_anonymous_limit() {
     server
         .call_many(json!({"project_id": "grp/proj", "ref": "main", "files": outlines}))
         .await;
+    // The history views' documents (what the stand-in answers of them does not matter here:
+    // each document is scored as sent). A blame of 1,000 lines: the read's own `blamed` field,
+    // then the Blame query's nine more fields.
+    let long = |extra: Value| {
+        let mut args = json!({"project_id": "grp/proj", "file_path": "long.txt", "ref": "main"});
+        args.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        args
+    };
+    server
+        .call(long(json!({"blame": true, "limit": 1000})))
+        .await;
+    server.call(long(json!({"diff_from": "v1"}))).await;
+    server
+        .call(long(json!({"history": true, "limit": 100})))
+        .await;
     server.stop().await;
     let mut table = Vec::new();
     for body in gitlab.log().graphql {
@@ -241,6 +273,13 @@ async fn every_document_as_sent_stays_within_the_anonymous_limit() {
         "URL split, 8 candidates",
         "blobs, 20 path(s), with content",
         "blobs, 20 path(s), without content, language",
+        "blobs, 1 path(s), with content, blamed",
+        // The stand-in answers no `blamed`, so the Blame query asks all 1,000 lines: eight
+        // fields (its most), then two.
+        "blame, 8 field(s)",
+        "blame, 2 field(s)",
+        "blobs, 1 path(s), with content, base",
+        "history, first 100",
     ] {
         assert!(kinds.contains(&wanted), "{wanted} not sent: {kinds:?}");
     }

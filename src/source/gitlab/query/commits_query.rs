@@ -1,10 +1,10 @@
 //! A file's commits, asked of GitLab: its history (`graphql/history.graphql`: pages of
 //! `Repository.commits(ref:, path:)`, at most 100 commits each, asked until the window and one
 //! commit past it are in hand, so a page within the first 100 costs one request), and the
-//! blame of a window (`graphql/blame.graphql`: one request whatever the file's length, asking
-//! only the window's lines in up to [`FIELDS`] aliased `blame` fields of [`LINES_PER_FIELD`]
-//! lines, GitLab's most per field; the answer read into our own types, the aliases being one
-//! shape, its runs merged where a field's end cut them).
+//! blame of lines (`graphql/blame.graphql`: whatever the file's length, only those lines, in
+//! requests of up to [`FIELDS`] aliased `blame` fields of [`LINES_PER_FIELD`] lines, GitLab's
+//! most per field; the answer read into our own types, the aliases being one shape, its runs
+//! merged where a field's end cut them).
 
 use super::client::Client;
 use super::graphql::{History, blame, history};
@@ -81,8 +81,8 @@ fn history_commit(node: history::HistoryProjectRepositoryCommitsNodes) -> Commit
 
 /// Lines GitLab blames per field at most.
 pub(crate) const LINES_PER_FIELD: u64 = 100;
-/// Aliased fields in the document (`b0`..`b9`).
-pub(crate) const FIELDS: u64 = 10;
+/// Aliased fields in the document (`b0`..`b7`): what an anonymous caller may ask at once.
+pub(crate) const FIELDS: u64 = 8;
 
 #[derive(Debug, Deserialize)]
 struct Data {
@@ -127,9 +127,26 @@ struct CommitNode {
     web_url: Option<String>,
 }
 
-/// The blame of the lines `first..=last` (at most [`FIELDS`] × [`LINES_PER_FIELD`]) of `file`
-/// at its commit.
+/// The blame of the lines `first..=last` of `file` at its commit: one request for every
+/// [`FIELDS`] × [`LINES_PER_FIELD`] lines.
 pub(crate) async fn blame(
+    client: &Client,
+    file: &FileCommit,
+    (first, last): (u64, u64),
+    credential: Option<&Credential>,
+) -> Result<Blamed, SourceError> {
+    let mut blamed = Blamed::default();
+    let mut from = first;
+    while from <= last {
+        let to = last.min(from.saturating_add(FIELDS * LINES_PER_FIELD - 1));
+        blamed.extend(blame_once(client, file, (from, to), credential).await?);
+        from = to.saturating_add(1);
+    }
+    Ok(blamed)
+}
+
+/// The blame of the lines `first..=last` (at most [`FIELDS`] × [`LINES_PER_FIELD`]), one request.
+async fn blame_once(
     client: &Client,
     file: &FileCommit,
     (first, last): (u64, u64),
