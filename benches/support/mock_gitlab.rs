@@ -13,7 +13,8 @@
 //!   `Blame` operation answers its aliased `blame` fields (groups of 10 lines, each from one of
 //!   three commits, clamped to the file as GitLab clamps them).
 //!   A file started as `"<ref>:<path>"` is `<path>` at that ref only (a diff's other side);
-//!   every other file is at every ref.
+//!   every other file is at every ref. `variables.withBase` adds `base`, the paths at
+//!   `baseRef`.
 //! - `GET /api/v4/projects/:id/repository/blobs/:oid/raw`: the whole blob, or 404.
 //! - `GET /api/v4/projects/:id/repository/files/:path/raw?ref=R[&lfs=true]`: the whole file.
 //!
@@ -265,6 +266,8 @@ struct BlobQuery<'a> {
     git_ref: &'a str,
     /// `blameFrom..=blameTo` when `withBlame`.
     blame: Option<(u64, u64)>,
+    /// `baseRef` when `withBase`.
+    base_ref: Option<&'a str>,
     by_ids: bool,
     project_known: bool,
     paths: Vec<&'a str>,
@@ -298,9 +301,12 @@ impl<'a> BlobQuery<'a> {
             let line = |k: &str| vars[k].as_u64().unwrap_or(1);
             (line("blameFrom"), line("blameTo"))
         });
+        let base_ref = (vars["withBase"] == Value::Bool(true))
+            .then(|| vars["baseRef"].as_str().unwrap_or_default());
         BlobQuery {
             git_ref: vars["ref"].as_str().unwrap_or_default(),
             blame,
+            base_ref,
             by_ids,
             project_known,
             paths,
@@ -347,6 +353,16 @@ fn graphql_answer(repo: &Repo, q: &BlobQuery<'_>) -> String {
             }
             _ => String::new(),
         };
+        let base = match q.base_ref {
+            Some(base_ref) => {
+                let nodes: Vec<String> = (q.paths.iter())
+                    .filter_map(|p| repo.at(base_ref, p))
+                    .map(|b| b.node_json(q.with_content))
+                    .collect();
+                format!(r#","base":{{"nodes":[{}]}}"#, nodes.join(","))
+            }
+            None => String::new(),
+        };
         let rules = if q.wants_rules {
             r#""duoContextExclusionSettings":{"exclusionRules":[]},"#
         } else {
@@ -362,7 +378,7 @@ fn graphql_answer(repo: &Repo, q: &BlobQuery<'_>) -> String {
             r#"{{"id":"{PROJECT_GID}","fullPath":"{PROJECT_PATH}",{rules}"repository":{{"blobs":{{"nodes":["#
         ));
         p.push_str(&node);
-        p.push_str(&format!("]}}{blamed}{commit}}}}}"));
+        p.push_str(&format!("]}}{blamed}{base}{commit}}}}}"));
         Some(p)
     } else {
         None
