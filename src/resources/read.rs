@@ -70,10 +70,16 @@ fn elsewhere(file: &FileBytes, named: &FileUri) -> String {
             url.replacen("/-/blob/", "/-/raw/", 1)
         ),
         _ => format!(
-            "read it with git in the repository: git show '{}:{}'",
-            file.git_ref, file.path
+            "read it with git in the repository: git show {}",
+            shell_quoted(&format!("{}:{}", file.git_ref, file.path))
         ),
     }
+}
+
+/// `word` as one POSIX shell word: in single quotes, each `'` in it closed, escaped and
+/// reopened (`it's` → `'it'\''s'`).
+fn shell_quoted(word: &str) -> String {
+    format!("'{}'", word.replace('\'', r"'\''"))
 }
 
 /// The tool's arguments for what a URI names: the whole file, as far as a window goes.
@@ -220,6 +226,14 @@ mod tests {
                 .ends_with("read it with git in the repository: git show 'main:img/logo.png'."),
             "{refused}"
         );
+    }
+
+    #[test]
+    fn a_path_with_quotes_is_one_shell_word() {
+        assert_eq!(shell_quoted("main:a.txt"), "'main:a.txt'");
+        assert_eq!(shell_quoted("main:it's"), r"'main:it'\''s'");
+        assert_eq!(shell_quoted("''"), r"''\'''\'''");
+        assert_eq!(shell_quoted("$(rm -rf /)`x`"), "'$(rm -rf /)`x`'");
     }
 
     #[test]
