@@ -313,6 +313,19 @@ fn blob_with_blame(text: &str, groups: Vec<Value>) -> Value {
     answer
 }
 
+/// Blames lines `start..=end` of `big.txt` at `main` through a server on `gitlab`.
+async fn blame_big(gitlab: &MockServer, start: u64, end: u64) -> Value {
+    let server = spawn_gitlab(&gitlab.uri(), Some(TOKEN)).await;
+    let out = ok(&server
+        .call(
+            json!({"project_id": "grp/proj", "file_path": "big.txt", "ref": "main",
+                     "blame": true, "start_line": start, "end_line": end}),
+        )
+        .await);
+    server.stop().await;
+    out
+}
+
 fn blame_request_count(bodies: &[Value]) -> (usize, usize) {
     let blame_only = bodies
         .iter()
@@ -341,13 +354,7 @@ async fn gitlab_blame_of_100_lines_of_a_25000_line_file_is_one_request() {
         .expect(1)
         .mount(&gitlab)
         .await;
-    let server = spawn_gitlab(&gitlab.uri(), Some(TOKEN)).await;
-    let out = ok(&server
-        .call(
-            json!({"project_id": "grp/proj", "file_path": "big.txt", "ref": "main",
-                     "blame": true, "start_line": 120, "end_line": 219}),
-        )
-        .await);
+    let out = blame_big(&gitlab, 120, 219).await;
     assert_eq!(
         blame_of(&out),
         vec![(120, 149, old.clone()), (150, 219, new.clone())]
@@ -355,7 +362,6 @@ async fn gitlab_blame_of_100_lines_of_a_25000_line_file_is_one_request() {
     assert_eq!(out["metadata"]["commits"][1]["title"], "New");
     assert!(out["content"].as_str().unwrap().starts_with("line 120\n"));
     assert_eq!(blame_request_count(&bodies(&gitlab).await), (1, 0));
-    server.stop().await;
 }
 
 #[tokio::test]
@@ -435,13 +441,7 @@ async fn gitlab_blame_past_100_lines_asks_the_rest_in_one_more_request_of_aliase
         .expect(1)
         .mount(&gitlab)
         .await;
-    let server = spawn_gitlab(&gitlab.uri(), Some(TOKEN)).await;
-    let out = ok(&server
-        .call(
-            json!({"project_id": "grp/proj", "file_path": "big.txt", "ref": "main",
-                     "blame": true, "start_line": 101, "end_line": 350}),
-        )
-        .await);
+    let out = blame_big(&gitlab, 101, 350).await;
     assert_eq!(
         blame_of(&out),
         vec![
@@ -459,7 +459,6 @@ async fn gitlab_blame_past_100_lines_asks_the_rest_in_one_more_request_of_aliase
     );
     assert!(out["content"].as_str().unwrap().starts_with("line 101\n"));
     assert_eq!(blame_request_count(&bodies(&gitlab).await), (2, 1));
-    server.stop().await;
 }
 
 #[tokio::test]
