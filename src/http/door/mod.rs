@@ -9,8 +9,8 @@
 //!    sensitive; the caller's credential ([`credential`]) goes into the request's extensions,
 //!    or the request gets the mode's 401 with its challenge.
 //! 2. [`admit`], once the body is in and a slot taken: GitLab's verdict on the credential's
-//!    token ([`Door::standing`]: remembered per fingerprint a short time, [`verdicts`], or
-//!    asked once, one check in flight per token), for every `POST` of a sign-in and for an
+//!    token ([`Door::standing`]: remembered per fingerprint a short time, or asked once, one
+//!    check in flight per token: [`verdicts`]), for every `POST` of a sign-in and for an
 //!    `initialize` opening a session with a caller's token; a refused token gets the 401, a
 //!    GitLab that cannot be asked the 502. A signed-in call that met GitLab's refusal of its
 //!    token (its credential's [`crate::config::RefusalNote`]) is answered 401 itself, its SSE
@@ -23,7 +23,6 @@ pub(super) mod mode;
 pub(super) mod verdicts;
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
@@ -40,7 +39,7 @@ use super::sessions::session_open::opens_session;
 use crate::config::{Credential, TokenOrigin};
 use crate::reader::AnySource;
 use crate::source::SourceError;
-use crate::source::gitlab::{FlightRole, Flights, TokenStanding};
+use crate::source::gitlab::TokenStanding;
 
 /// Who may pass into `/mcp`, and what GitLab said of their tokens.
 #[derive(Debug)]
@@ -52,9 +51,8 @@ pub(crate) struct Door {
     sessions_on: bool,
     source: AnySource,
     prints: Fingerprints,
+    /// What GitLab said of each token, and the checks in flight.
     verdicts: Verdicts,
-    /// The token checks in flight, by token fingerprint.
-    checks: Flights<u64, Result<TokenStanding, SourceError>>,
 }
 
 impl Door {
@@ -67,7 +65,6 @@ impl Door {
             source,
             prints: Fingerprints::default(),
             verdicts: Verdicts::default(),
-            checks: Flights::default(),
         }
     }
 
@@ -107,38 +104,20 @@ impl Door {
 
     /// What GitLab says of `credential`'s token: remembered, or asked now — once for
     /// concurrent callers with the token (a failure shared as well; a check whose caller went
-    /// away leaves each follower to ask for itself).
+    /// away leaves the next to ask).
     async fn standing(&self, credential: &Credential) -> Result<TokenStanding, SourceError> {
         let print = self.prints.of(credential);
-        if let Some(standing) = self.verdicts.get(print, Instant::now()) {
-            return Ok(standing);
-        }
-        match self.checks.join(print) {
-            FlightRole::Lead(lead) => {
-                let outcome = self.ask_standing(print, credential).await;
-                lead.land(outcome.clone());
-                outcome
+        let ask = async {
+            match &self.source {
+                AnySource::Gitlab(gitlab) => gitlab.check_token(credential).await,
+                // A local repository has no tokens to check.
+                AnySource::Local(_) => Ok(TokenStanding::Accepted),
             }
-            FlightRole::Follow(follow) => match follow.outcome().await {
-                Some(outcome) => outcome,
-                None => self.ask_standing(print, credential).await,
-            },
-        }
-    }
-
-    /// Asks GitLab what it says of `credential`'s token (fingerprint `print`), and remembers it.
-    async fn ask_standing(
-        &self,
-        print: u64,
-        credential: &Credential,
-    ) -> Result<TokenStanding, SourceError> {
-        let standing = match &self.source {
-            AnySource::Gitlab(gitlab) => gitlab.check_token(credential).await?,
-            // A local repository has no tokens to check.
-            AnySource::Local(_) => TokenStanding::Accepted,
         };
-        self.verdicts.put(print, standing, Instant::now());
-        Ok(standing)
+        self.verdicts
+            .standing(print, ask)
+            .await
+            .map_err(|failure| SourceError::clone(&failure))
     }
 
     /// Before a session opens (session mode, an `initialize` naming no session, a caller's
@@ -204,8 +183,7 @@ pub(crate) async fn admit(State(door): State<Arc<Door>>, request: Request, next:
     if credential.refusal.is_marked() {
         // Revoked since its last check: this request and, from the verdict, the next ones.
         let print = door.prints.of(&credential);
-        door.verdicts
-            .put(print, TokenStanding::Refused, Instant::now());
+        door.verdicts.put(print, TokenStanding::Refused).await;
         return door.sign_in_refused(true).into_response();
     }
     response

@@ -1,11 +1,20 @@
 //! What GitLab last said of each token, by fingerprint, for a short time: a token it accepted
 //! for [`ACCEPTED_FOR`], one it refused for [`REFUSED_FOR`] (shorter, so a token just created
-//! or fixed is not held refused for long). At most [`TOKENS_REMEMBERED`] tokens, the least recently
-//! used forgotten first, so made-up tokens cannot grow it. Pure: the time is passed in.
+//! or fixed is not held refused for long). At most [`TOKENS_REMEMBERED`] tokens, so made-up
+//! tokens cannot grow it. Concurrent askers about one token share one check in flight, a
+//! failure as well (never remembered); a check whose asker went away leaves the next one to
+//! ask.
+//!
+//! A [`moka`] cache (its expiry per entry, its bound and its single flight `try_get_with`);
+//! [`Lasting`] is the policy it is given.
 
+use std::future::Future;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::base::lru::SharedLru;
+use moka::Expiry;
+use moka::future::Cache;
+
 use crate::source::gitlab::TokenStanding;
 
 /// How long an accepted token is believed without asking GitLab again.
@@ -15,35 +24,65 @@ pub(crate) const REFUSED_FOR: Duration = Duration::from_secs(10);
 /// The most tokens remembered.
 pub(crate) const TOKENS_REMEMBERED: u64 = 16_384;
 
-/// Token fingerprint → what GitLab said and when.
-#[derive(Debug)]
+/// Token fingerprint → what GitLab said, until its standing's time is up.
+#[derive(Debug, Clone)]
 pub(crate) struct Verdicts {
-    by_print: SharedLru<u64, (TokenStanding, Instant)>,
+    by_print: Cache<u64, TokenStanding>,
 }
 
 impl Default for Verdicts {
     fn default() -> Self {
         Self {
-            by_print: SharedLru::new(TOKENS_REMEMBERED),
+            by_print: Cache::builder()
+                .max_capacity(TOKENS_REMEMBERED)
+                .expire_after(Lasting)
+                .build(),
         }
     }
 }
 
 impl Verdicts {
-    /// What GitLab said of the token `print` at most its standing's time before `now`.
-    pub(crate) fn get(&self, print: u64, now: Instant) -> Option<TokenStanding> {
-        let mut by_print = self.by_print.lock();
-        let &(standing, said) = by_print.get(&print)?;
-        if now.saturating_duration_since(said) < lasts(standing) {
-            return Some(standing);
-        }
-        by_print.remove(&print);
-        None
+    /// What GitLab says of the token `print`: remembered, or `ask`ed now (once for concurrent
+    /// askers, who share its outcome) and remembered when it answers.
+    pub(crate) async fn standing<E>(
+        &self,
+        print: u64,
+        ask: impl Future<Output = Result<TokenStanding, E>>,
+    ) -> Result<TokenStanding, Arc<E>>
+    where
+        E: Send + Sync + 'static,
+    {
+        self.by_print.try_get_with(print, ask).await
     }
 
-    /// Records that GitLab said `standing` of the token `print` at `now`.
-    pub(crate) fn put(&self, print: u64, standing: TokenStanding, now: Instant) {
-        self.by_print.lock().insert(print, (standing, now), 1);
+    /// Records that GitLab said `standing` of the token `print` (a refusal met by a call).
+    pub(crate) async fn put(&self, print: u64, standing: TokenStanding) {
+        self.by_print.insert(print, standing).await;
+    }
+}
+
+/// How long each verdict is believed: from when it was said, as long as its kind lasts.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Lasting;
+
+impl Expiry<u64, TokenStanding> for Lasting {
+    fn expire_after_create(
+        &self,
+        _: &u64,
+        standing: &TokenStanding,
+        _: Instant,
+    ) -> Option<Duration> {
+        Some(lasts(*standing))
+    }
+
+    fn expire_after_update(
+        &self,
+        _: &u64,
+        standing: &TokenStanding,
+        _: Instant,
+        _: Option<Duration>,
+    ) -> Option<Duration> {
+        Some(lasts(*standing))
     }
 }
 
@@ -57,47 +96,65 @@ fn lasts(standing: TokenStanding) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const SECOND: Duration = Duration::from_secs(1);
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     #[test]
-    fn a_verdict_lasts_as_long_as_its_kind() {
-        let verdicts = Verdicts::default();
-        let t0 = Instant::now();
-        assert_eq!(verdicts.get(1, t0), None);
-        verdicts.put(1, TokenStanding::Accepted, t0);
-        verdicts.put(2, TokenStanding::Refused, t0);
-        assert_eq!(verdicts.get(1, t0), Some(TokenStanding::Accepted));
-        assert_eq!(verdicts.get(2, t0), Some(TokenStanding::Refused));
-        let later = t0 + REFUSED_FOR - SECOND;
-        assert_eq!(verdicts.get(2, later), Some(TokenStanding::Refused));
-        // A refusal is forgotten first; an acceptance lasts up to its own time, not past it.
-        assert_eq!(verdicts.get(2, t0 + REFUSED_FOR), None);
-        assert_eq!(
-            verdicts.get(1, t0 + ACCEPTED_FOR - SECOND),
-            Some(TokenStanding::Accepted)
-        );
-        assert_eq!(verdicts.get(1, t0 + ACCEPTED_FOR), None);
-        // Expired entries are gone, not merely hidden: asking again later still misses.
-        assert_eq!(verdicts.get(1, t0), None);
-        // A new verdict replaces the old one.
-        verdicts.put(1, TokenStanding::Refused, t0);
-        assert_eq!(verdicts.get(1, t0), Some(TokenStanding::Refused));
+    fn a_verdict_lasts_as_long_as_its_kind_from_when_it_was_said() {
+        let now = Instant::now();
+        let created = |s| Lasting.expire_after_create(&1, &s, now);
+        assert_eq!(created(TokenStanding::Accepted), Some(ACCEPTED_FOR));
+        assert_eq!(created(TokenStanding::Refused), Some(REFUSED_FOR));
+        assert!(REFUSED_FOR < ACCEPTED_FOR);
+        // A new verdict replaces the old one, with its own time (not what was left).
+        let left = Some(Duration::from_secs(59));
+        let updated = Lasting.expire_after_update(&1, &TokenStanding::Refused, now, left);
+        assert_eq!(updated, Some(REFUSED_FOR));
     }
 
-    #[test]
-    fn at_most_the_remembered_number_of_tokens_are_kept() {
+    #[tokio::test]
+    async fn one_check_for_concurrent_askers_and_a_failure_is_not_remembered() {
         let verdicts = Verdicts::default();
-        let t0 = Instant::now();
-        for print in 0..TOKENS_REMEMBERED + 10 {
-            verdicts.put(print, TokenStanding::Refused, t0);
-        }
-        assert_eq!(verdicts.by_print.lock().len() as u64, TOKENS_REMEMBERED);
-        // The oldest went first.
-        assert_eq!(verdicts.get(0, t0), None);
+        let asked = AtomicUsize::new(0);
+        let ask = || async {
+            asked.fetch_add(1, Ordering::SeqCst);
+            tokio::task::yield_now().await;
+            Ok::<_, ()>(TokenStanding::Accepted)
+        };
+        let (a, b) = tokio::join!(verdicts.standing(7, ask()), verdicts.standing(7, ask()));
         assert_eq!(
-            verdicts.get(TOKENS_REMEMBERED + 9, t0),
-            Some(TokenStanding::Refused)
+            (a, b),
+            (Ok(TokenStanding::Accepted), Ok(TokenStanding::Accepted))
         );
+        assert_eq!(asked.load(Ordering::SeqCst), 1);
+        // Remembered: not asked again.
+        assert_eq!(
+            verdicts.standing(7, ask()).await,
+            Ok(TokenStanding::Accepted)
+        );
+        assert_eq!(asked.load(Ordering::SeqCst), 1);
+        // A failure is handed back and not kept; a refusal met by a call replaces the verdict.
+        let failed = verdicts
+            .standing(8, async { Err::<TokenStanding, _>("down") })
+            .await;
+        assert_eq!(failed.map_err(|e| *e), Err("down"));
+        assert_eq!(
+            verdicts.standing(8, ask()).await,
+            Ok(TokenStanding::Accepted)
+        );
+        verdicts.put(7, TokenStanding::Refused).await;
+        assert_eq!(
+            verdicts.standing(7, ask()).await,
+            Ok(TokenStanding::Refused)
+        );
+    }
+
+    #[tokio::test]
+    async fn at_most_the_remembered_number_of_tokens_are_kept() {
+        let verdicts = Verdicts::default();
+        for print in 0..TOKENS_REMEMBERED + 10 {
+            verdicts.put(print, TokenStanding::Refused).await;
+        }
+        verdicts.by_print.run_pending_tasks().await;
+        assert!(verdicts.by_print.entry_count() <= TOKENS_REMEMBERED);
     }
 }

@@ -34,7 +34,6 @@ pub(crate) mod pure {
 
 use std::sync::Arc;
 
-pub(crate) use content::flights::{FlightRole, Flights};
 use query::find::complete_query;
 pub(crate) use query::token_check::TokenStanding;
 use query::{blob_query, commits_query, evidence_query, graphql, token_check};
