@@ -99,7 +99,7 @@ async fn read(
     loop {
         let fields = Fields::of(with_content, wanted.extent, blame);
         let mut reply =
-            answer::ask_lookup(&shared.client, wanted.lookup, fields, credential).await?;
+            answer::ask_lookup(&shared.connection, wanted.lookup, fields, credential).await?;
         out.blamed = reply.project.blamed.take();
         let ask = Finish {
             key: &key,
