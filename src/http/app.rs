@@ -34,7 +34,7 @@ use super::wording;
 use crate::auth::Oauth;
 use crate::config::Credential;
 use crate::reader::{AnySource, Reader};
-use crate::tool::{FileServer, TokenSource};
+use crate::tool::FileServer;
 
 /// What steers the server's shutdown.
 #[derive(Debug, Clone)]
@@ -73,10 +73,11 @@ pub(crate) fn router(
     let parts = session_open::Parts::new(sessions, mode.per_caller());
     let door = Arc::new(Door::new(
         mode.clone(),
+        configured,
         sessions.sessions_on,
         reader.backend().clone(),
     ));
-    let handler = file_server(args, reader, configured, controls, &mode);
+    let handler = file_server(args, reader, controls);
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(!args.stateless)
         .with_json_response(args.stateless)
@@ -147,21 +148,11 @@ fn admission(
 }
 
 /// The tool server: cut off at the drain deadline; in session mode also at the request
-/// timeout (stateless calls get a 504 from [`capacity::deadline`] instead).
-fn file_server(
-    args: &HttpArgs,
-    reader: Reader,
-    configured: Option<Credential>,
-    controls: &Controls,
-    mode: &Mode,
-) -> FileServer {
-    let tokens = if mode.per_caller() {
-        TokenSource::FromRequest
-    } else {
-        TokenSource::Configured(configured)
-    };
+/// timeout (stateless calls get a 504 from [`capacity::deadline`] instead). It reads with what
+/// the door admitted into each request, never with a token of its own.
+fn file_server(args: &HttpArgs, reader: Reader, controls: &Controls) -> FileServer {
     let local = matches!(reader.backend(), AnySource::Local(_));
-    let server = FileServer::new(reader, tokens)
+    let server = FileServer::new(reader, None)
         .with_shutdown(controls.calls_stop.clone(), wording::SHUTTING_DOWN);
     if args.stateless {
         server

@@ -1,37 +1,42 @@
-//! The caller's credential, as the serving [`Mode`] asks for it, from a request's headers alone
-//! (nothing is read yet), or the 401 of a request without one. Pure but for the sign-in's
-//! opening of its own access token.
+//! What a request reads with, as the serving [`Mode`] asks: the server's configured token, or
+//! the caller's credential from the request's headers alone (nothing is read yet), or the 401
+//! of a request without one. Pure but for the sign-in's opening of its own access token.
 
 use http::{HeaderMap, HeaderValue, Method};
 
 use super::mode::Mode;
 use crate::auth::Oauth;
-use crate::config::Credential;
+use crate::config::{Admitted, Credential};
 use crate::http::guard::refusal::{CHALLENGE, Refusal};
 use crate::http::guard::token::{bearer_text, private_token, request_token};
 
-/// The credential a call reads with: `None` with the server's own token, else the caller's,
-/// or the refusal of a request that carries none the mode takes.
+/// What a call reads with: `configured` (a copy with a refusal note of its own) with the
+/// server's own token, else the caller's credential, or the refusal of a request that carries
+/// none the mode takes.
 pub(crate) fn of(
     mode: &Mode,
+    configured: Option<&Credential>,
     headers: &HeaderMap,
     method: &Method,
-) -> Result<Option<Credential>, Refusal> {
+) -> Result<Admitted, Refusal> {
     let post = method == Method::POST;
-    match mode {
-        Mode::ServerToken => Ok(None),
+    let credential = match mode {
+        Mode::ServerToken => {
+            let fresh = |c: &Credential| Credential::new(c.token.clone(), c.origin);
+            return Ok(Admitted {
+                credential: configured.map(fresh),
+            });
+        }
         Mode::SignIn {
             oauth,
             private_tokens,
-        } => match signed_in(oauth, *private_tokens, headers) {
-            Some(credential) => Ok(Some(credential)),
-            None => Err(sign_in_first(oauth, headers, post)),
-        },
-        Mode::RequestToken => match request_token(headers) {
-            Some(credential) => Ok(Some(credential)),
-            None => Err(Refusal::NoToken { post }),
-        },
-    }
+        } => signed_in(oauth, *private_tokens, headers)
+            .ok_or_else(|| sign_in_first(oauth, headers, post))?,
+        Mode::RequestToken => request_token(headers).ok_or(Refusal::NoToken { post })?,
+    };
+    Ok(Admitted {
+        credential: Some(credential),
+    })
 }
 
 /// With `--oauth`: the credential a live access token of this server carries, or (with
@@ -77,15 +82,28 @@ mod tests {
     fn the_mode_says_which_credential_a_request_must_carry() {
         let none = headers(&[]);
         let token = headers(&[("private-token", "glpat-x")]);
-        let served = of(&Mode::ServerToken, &token, &Method::POST).expect("served");
-        assert!(served.is_none());
-        let own = of(&Mode::RequestToken, &token, &Method::POST).expect("a token");
-        assert_eq!(
-            own.map(|c| c.token.expose().to_string()),
-            Some("glpat-x".into())
+        let expose = |a: &Admitted| a.credential.as_ref().map(|c| c.token.expose().to_string());
+        let served = of(&Mode::ServerToken, None, &token, &Method::POST).expect("served");
+        assert_eq!(expose(&served), None);
+        let configured = Credential::new(
+            crate::config::Secret::new("server-own").unwrap(),
+            crate::config::TokenOrigin::GitlabToken,
         );
+        let served = of(&Mode::ServerToken, Some(&configured), &token, &Method::POST).unwrap();
+        assert_eq!(expose(&served), Some("server-own".into()));
+        // The server's own token tells no caller apart.
+        assert!(served.own_token().is_none());
+        let own = of(
+            &Mode::RequestToken,
+            Some(&configured),
+            &token,
+            &Method::POST,
+        )
+        .unwrap();
+        assert_eq!(expose(&own), Some("glpat-x".into()));
+        assert!(own.own_token().is_some());
         assert!(matches!(
-            of(&Mode::RequestToken, &none, &Method::GET),
+            of(&Mode::RequestToken, None, &none, &Method::GET),
             Err(Refusal::NoToken { post: false })
         ));
     }

@@ -1,13 +1,14 @@
 //! The one door of `/mcp`: who the caller is, whether GitLab still accepts them, and the 401
 //! and challenge of the serving mode, all decided by one type, [`Door`], built once from the
 //! flags ([`mode::Mode`]). Nothing behind it (the sessions, the tool) asks the mode: they read
-//! the [`Credential`] the door put into the request, or find none (the server's own token).
+//! what the door admitted into the request ([`Admitted`]: the caller's own credential, or the
+//! server's configured one, or none).
 //!
 //! The door stands at two points of the checks, so that the cheap refusal comes first and a
 //! GitLab request is made only under a concurrency slot and its deadline:
 //! 1. [`identify`], on the headers alone (nothing is read yet): token headers are marked
-//!    sensitive; the caller's credential ([`credential`]) goes into the request's extensions,
-//!    or the request gets the mode's 401 with its challenge.
+//!    sensitive; what the request reads with ([`credential`]) goes into its extensions, or it
+//!    gets the mode's 401 with its challenge.
 //! 2. [`admit`], once the body is in and a slot taken: GitLab's verdict on the credential's
 //!    token ([`Door::standing`]: remembered per fingerprint a short time, or asked once, one
 //!    check in flight per token: [`verdicts`]), for every `POST` of a sign-in and for an
@@ -36,7 +37,7 @@ use super::guard::refusal::{CHALLENGE, Refusal};
 use super::guard::token::hide_tokens;
 use super::sessions::fingerprint::Fingerprints;
 use super::sessions::session_open::opens_session;
-use crate::config::{Credential, TokenOrigin};
+use crate::config::{Admitted, Credential, TokenOrigin};
 use crate::reader::AnySource;
 use crate::source::SourceError;
 use crate::source::gitlab::TokenStanding;
@@ -46,6 +47,8 @@ use crate::source::gitlab::TokenStanding;
 pub(crate) struct Door {
     /// Whose token a call reads with.
     mode: Mode,
+    /// The server's own token, with [`Mode::ServerToken`].
+    configured: Option<Credential>,
     /// Session mode: an `initialize` with a caller's token opens a session only for a token
     /// GitLab accepts.
     sessions_on: bool,
@@ -56,11 +59,18 @@ pub(crate) struct Door {
 }
 
 impl Door {
-    /// The door of a server serving `mode`, with sessions when `sessions_on`, whose tokens
+    /// The door of a server serving `mode` (with the server's own token `configured`, used
+    /// only with [`Mode::ServerToken`]), with sessions when `sessions_on`, whose tokens
     /// `source` checks.
-    pub(crate) fn new(mode: Mode, sessions_on: bool, source: AnySource) -> Self {
+    pub(crate) fn new(
+        mode: Mode,
+        configured: Option<Credential>,
+        sessions_on: bool,
+        source: AnySource,
+    ) -> Self {
         Self {
             mode,
+            configured,
             sessions_on,
             source,
             prints: Fingerprints::default(),
@@ -74,11 +84,7 @@ impl Door {
         if request.method() != Method::POST {
             return None;
         }
-        request
-            .extensions()
-            .get::<Credential>()
-            .filter(|c| c.origin == TokenOrigin::SignIn)
-            .cloned()
+        own_token(request).filter(|c| c.origin == TokenOrigin::SignIn)
     }
 
     /// `None` if GitLab accepts `credential`'s token (as far as the remembered verdict goes,
@@ -124,8 +130,7 @@ impl Door {
     /// own token): the refusal of a token GitLab does not accept. `request` is handed back,
     /// its body read into memory if it had to be looked at.
     async fn before_opening(&self, request: Request) -> (Request, Option<Refusal>) {
-        let credential = request.extensions().get::<Credential>().cloned();
-        let Some(credential) = credential.filter(|_| self.sessions_on) else {
+        let Some(credential) = own_token(&request).filter(|_| self.sessions_on) else {
             return (request, None);
         };
         let post = request.method() == Method::POST;
@@ -150,11 +155,11 @@ pub(crate) async fn identify(
     next: Next,
 ) -> Response {
     hide_tokens(request.headers_mut());
-    match credential::of(&door.mode, request.headers(), request.method()) {
-        Ok(Some(credential)) => {
-            request.extensions_mut().insert(credential);
+    let configured = door.configured.as_ref();
+    match credential::of(&door.mode, configured, request.headers(), request.method()) {
+        Ok(admitted) => {
+            request.extensions_mut().insert(admitted);
         }
-        Ok(None) => {}
         Err(refusal) => return refusal.into_response(),
     }
     next.run(request).await
@@ -187,6 +192,15 @@ pub(crate) async fn admit(State(door): State<Arc<Door>>, request: Request, next:
         return door.sign_in_refused(true).into_response();
     }
     response
+}
+
+/// The caller's own credential the door admitted into `request`, if any.
+fn own_token(request: &Request) -> Option<Credential> {
+    request
+        .extensions()
+        .get::<Admitted>()
+        .and_then(Admitted::own_token)
+        .cloned()
 }
 
 /// `response` with an SSE body read to its end (the stream of one `POST`'s answer ends after

@@ -21,7 +21,7 @@ use http::{HeaderMap, Method};
 
 use super::fingerprint::Fingerprints;
 use crate::base::lru::SharedLru;
-use crate::config::Credential;
+use crate::config::{Admitted, Credential};
 use crate::http::guard::refusal::Refusal;
 
 /// The most sessions whose owner is remembered.
@@ -97,7 +97,11 @@ pub(crate) async fn bind(
     request: Request,
     next: Next,
 ) -> Response {
-    let credential = request.extensions().get::<Credential>().cloned();
+    let credential = request
+        .extensions()
+        .get::<Admitted>()
+        .and_then(Admitted::own_token)
+        .cloned();
     let Some(credential) = credential.filter(|_| owners.active) else {
         return next.run(request).await;
     };

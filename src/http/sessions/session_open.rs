@@ -24,7 +24,7 @@ use super::counted_sessions::CountedSessions;
 use super::fingerprint::Fingerprints;
 use super::session::Owners;
 use super::session_slots::{Caps, Full, Slots};
-use crate::config::Credential;
+use crate::config::Admitted;
 use crate::http::guard::refusal::Refusal;
 use crate::metrics;
 
@@ -127,7 +127,8 @@ pub(crate) async fn admit(State(o): State<Arc<Opening>>, request: Request, next:
     }
     let print = request
         .extensions()
-        .get::<Credential>()
+        .get::<Admitted>()
+        .and_then(Admitted::own_token)
         .map(|credential| o.prints.of(credential));
     let reservation = match o.slots.reserve(print) {
         Ok(reservation) => reservation,
