@@ -20,7 +20,7 @@ use crate::reader::{AnySource, ReadDefaults, Reader};
 use crate::resolve::args::ArgName;
 use crate::source::gitlab::GitlabSource;
 use crate::source::local::{LocalError, LocalRepo, LocalSource};
-use crate::tool::{FileServer, TokenSource};
+use crate::tool::FileServer;
 use crate::window::search::{DEFAULT_CONTEXT_LINES, MAX_CONTEXT_LINES};
 use crate::window::{CONTROL_CHARGE, DEFAULT_LIMIT, MAX_LIMIT};
 
@@ -262,7 +262,7 @@ async fn serve(
     // The same deadline as over HTTP, answered with the same tool error.
     let limit = args.http.request_timeout();
     let local = args.repo.is_some();
-    let server = FileServer::new(reader, TokenSource::Configured(config.credential.clone()))
+    let server = FileServer::new(reader, config.credential.clone())
         .with_call_timeout(limit, crate::http::call_timed_out(limit, local));
     match crate::stdio::serve(server).await {
         Ok(()) => ExitCode::SUCCESS,
@@ -296,7 +296,7 @@ async fn read(
         Ok(r) => r,
         Err(e) => return usage_error(&e.to_string()),
     };
-    let server = FileServer::new(reader, TokenSource::Configured(config.credential.clone()));
+    let server = FileServer::new(reader, config.credential.clone());
     let arguments = args.tool_arguments(max_chars);
     let result = server
         .call(

@@ -102,6 +102,25 @@ impl Credential {
     }
 }
 
+/// What a request over HTTP reads with, as the HTTP layer's door admitted it: the caller's own
+/// credential, or the server's configured one (or none, for public projects). The door puts
+/// one into every request it lets into `/mcp`; the tool reads it and never learns how it was
+/// decided (the serving mode is the door's alone).
+#[derive(Debug, Clone)]
+pub(crate) struct Admitted {
+    pub credential: Option<Credential>,
+}
+
+impl Admitted {
+    /// The credential, when it is the caller's own (a request's token or a sign-in's), which
+    /// tells callers apart; the server's own token tells no one apart.
+    pub(crate) fn own_token(&self) -> Option<&Credential> {
+        self.credential
+            .as_ref()
+            .filter(|c| matches!(c.origin, TokenOrigin::Request | TokenOrigin::SignIn))
+    }
+}
+
 /// Whether GitLab refused a credential's token (HTTP 401) while serving the request it came
 /// with: written by the GitLab transport, read by the HTTP layer that answers that request.
 /// Request state, never a process's: clones of one request's credential share it, and no

@@ -77,6 +77,7 @@ const FLOORS: Floors = &[
         "crate::http",
         &[
             &["app", "flags", "listen", "scrape"],
+            &["door"],
             &["sessions"],
             &["guard"],
             &["wording"],

@@ -45,7 +45,7 @@ fn register_client(
     body: Result<Json<ClientMetadata>, axum::extract::rejection::JsonRejection>,
 ) -> Response {
     let address = peer.ip();
-    if let Err(retry_after) = oauth.registrations.admit(address, now()) {
+    if let Err(retry_after) = oauth.registrations.admit(address) {
         tracing::info!(%address, "OAuth registration refused: rate limit");
         return TokenRefusal::TooManyRegistrations(retry_after).into_response();
     }

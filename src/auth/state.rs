@@ -5,21 +5,29 @@
 
 use std::collections::HashMap;
 use std::net::IpAddr;
+use std::num::NonZeroU32;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use governor::clock::{Clock, DefaultClock};
+use governor::middleware::NoOpMiddleware;
+use governor::state::keyed::DefaultKeyedStateStore;
+use governor::{Quota, RateLimiter};
 
 use super::client::ClientDocuments;
 use super::metadata;
 use super::sealed::{AccessGrant, now, open};
 use super::settings::{OauthArgs, OauthSettings, OauthStartError};
 use super::upstream::Upstream;
-use crate::base::lru::SharedLru;
 use crate::config::{Credential, GitlabConfig, TokenOrigin};
 
 /// Registrations one address may make per [`WINDOW_SECS`].
-pub(crate) const REGISTRATIONS_PER_WINDOW: u32 = 30;
+// Evaluated at compile time: 30 is not zero, or the build fails.
+pub(crate) const REGISTRATIONS_PER_WINDOW: NonZeroU32 = NonZeroU32::new(30).expect("not zero");
 const WINDOW_SECS: u64 = 3600;
-/// Addresses remembered at once (the least recently seen forgotten first).
-const ADDRESSES: u64 = 10_000;
+/// Addresses the registration limit's table holds before it is first pruned.
+const ADDRESSES: usize = 10_000;
 /// Ids remembered as used at once, per kind: codes live a minute and sign-in states ten, so
 /// this is many sign-ins a second.
 const USED_IDS: usize = 100_000;
@@ -50,34 +58,59 @@ impl UsedOnce {
     }
 }
 
-/// Registrations counted per address and window.
+/// Registrations per address: [`REGISTRATIONS_PER_WINDOW`] at once, then one more each
+/// [`WINDOW_SECS`] / [`REGISTRATIONS_PER_WINDOW`] seconds (a keyed GCRA limiter, [`governor`]).
+/// An address whose allowance has been whole again for one period is as good as unseen: such
+/// addresses are pruned from the table whenever it grows past twice its size after the last
+/// pruning (and [`ADDRESSES`]), so a flood of addresses costs a walk of the table now and then,
+/// not at every request.
 #[derive(Debug)]
-pub(crate) struct RegistrationLimit {
-    by_address: SharedLru<IpAddr, (u64, u32)>,
+pub(crate) struct RegistrationLimit<C: Clock = DefaultClock> {
+    limiter: RateLimiter<IpAddr, DefaultKeyedStateStore<IpAddr>, C, NoOpMiddleware<C::Instant>>,
+    /// The table's size past which it is next pruned.
+    prune_at: AtomicUsize,
 }
 
 impl Default for RegistrationLimit {
     fn default() -> Self {
-        Self {
-            by_address: SharedLru::new(ADDRESSES),
-        }
+        Self::with_clock(DefaultClock::default())
     }
 }
 
-impl RegistrationLimit {
-    /// Counts one registration from `address` at `now`; past the limit, `Err` with the
-    /// seconds until the address may register again.
-    pub(crate) fn admit(&self, address: IpAddr, now: u64) -> Result<(), u64> {
-        let mut table = self.by_address.lock();
-        let (start, count) = match table.get(&address) {
-            Some(&(start, count)) if now < start.saturating_add(WINDOW_SECS) => (start, count),
-            _ => (now, 0),
-        };
-        if count >= REGISTRATIONS_PER_WINDOW {
-            return Err(start.saturating_add(WINDOW_SECS).saturating_sub(now).max(1));
+impl<C: Clock> RegistrationLimit<C> {
+    fn with_clock(clock: C) -> Self {
+        let quota = Quota::with_period(Duration::from_secs(
+            WINDOW_SECS / u64::from(REGISTRATIONS_PER_WINDOW.get()),
+        ))
+        .map(|quota| quota.allow_burst(REGISTRATIONS_PER_WINDOW))
+        // The period is 120 s, never zero; a zero one would allow a whole window at once.
+        .unwrap_or_else(|| Quota::per_hour(REGISTRATIONS_PER_WINDOW));
+        Self {
+            limiter: RateLimiter::new(quota, DefaultKeyedStateStore::default(), clock),
+            prune_at: AtomicUsize::new(ADDRESSES),
         }
-        table.insert(address, (start, count + 1), 1);
-        Ok(())
+    }
+
+    /// Counts one registration from `address`; past the limit, `Err` with the seconds until
+    /// the address may register again.
+    pub(crate) fn admit(&self, address: IpAddr) -> Result<(), u64> {
+        let outcome = self.limiter.check_key(&address);
+        self.prune();
+        outcome.map_err(|not_until| {
+            let wait = not_until.wait_time_from(self.limiter.clock().now());
+            (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
+        })
+    }
+
+    /// Forgets the addresses whose allowance is whole again, when the table has grown.
+    fn prune(&self) {
+        if self.limiter.len() <= self.prune_at.load(Ordering::Relaxed) {
+            return;
+        }
+        self.limiter.retain_recent();
+        self.limiter.shrink_to_fit();
+        let next = ADDRESSES.max(self.limiter.len().saturating_mul(2));
+        self.prune_at.store(next, Ordering::Relaxed);
     }
 }
 
@@ -149,6 +182,7 @@ impl Oauth {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use governor::clock::FakeRelativeClock;
 
     #[test]
     fn a_code_id_is_used_once() {
@@ -160,15 +194,38 @@ mod tests {
 
     #[test]
     fn registrations_per_address_are_limited_per_window() {
-        let limit = RegistrationLimit::default();
+        let clock = FakeRelativeClock::default();
+        let limit = RegistrationLimit::with_clock(clock.clone());
         let a = IpAddr::from([10, 0, 0, 1]);
         let b = IpAddr::from([10, 0, 0, 2]);
-        for _ in 0..REGISTRATIONS_PER_WINDOW {
-            assert_eq!(limit.admit(a, 100), Ok(()));
+        for _ in 0..REGISTRATIONS_PER_WINDOW.get() {
+            assert_eq!(limit.admit(a), Ok(()));
         }
-        assert_eq!(limit.admit(a, 100), Err(WINDOW_SECS));
-        assert_eq!(limit.admit(b, 100), Ok(()));
-        assert_eq!(limit.admit(a, 100 + WINDOW_SECS - 1), Err(1));
-        assert_eq!(limit.admit(a, 100 + WINDOW_SECS), Ok(()));
+        // One more each 3600 / 30 = 120 s.
+        assert_eq!(limit.admit(a), Err(120));
+        assert_eq!(limit.admit(b), Ok(()));
+        clock.advance(Duration::from_secs(119));
+        assert_eq!(limit.admit(a), Err(1));
+        clock.advance(Duration::from_secs(1));
+        assert_eq!(limit.admit(a), Ok(()));
+        assert_eq!(limit.admit(a), Err(120));
+    }
+
+    #[test]
+    fn addresses_whose_allowance_is_whole_again_are_pruned() {
+        let clock = FakeRelativeClock::default();
+        let limit = RegistrationLimit::with_clock(clock.clone());
+        let address = |i: usize| IpAddr::from(u32::try_from(i).unwrap().to_be_bytes());
+        for i in 0..ADDRESSES {
+            assert_eq!(limit.admit(address(i)), Ok(()));
+        }
+        assert_eq!(limit.limiter.len(), ADDRESSES);
+        // Each of them could register 30 times again two minutes on; governor forgets an
+        // address one period (120 s) after that. One more address then passes the size, and
+        // the table forgets them.
+        clock.advance(Duration::from_secs(241));
+        assert_eq!(limit.admit(address(ADDRESSES)), Ok(()));
+        assert!(limit.limiter.len() <= 1, "{}", limit.limiter.len());
+        assert_eq!(limit.prune_at.load(Ordering::Relaxed), ADDRESSES);
     }
 }

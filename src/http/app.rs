@@ -1,25 +1,32 @@
 //! The app: `/mcp` (rmcp's streamable-HTTP service behind the checks of [`super::guard::gate`],
-//! [`super::sessions::session`], [`super::guard::body`], [`super::guard::capacity`] and
+//! the door's [`super::door::identify`], [`super::sessions::session`], [`super::guard::body`],
+//! [`super::guard::capacity`], the door's [`super::door::admit`] and
 //! [`super::sessions::session_open`], with its sessions counted by
 //! [`super::sessions::counted_sessions`]), `/healthz` (open, for probes) and, unless it is served
 //! apart or off, `/metrics` ([`super::scrape`]). With `--token-from-request`, any other path is a
-//! `404` saying there is no OAuth here ([`super::wording::reply::no_oauth`]).
+//! `404` saying there is no OAuth here ([`no_oauth`]).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
+use axum::extract::Request;
+use axum::middleware::Next;
 use axum::middleware::from_fn_with_state;
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use http::{Method, StatusCode};
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use tower::ServiceBuilder;
 
+use super::door::mode::Mode;
+use super::door::{self, Door};
 use super::flags::HttpArgs;
 use super::guard::admission::Admission;
-use super::guard::mode::Mode;
 use super::guard::origin::OriginPolicy;
+use super::guard::refusal::Refusal;
 use super::guard::{body, capacity, gate};
 use super::scrape;
 use super::sessions::{session, session_open};
@@ -27,7 +34,7 @@ use super::wording;
 use crate::auth::Oauth;
 use crate::config::Credential;
 use crate::reader::{AnySource, Reader};
-use crate::tool::{FileServer, TokenSource};
+use crate::tool::FileServer;
 
 /// What steers the server's shutdown.
 #[derive(Debug, Clone)]
@@ -62,8 +69,15 @@ pub(crate) fn router(
     // Who the caller is: decided here, once.
     let mode = Mode::new(args.token_from_request, oauth);
     let admission = admission(args, local, controls, &mode);
-    let parts = session_open::Parts::new(args.sessions(), reader.backend().clone(), mode.clone());
-    let handler = file_server(args, reader, configured, controls, &mode);
+    let sessions = args.sessions();
+    let parts = session_open::Parts::new(sessions, mode.per_caller());
+    let door = Arc::new(Door::new(
+        mode.clone(),
+        configured,
+        sessions.sessions_on,
+        reader.backend().clone(),
+    ));
+    let handler = file_server(args, reader, controls);
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(!args.stateless)
         .with_json_response(args.stateless)
@@ -73,14 +87,9 @@ pub(crate) fn router(
     let mcp = StreamableHttpService::new(move || Ok(handler.clone()), parts.manager, config);
     // The cheapest refusal first; a request takes a slot only once its body is in.
     let checks = ServiceBuilder::new()
-        .layer(axum::middleware::from_fn(
-            super::wording::reply::session_ended,
-        ))
+        .layer(axum::middleware::from_fn(session_ended))
         .layer(from_fn_with_state(Arc::clone(&admission), gate::admit))
-        .layer(from_fn_with_state(
-            Arc::clone(&admission),
-            gate::authenticate,
-        ))
+        .layer(from_fn_with_state(Arc::clone(&door), door::identify))
         .layer(from_fn_with_state(parts.owners, session::bind))
         .layer(from_fn_with_state(Arc::clone(&admission), body::receive))
         .layer(from_fn_with_state(
@@ -91,6 +100,7 @@ pub(crate) fn router(
             Arc::clone(&admission),
             capacity::deadline,
         ))
+        .layer(from_fn_with_state(door, door::admit))
         .layer(from_fn_with_state(parts.opening, session_open::admit));
     let mut router = Router::new()
         .route_service("/mcp", mcp)
@@ -101,7 +111,7 @@ pub(crate) fn router(
     }
     match &mode {
         Mode::SignIn { oauth, .. } => router = router.merge(sign_in(oauth, &admission)),
-        Mode::RequestToken => router = router.fallback(super::wording::reply::no_oauth),
+        Mode::RequestToken => router = router.fallback(no_oauth),
         Mode::ServerToken => {}
     }
     router
@@ -130,7 +140,6 @@ fn admission(
     Arc::new(Admission {
         allowed_hosts: hosts,
         origins: OriginPolicy::new(&origins, local.port()),
-        mode: mode.clone(),
         max_body: args.max_body(),
         body_timeout: args.body_timeout(),
         slots: Arc::clone(&controls.slots),
@@ -139,21 +148,11 @@ fn admission(
 }
 
 /// The tool server: cut off at the drain deadline; in session mode also at the request
-/// timeout (stateless calls get a 504 from [`capacity::deadline`] instead).
-fn file_server(
-    args: &HttpArgs,
-    reader: Reader,
-    configured: Option<Credential>,
-    controls: &Controls,
-    mode: &Mode,
-) -> FileServer {
-    let tokens = if mode.per_caller() {
-        TokenSource::FromRequest
-    } else {
-        TokenSource::Configured(configured)
-    };
+/// timeout (stateless calls get a 504 from [`capacity::deadline`] instead). It reads with what
+/// the door admitted into each request, never with a token of its own.
+fn file_server(args: &HttpArgs, reader: Reader, controls: &Controls) -> FileServer {
     let local = matches!(reader.backend(), AnySource::Local(_));
-    let server = FileServer::new(reader, tokens)
+    let server = FileServer::new(reader, None)
         .with_shutdown(controls.calls_stop.clone(), wording::SHUTTING_DOWN);
     if args.stateless {
         server
@@ -163,6 +162,25 @@ fn file_server(
             .with_sessions()
             .with_call_timeout(limit, wording::call_timed_out(limit, local))
     }
+}
+
+/// A session's end (`DELETE /mcp`) answers `204 No Content`: rmcp answers `202 Accepted`,
+/// which the Python MCP SDK takes for a failure ("Session termination failed: 202"); 200 and
+/// 204 are what the clients accept. Every other answer passes unchanged.
+async fn session_ended(request: Request, next: Next) -> Response {
+    let ending = request.method() == Method::DELETE;
+    let response = next.run(request).await;
+    if ending && response.status() == StatusCode::ACCEPTED {
+        return StatusCode::NO_CONTENT.into_response();
+    }
+    response
+}
+
+/// `404` for any path not served, with `--token-from-request`, saying there is no OAuth here:
+/// clients that take the 401 for an OAuth challenge look for an authorization server and a
+/// registration endpoint on this origin, and show this body when registration fails.
+async fn no_oauth() -> Response {
+    Refusal::NoOauth.into_response()
 }
 
 async fn healthz() -> &'static str {

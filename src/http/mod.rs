@@ -1,17 +1,20 @@
 //! MCP over streamable HTTP, for one server shared by many users: the life of the process
 //! (bind, serve, drain on SIGTERM/SIGINT); the parts each have a module, in floors: the app and
-//! its routes ([`app`], [`flags`], [`listen`], [`scrape`]) above [`sessions`], above the checks
-//! before the tool ([`guard`]), above every sentence ([`wording`]).
+//! its routes ([`app`], [`flags`], [`listen`], [`scrape`]) above the [`door`] (who the caller
+//! is), above [`sessions`], above the checks before the tool and their refusals ([`guard`]),
+//! above every sentence ([`wording`]).
 //!
 //! A request to `/mcp` passes these checks, the cheapest refusal first:
 //! 1. [`guard::gate::admit`]: an `Origin` header must be the server's own address or an
 //!    `--allowed-origin` ([`guard::origin`]), or 403; one well-formed `Host` or 400, an allowed one
 //!    ([`guard::host`]) or 403; a declared body over the limit is 413 before it is read.
-//! 2. [`guard::gate::authenticate`] (with `--token-from-request`): the caller's token
-//!    ([`guard::token`]) goes into the request's extensions for the tool, or 401 with
-//!    `WWW-Authenticate` (and, to a `POST`, a JSON-RPC error saying which headers carry it), before
-//!    any GitLab request. Any path not served is then a 404 saying there is no OAuth
-//!    ([`wording::reply::no_oauth`]), which is what clients that take the 401 for OAuth show.
+//! 2. [`door::identify`], the door's first half: the caller's credential as the serving mode
+//!    asks for it (a request's own GitLab token with `--token-from-request` ([`guard::token`]),
+//!    a live access token of this server with `--oauth`) goes into the request's extensions for
+//!    the tool, or 401 with `WWW-Authenticate` (and, to a `POST`, a JSON-RPC error saying which
+//!    headers carry it), before any GitLab request. Any path not served is then a 404 saying
+//!    there is no OAuth (`app::no_oauth`), which is what clients that take the 401 for OAuth
+//!    show.
 //! 3. [`sessions::session::bind`] (sessions with `--token-from-request`): a request naming a
 //!    session must carry the token that opened it, or 404 as for an unknown session.
 //! 4. [`guard::body::receive`]: the whole body within `--body-timeout-secs` (408) and
@@ -22,23 +25,25 @@
 //!    sent, and shutdown waits for all slots to come back.
 //! 6. [`guard::capacity::deadline`]: 504 when no response has started in time (stateless); in
 //!    session mode the tool's own time limit answers with a tool error.
-//! 7. [`sessions::session_open::admit`]: with `--oauth`, every `POST` with a signed-in token is
-//!    vouched for (GitLab's remembered verdict on the token inside, or one `currentUser`
-//!    request), else 401 `invalid_token`; and when GitLab refuses the token during the call
-//!    (the credential's [`crate::config::RefusalNote`]), that request is answered 401 too,
-//!    an SSE answer read to its end first. Then (session mode, an `initialize` naming no session), with
-//!    `--token-from-request` the token must be one GitLab accepts (one `currentUser` request,
-//!    remembered per fingerprint a short time: [`sessions::token_verdicts`]), else the 401 of check
-//!    2, or 502 when GitLab cannot be asked; then a free session slot ([`sessions::session_slots`]:
-//!    `--max-sessions-per-token`, `--max-sessions`) or 503 with `Retry-After`. A session's end
-//!    (`DELETE`, `--session-idle-secs`) frees its slot ([`sessions::counted_sessions`]).
+//! 7. [`door::admit`], the door's second half: with `--oauth`, every `POST` with a signed-in
+//!    token is vouched for (GitLab's remembered verdict on the token inside, or one
+//!    `currentUser` request), else 401 `invalid_token`; and when GitLab refuses the token during
+//!    the call (the credential's [`crate::config::RefusalNote`]), that request is answered 401
+//!    too, an SSE answer read to its end first. In session mode, an `initialize` naming no
+//!    session with a caller's own token opens one only for a token GitLab accepts (one
+//!    `currentUser` request, remembered per fingerprint a short time: [`door::verdicts`]), else
+//!    the 401 of check 2, or 502 when GitLab cannot be asked.
+//! 8. [`sessions::session_open::admit`] (session mode, that `initialize`): a free session slot
+//!    ([`sessions::session_slots`]: `--max-sessions-per-token`, `--max-sessions`) or 503 with
+//!    `Retry-After`. A session's end (`DELETE`, `--session-idle-secs`) frees its slot
+//!    ([`sessions::counted_sessions`]).
 //!
 //! rmcp then checks `Host` again, `Accept` (406) and `Content-Type` (415). Headers have a read
 //! deadline and idle connections are closed ([`listen`]). Every sentence is in [`wording`].
 //!
 //! `GET /metrics` ([`scrape`]) passes check 1 and nothing else (no token); with
 //! `--metrics-addr` it is served on a listener of its own instead. Each refusal above is
-//! counted by the check that makes it (`crate::metrics`).
+//! counted where it is told, [`guard::refusal::Refusal`] (`crate::metrics`).
 //!
 //! Whose token: rmcp hands each request's own HTTP parts to the handler, so a call reads with the
 //! token of the request that carries it, never with the one that opened the session, and a session
@@ -50,6 +55,7 @@
 //! bare 500); then sessions and streams end and connections close.
 
 mod app;
+mod door;
 mod flags;
 mod guard;
 mod listen;

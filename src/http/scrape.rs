@@ -15,7 +15,7 @@ use axum::extract::{Request, State};
 use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use http::{StatusCode, header};
+use http::header;
 use prometheus_client::encoding::prometheus_text::CONTENT_TYPE;
 use tokio_util::sync::CancellationToken;
 
@@ -23,11 +23,11 @@ use super::flags::HttpArgs;
 use super::guard::admission::Admission;
 use super::guard::gate;
 use super::guard::origin::OriginPolicy;
+use super::guard::refusal::Refusal;
 use super::listen;
 use super::wording;
-use super::wording::reply;
 use super::wording::start::StartError;
-use crate::metrics::{self, Guard};
+use crate::metrics;
 
 const PATH: &str = "/metrics";
 
@@ -69,8 +69,8 @@ async fn admit_origin(
     next: Next,
 ) -> Response {
     if !origins.admits(request.headers(), None) {
-        metrics::refused(Guard::Origin);
-        return reply::plain(StatusCode::FORBIDDEN, wording::ORIGIN_FORBIDDEN);
+        let origin = request.headers().get(header::ORIGIN).cloned();
+        return Refusal::OriginForbidden { origin }.into_response();
     }
     next.run(request).await
 }
@@ -78,6 +78,6 @@ async fn admit_origin(
 async fn exposition() -> Response {
     match metrics::render() {
         Some(text) => ([(header::CONTENT_TYPE, CONTENT_TYPE)], text).into_response(),
-        None => reply::plain(StatusCode::NOT_FOUND, wording::METRICS_OFF),
+        None => Refusal::MetricsOff.into_response(),
     }
 }

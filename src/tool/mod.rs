@@ -34,7 +34,7 @@ mod resources;
 use crate::base::tool_name::ToolName;
 use definition::tool;
 
-use crate::config::Credential;
+use crate::config::{Admitted, Credential};
 use crate::find::{FindAnswer, Finder};
 use crate::metrics::{self, ErrorKind};
 use crate::reader::Reader;
@@ -44,23 +44,13 @@ use crate::reader::history::Caller;
 use crate::resources::Resources;
 use crate::tool::cutoff::Cutoffs;
 
-/// Whose token a call uses.
-#[derive(Debug, Clone)]
-pub(crate) enum TokenSource {
-    /// The server's configured token (or none) for every call.
-    Configured(Option<Credential>),
-    /// The token of the HTTP request carrying the call: the HTTP layer reads it from the
-    /// request's headers and puts it in the request's extensions as a [`Credential`] (rmcp
-    /// hands the handler those as `http::request::Parts`); it refuses requests without one.
-    FromRequest,
-}
-
 /// A `tools/call` refused before any reading.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum CallRefusal {
     /// Not our tool's name.
     UnknownTool { name: String, ours: &'static str },
-    /// `--token-from-request` and the request carried no token.
+    /// A request over HTTP the door did not admit (never expected: the door refuses a request
+    /// without the token its mode needs before it reaches the tool).
     NoCallerToken,
 }
 
@@ -83,7 +73,9 @@ impl Display for CallRefusal {
 #[derive(Debug, Clone)]
 pub(crate) struct FileServer {
     reader: Reader,
-    tokens: TokenSource,
+    /// The token of a call that does not come over HTTP (stdio, `read`): the configured one.
+    /// Over HTTP a call reads with what the door admitted ([`Admitted`]).
+    configured: Option<Credential>,
     cutoffs: Cutoffs,
     /// The published definition, built once: rmcp asks for it on every `tools/call` too.
     tool: Arc<Tool>,
@@ -104,7 +96,8 @@ pub(crate) struct FileServer {
 }
 
 impl FileServer {
-    pub(crate) fn new(reader: Reader, tokens: TokenSource) -> Self {
+    /// A server reading through `reader`, with `configured` for calls not over HTTP.
+    pub(crate) fn new(reader: Reader, configured: Option<Credential>) -> Self {
         let tool = Arc::new(tool(reader.defaults()));
         let batch_tool = Arc::new(batch::batch_tool(reader.defaults()));
         let find_tool = Arc::new(find::find_tool(reader.defaults()));
@@ -112,7 +105,7 @@ impl FileServer {
         let resources = Resources::new(reader.clone(), finder.clone());
         Self {
             reader,
-            tokens,
+            configured,
             cutoffs: Cutoffs::default(),
             tool,
             sessions: false,
@@ -270,16 +263,15 @@ impl FileServer {
     }
 
     /// Who a call comes from, for the "file changed" memory: the process's one client without
-    /// HTTP; over HTTP, the token sent with the request and the session, where they exist.
-    fn caller(
-        &self,
-        context: &RequestContext<RoleServer>,
-        credential: Option<&Credential>,
-    ) -> Option<Caller> {
+    /// HTTP; over HTTP, the caller's own token and the session, where they exist.
+    fn caller(&self, context: &RequestContext<RoleServer>) -> Option<Caller> {
         let Some(parts) = context.extensions.get::<http::request::Parts>() else {
             return Some(Caller::Process);
         };
-        let own_token = credential.filter(|_| matches!(self.tokens, TokenSource::FromRequest));
+        let own_token = parts
+            .extensions
+            .get::<Admitted>()
+            .and_then(Admitted::own_token);
         let session = parts
             .headers
             .get("mcp-session-id")
@@ -288,21 +280,20 @@ impl FileServer {
         Caller::over_http(own_token, session)
     }
 
-    /// The credential a request reads with: the server's, or the HTTP request's own.
-    fn credential(&self, context: &RequestContext<RoleServer>) -> Option<Credential> {
-        match &self.tokens {
-            TokenSource::Configured(c) => c.clone(),
-            TokenSource::FromRequest => context
+    /// The credential a request reads with: without HTTP the configured one; over HTTP what
+    /// the door admitted, or `Err` for a request it did not admit.
+    fn credential(
+        &self,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<Option<Credential>, CallRefusal> {
+        match context.extensions.get::<http::request::Parts>() {
+            None => Ok(self.configured.clone()),
+            Some(parts) => parts
                 .extensions
-                .get::<http::request::Parts>()
-                .and_then(|parts| parts.extensions.get::<Credential>())
-                .cloned(),
+                .get::<Admitted>()
+                .map(|admitted| admitted.credential.clone())
+                .ok_or(CallRefusal::NoCallerToken),
         }
-    }
-
-    /// A request that must read with the caller's own token and carries none.
-    fn lacks_token(&self, credential: Option<&Credential>) -> bool {
-        matches!(self.tokens, TokenSource::FromRequest) && credential.is_none()
     }
 }
 
@@ -373,15 +364,17 @@ impl ServerHandler for FileServer {
             };
             return Err(McpError::invalid_params(refusal.to_string(), None));
         };
-        let credential = self.credential(&context);
-        if self.lacks_token(credential.as_ref()) {
-            metrics::tool_call_not_run(tool, ErrorKind::NoToken);
-            let refusal = CallRefusal::NoCallerToken.to_string();
-            return Ok(CallToolResult::error(vec![ContentBlock::text(refusal)]).into());
-        }
+        let credential = match self.credential(&context) {
+            Ok(credential) => credential,
+            Err(refusal) => {
+                metrics::tool_call_not_run(tool, ErrorKind::NoToken);
+                let refusal = refusal.to_string();
+                return Ok(CallToolResult::error(vec![ContentBlock::text(refusal)]).into());
+            }
+        };
         let who = CallerContext {
             credential: credential.as_ref(),
-            caller: self.caller(&context, credential.as_ref()),
+            caller: self.caller(&context),
         };
         // The pool's slots are shared by the callers it can tell apart (`base::cpu`).
         let pool_key = match who.caller {
@@ -441,14 +434,12 @@ impl ServerHandler for FileServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
         let _running = crate::metrics::call_running();
-        let credential = self.credential(&context);
-        if self.lacks_token(credential.as_ref()) {
-            let refusal = CallRefusal::NoCallerToken.to_string();
-            return Err(McpError::invalid_request(refusal, None));
-        }
+        let credential = self
+            .credential(&context)
+            .map_err(|refusal| McpError::invalid_request(refusal.to_string(), None))?;
         let who = CallerContext {
             credential: credential.as_ref(),
-            caller: self.caller(&context, credential.as_ref()),
+            caller: self.caller(&context),
         };
         let read = resources::read(&self.resources, &request.uri, who).await?;
         Ok(read.into())
@@ -462,7 +453,7 @@ impl ServerHandler for FileServer {
         let Reference::Resource(template) = &request.r#ref else {
             return Ok(CompleteResult::default());
         };
-        let credential = self.credential(&context);
+        let credential = self.credential(&context).ok().flatten();
         let filled = request
             .context
             .as_ref()

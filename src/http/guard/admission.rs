@@ -6,7 +6,6 @@ use std::time::Duration;
 
 use tokio::sync::Semaphore;
 
-use super::mode::Mode;
 use super::origin::OriginPolicy;
 
 /// What every request to `/mcp` is checked against, and the slots it takes.
@@ -14,8 +13,6 @@ use super::origin::OriginPolicy;
 pub(crate) struct Admission {
     pub allowed_hosts: Vec<String>,
     pub origins: OriginPolicy,
-    /// Whose token a call reads with.
-    pub mode: Mode,
     pub max_body: usize,
     pub body_timeout: Duration,
     pub slots: Arc<Semaphore>,

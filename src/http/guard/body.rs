@@ -8,14 +8,12 @@ use std::sync::Arc;
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::middleware::Next;
-use axum::response::Response;
-use http::{HeaderMap, Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use http::{HeaderMap, Method, header};
 use http_body_util::BodyExt;
 
 use super::admission::Admission;
-use crate::http::wording;
-use crate::http::wording::reply;
-use crate::metrics::{self, Guard};
+use super::refusal::Refusal;
 use crate::tool::jsonrpc;
 
 /// Why a body could not be received.
@@ -41,37 +39,19 @@ pub(crate) async fn receive(
     let bytes = match tokio::time::timeout(a.body_timeout, collect(body, a.max_body)).await {
         Ok(Ok(bytes)) => bytes,
         Ok(Err(Unreceived::TooLarge)) => {
-            metrics::refused(Guard::BodySize);
-            return reply::closing(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                wording::too_large(a.max_body),
-            );
+            return Refusal::TooLarge { limit: a.max_body }.into_response();
         }
-        Ok(Err(Unreceived::Unreadable)) => {
-            tracing::debug!("{}", wording::LOG_BODY_UNREADABLE);
-            metrics::refused(Guard::BodyFraming);
-            return reply::closing(StatusCode::BAD_REQUEST, wording::BODY_UNREADABLE);
-        }
+        Ok(Err(Unreceived::Unreadable)) => return Refusal::BodyUnreadable.into_response(),
         Err(_) => {
-            tracing::info!(
-                secs = a.body_timeout.as_secs(),
-                "{}",
-                wording::LOG_BODY_TIMED_OUT
-            );
-            metrics::refused(Guard::BodyTimeout);
-            return reply::closing(
-                StatusCode::REQUEST_TIMEOUT,
-                wording::body_timed_out(a.body_timeout),
-            );
+            let limit = a.body_timeout;
+            return Refusal::BodyTimedOut { limit }.into_response();
         }
     };
     // rmcp answers a body of another type 415 before reading it; leave that to it.
     if is_json(&parts.headers)
         && let Err(rejection) = jsonrpc::parse_message(&bytes)
     {
-        tracing::debug!(?rejection, "{}", wording::LOG_NOT_JSON_RPC);
-        metrics::refused(Guard::JsonRpc);
-        return reply::rejected(rejection);
+        return Refusal::NotJsonRpc(rejection).into_response();
     }
     next.run(Request::from_parts(parts, Body::from(bytes)))
         .await

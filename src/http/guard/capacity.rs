@@ -8,14 +8,12 @@ use std::task::{Context, Poll};
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::middleware::Next;
-use axum::response::Response;
-use http::{Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use http::Method;
 use tokio::sync::OwnedSemaphorePermit;
 
 use super::admission::Admission;
-use crate::http::wording;
-use crate::http::wording::reply;
-use crate::metrics::{self, Guard};
+use super::refusal::Refusal;
 
 /// Check 4: a free slot or 503 with `Retry-After`. The slot travels with the response body so
 /// it is held until the answer has been sent (SSE answers stream after the handler returns).
@@ -29,9 +27,7 @@ pub(crate) async fn limit_concurrency(
         return next.run(request).await;
     }
     let Ok(slot) = Arc::clone(&a.slots).try_acquire_owned() else {
-        tracing::info!("{}", wording::LOG_BUSY);
-        metrics::refused(Guard::Capacity);
-        return reply::busy(wording::BUSY);
+        return Refusal::Busy.into_response();
     };
     next.run(request)
         .await
@@ -51,18 +47,10 @@ pub(crate) async fn deadline(
     }
     match tokio::time::timeout(a.request_timeout, next.run(request)).await {
         Ok(response) => response,
-        Err(_) => {
-            tracing::warn!(
-                secs = a.request_timeout.as_secs(),
-                "{}",
-                wording::LOG_GATEWAY_TIMEOUT
-            );
-            metrics::refused(Guard::RequestTimeout);
-            reply::plain(
-                StatusCode::GATEWAY_TIMEOUT,
-                wording::gateway_timeout(a.request_timeout),
-            )
+        Err(_) => Refusal::GatewayTimeout {
+            limit: a.request_timeout,
         }
+        .into_response(),
     }
 }
 

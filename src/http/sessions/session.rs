@@ -16,15 +16,13 @@ use std::sync::Arc;
 
 use axum::extract::{Request, State};
 use axum::middleware::Next;
-use axum::response::Response;
-use http::{HeaderMap, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use http::{HeaderMap, Method};
 
 use super::fingerprint::Fingerprints;
 use crate::base::lru::SharedLru;
-use crate::config::Credential;
-use crate::http::wording;
-use crate::http::wording::reply;
-use crate::metrics::{self, Guard};
+use crate::config::{Admitted, Credential};
+use crate::http::guard::refusal::Refusal;
 
 /// The most sessions whose owner is remembered.
 pub(crate) const MAX_SESSIONS: u64 = 65_536;
@@ -92,14 +90,18 @@ fn session_of(headers: &HeaderMap) -> Option<String> {
         .map(str::to_string)
 }
 
-/// Check 3: see the module doc. Runs after [`crate::http::guard::gate::authenticate`], which put
+/// Check 3: see the module doc. Runs after the door (`http::door::identify`), which put
 /// the caller's [`Credential`] into the request.
 pub(crate) async fn bind(
     State(owners): State<Arc<Owners>>,
     request: Request,
     next: Next,
 ) -> Response {
-    let credential = request.extensions().get::<Credential>().cloned();
+    let credential = request
+        .extensions()
+        .get::<Admitted>()
+        .and_then(Admitted::own_token)
+        .cloned();
     let Some(credential) = credential.filter(|_| owners.active) else {
         return next.run(request).await;
     };
@@ -111,9 +113,7 @@ pub(crate) async fn bind(
         return response;
     };
     if owners.judge(&session, &credential) == Verdict::Unknown {
-        tracing::debug!("{}", wording::LOG_FOREIGN_SESSION);
-        metrics::refused(Guard::Session);
-        return reply::plain(StatusCode::NOT_FOUND, wording::SESSION_NOT_FOUND);
+        return Refusal::ForeignSession.into_response();
     }
     let ending = request.method() == Method::DELETE;
     let response = next.run(request).await;

@@ -1,11 +1,11 @@
 //! Every sentence the HTTP layer says: refusals (status line texts, with the flag that governs
 //! them), the tool errors of calls it cuts off, startup errors and warnings, and log events.
-//! JSON-RPC errors are worded in [`crate::tool::jsonrpc`]. Beside them, the HTTP layer's own
-//! answers ([`reply`]) and what keeps the server from starting ([`start`]), both worded from here.
+//! JSON-RPC errors are worded in [`crate::tool::jsonrpc`]. Beside them, what keeps the server
+//! from starting ([`start`]), worded from here; the refusals are told by
+//! `guard::refusal`.
 //!
 //! The bottom floor of the HTTP layer: imports nothing of it.
 
-pub(super) mod reply;
 pub(super) mod start;
 
 use std::net::SocketAddr;

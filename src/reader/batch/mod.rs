@@ -72,14 +72,14 @@ where
     let owned_call = call.clone();
     let walked = cpu::run(bytes, move |stop| {
         response::message::within_one_message(budget, |total| {
-            let mut step = Step {
+            let mut walk = EntryWalk {
                 budget: SharedBudget::new(total),
                 fitted_to_message: total != budget,
                 call: &owned_call,
                 stop,
             };
-            let files = step.walk(&planned, &fetched, &changed);
-            Ok::<_, std::convert::Infallible>((answer_of(files), step.budget.spent()))
+            let files = walk.walk(&planned, &fetched, &changed);
+            Ok::<_, std::convert::Infallible>((answer_of(files), walk.budget.spent()))
         })
     })
     .await;
@@ -157,7 +157,7 @@ fn target_of<S: Source>(
 }
 
 /// The entries' walk in order: the shared budget, and the call.
-struct Step<'a> {
+struct EntryWalk<'a> {
     budget: SharedBudget,
     /// The budget is what fits in one message, less than the call's.
     fitted_to_message: bool,
@@ -166,7 +166,7 @@ struct Step<'a> {
     stop: &'a Stop,
 }
 
-impl Step<'_> {
+impl EntryWalk<'_> {
     /// The limit the shared budget is, as a not-read hint names it: what fits in one message
     /// when that is less than the budget, else the call's `max_chars` or the default budget.
     fn shared_limit(&self) -> SharedLimit {

@@ -34,7 +34,6 @@ pub(crate) mod pure {
 
 use std::sync::Arc;
 
-pub(crate) use content::flights::{FlightRole, Flights};
 use query::find::complete_query;
 pub(crate) use query::token_check::TokenStanding;
 use query::{blob_query, commits_query, evidence_query, graphql, token_check};
@@ -134,7 +133,7 @@ impl Source for GitlabSource {
         window: CommitWindow,
         credential: Option<&Credential>,
     ) -> Result<CommitPage, SourceError> {
-        commits_query::history(&self.shared.client, file, window, credential).await
+        commits_query::history(&self.shared.connection, file, window, credential).await
     }
 
     /// `RepositoryBlob.blame` of the window's lines, one request ([`commits_query`]).
@@ -144,7 +143,7 @@ impl Source for GitlabSource {
         lines: (u64, u64),
         credential: Option<&Credential>,
     ) -> Result<Blamed, SourceError> {
-        commits_query::blame(&self.shared.client, file, lines, credential).await
+        commits_query::blame(&self.shared.connection, file, lines, credential).await
     }
 
     /// The blob's bytes by its oid from REST ([`content::store::ContentStore::bytes`]), in
@@ -263,7 +262,7 @@ impl GitlabSource {
         &self,
         credential: &Credential,
     ) -> Result<TokenStanding, SourceError> {
-        token_check::check(&self.shared.client, credential)
+        token_check::check(&self.shared.connection, credential)
             .await
             .map_err(SourceError::from)
     }
@@ -275,8 +274,8 @@ impl GitlabSource {
         typed: &str,
         credential: Option<&Credential>,
     ) -> (Vec<String>, bool) {
-        let client = &self.shared.client;
-        complete_query::ask_projects(client, typed, credential)
+        let connection = &self.shared.connection;
+        complete_query::ask_projects(connection, typed, credential)
             .await
             .unwrap_or_default()
     }
@@ -289,10 +288,10 @@ impl GitlabSource {
         typed: &str,
         credential: Option<&Credential>,
     ) -> Option<CompletedRefs> {
-        let client = &self.shared.client;
-        let found = complete_query::ask_branches(client, project, typed, credential).await;
+        let connection = &self.shared.connection;
+        let found = complete_query::ask_branches(connection, project, typed, credential).await;
         let (default_branch, branches) = found.ok().flatten()?;
-        let tags = complete_query::ask_tags(client, project, typed, credential).await;
+        let tags = complete_query::ask_tags(connection, project, typed, credential).await;
         Some(CompletedRefs {
             default_branch,
             branches,

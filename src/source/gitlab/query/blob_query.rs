@@ -8,7 +8,7 @@ use graphql_client::{GraphQLQuery, QueryBody};
 use std::sync::LazyLock;
 
 use super::capabilities::{EXCLUSIONS_FIELD, PERMALINK_FIELD, lacks_ref_type};
-use super::client::Client;
+use super::connection::Connection;
 use super::graphql::variants::BLOB_WITHOUT_DUO_EXCLUSIONS_IF_SUPPORTED;
 use super::graphql::{
     Blob as BlobQuery, BlobFields, blob, global_id_number, project_global_id, without_permalink,
@@ -103,7 +103,7 @@ pub(crate) fn documents() -> Vec<(String, String)> {
 /// the permalink are asked for until the instance is seen to lack the field; then, from this
 /// call on, never.
 pub(crate) async fn ask_file(
-    client: &Client,
+    connection: &Connection,
     request: BlobRequest<'_>,
     with_content: bool,
     credential: Option<&Credential>,
@@ -118,13 +118,13 @@ pub(crate) async fn ask_file(
         blame: request.blame,
         base_ref: request.base_ref,
     };
-    ask_paths(client, request, with_content, credential).await
+    ask_paths(connection, request, with_content, credential).await
 }
 
 /// Like [`ask_file`], for several paths of one project at one ref: the same document, the same
 /// validation, one request.
 pub(crate) async fn ask_paths(
-    client: &Client,
+    connection: &Connection,
     request: PathsRequest<'_>,
     with_content: bool,
     credential: Option<&Credential>,
@@ -134,13 +134,13 @@ pub(crate) async fn ask_paths(
     // answers.
     const ROUNDS: usize = 4;
     for _ in 0..ROUNDS {
-        let caps = client.caps();
+        let caps = connection.caps();
         let asked = Optional {
             rules: caps.exclusions.worth_asking(),
             permalink: caps.permalink.worth_asking(),
             ref_type: caps.ref_type.worth_asking(),
         };
-        let answer = client
+        let answer = connection
             .post(&body(request, asked, with_content), credential)
             .await?;
         let no_rules = asked.rules && answer.lacks_field(EXCLUSIONS_FIELD);

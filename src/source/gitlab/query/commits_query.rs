@@ -6,7 +6,7 @@
 //! most per field; the answer read into our own types, the aliases being one shape, its runs
 //! merged where a field's end cut them).
 
-use super::client::Client;
+use super::connection::Connection;
 use super::graphql::{History, blame, history};
 use crate::config::Credential;
 use crate::source::blob::SourceError;
@@ -23,7 +23,7 @@ const PAGE: u64 = 100;
 
 /// The page `window` of the commits that changed `file`, asked at its commit.
 pub(crate) async fn history(
-    client: &Client,
+    connection: &Connection,
     file: &FileCommit,
     window: CommitWindow,
     credential: Option<&Credential>,
@@ -41,7 +41,8 @@ pub(crate) async fn history(
             first: first as i64,
             after: after.take(),
         });
-        let answer: GraphqlResponse<history::ResponseData> = client.post(&body, credential).await?;
+        let answer: GraphqlResponse<history::ResponseData> =
+            connection.post(&body, credential).await?;
         let connection = answer_data(answer)?
             .project
             .and_then(|p| p.repository)
@@ -130,7 +131,7 @@ struct CommitNode {
 /// The blame of the lines `first..=last` of `file` at its commit: one request for every
 /// [`FIELDS`] × [`LINES_PER_FIELD`] lines.
 pub(crate) async fn blame(
-    client: &Client,
+    connection: &Connection,
     file: &FileCommit,
     (first, last): (u64, u64),
     credential: Option<&Credential>,
@@ -139,7 +140,7 @@ pub(crate) async fn blame(
     let mut from = first;
     while from <= last {
         let to = last.min(from.saturating_add(FIELDS * LINES_PER_FIELD - 1));
-        blamed.extend(blame_once(client, file, (from, to), credential).await?);
+        blamed.extend(blame_once(connection, file, (from, to), credential).await?);
         from = to.saturating_add(1);
     }
     Ok(blamed)
@@ -147,7 +148,7 @@ pub(crate) async fn blame(
 
 /// The blame of the lines `first..=last` (at most [`FIELDS`] × [`LINES_PER_FIELD`]), one request.
 async fn blame_once(
-    client: &Client,
+    connection: &Connection,
     file: &FileCommit,
     (first, last): (u64, u64),
     credential: Option<&Credential>,
@@ -158,7 +159,7 @@ async fn blame_once(
         "operationName": "Blame",
         "variables": variables(&project, file, first, last),
     });
-    let answer: GraphqlResponse<Data> = client.post(&body, credential).await?;
+    let answer: GraphqlResponse<Data> = connection.post(&body, credential).await?;
     let nodes = answer_data(answer)?
         .project
         .and_then(|p| p.repository)

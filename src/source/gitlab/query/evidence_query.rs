@@ -14,7 +14,7 @@ use super::capabilities::{
     COMMIT_FIELD, EXCLUSIONS_FIELD, MAX_CANDIDATES_PER_REQUEST, PERMALINK_FIELD, lacks_ref_type,
     too_costly,
 };
-use super::client::Client;
+use super::connection::Connection;
 use super::graphql::fragments::{BLOB_FIELDS, DUO_EXCLUSIONS_IF_SUPPORTED};
 use super::graphql::{BlobFields, global_id_number, without_permalink};
 use crate::config::Credential;
@@ -84,7 +84,7 @@ pub(crate) struct Extras {
 /// field is remembered as absent and the batches are asked again without it; when it finds a
 /// request too costly, the instance is asked half as many candidates per request from then on.
 pub(crate) async fn ask_candidates(
-    client: &Client,
+    connection: &Connection,
     asked: CandidatesAsked<'_>,
     credential: Option<&Credential>,
 ) -> Result<Option<CandidatesAnswer>, GitlabError> {
@@ -94,7 +94,7 @@ pub(crate) async fn ask_candidates(
     // the eighth round at the latest answers.
     const ROUNDS: usize = 8;
     for _ in 0..ROUNDS {
-        if let Batches::Answered(answer) = ask_batches(client, asked, credential).await? {
+        if let Batches::Answered(answer) = ask_batches(connection, asked, credential).await? {
             return Ok(answer);
         }
     }
@@ -121,11 +121,11 @@ enum Batches {
 }
 
 async fn ask_batches(
-    client: &Client,
+    connection: &Connection,
     asked: CandidatesAsked<'_>,
     credential: Option<&Credential>,
 ) -> Result<Batches, GitlabError> {
-    let caps = client.caps();
+    let caps = connection.caps();
     let mut project: Option<ProjectAnswer> = None;
     let mut answers: Vec<CandidateAnswer> = Vec::with_capacity(asked.candidates.len());
     for batch in asked.candidates.chunks(caps.candidates.get()) {
@@ -139,8 +139,8 @@ async fn ask_batches(
         };
         let offset = answers.len();
         let body = request(asked.project_path, batch, offset, asked.ref_type, extras);
-        let r: GraphqlResponse<Value> = client.post(&body, credential).await?;
-        if learned_absent_fields(client, &r, extras)
+        let r: GraphqlResponse<Value> = connection.post(&body, credential).await?;
+        if learned_absent_fields(connection, &r, extras)
             || (too_costly(&r.error_messages().unwrap_or_default())
                 && caps.candidates.shrink_below(batch.len()))
         {
@@ -164,23 +164,27 @@ async fn ask_batches(
 }
 
 /// Records the optional fields an answer says the instance lacks; true if there were any.
-fn learned_absent_fields(client: &Client, r: &GraphqlResponse<Value>, extras: Extras) -> bool {
+fn learned_absent_fields(
+    connection: &Connection,
+    r: &GraphqlResponse<Value>,
+    extras: Extras,
+) -> bool {
     let no_rules = extras.rules && r.lacks_field(EXCLUSIONS_FIELD);
     let no_commit = extras.commit && r.lacks_field(COMMIT_FIELD);
     let no_permalink = extras.permalink && r.lacks_field(PERMALINK_FIELD);
     let no_ref_type = extras.ref_type && lacks_ref_type(r.errors());
     if no_ref_type {
         tracing::info!("this GitLab has no RefType; qualifying refs instead");
-        client.caps().ref_type.record(false);
+        connection.caps().ref_type.record(false);
     }
     if no_rules {
-        client.caps().exclusions.record(false);
+        connection.caps().exclusions.record(false);
     }
     if no_commit {
-        client.caps().commit.record(false);
+        connection.caps().commit.record(false);
     }
     if no_permalink {
-        client.caps().permalink.record(false);
+        connection.caps().permalink.record(false);
     }
     no_rules || no_commit || no_permalink || no_ref_type
 }

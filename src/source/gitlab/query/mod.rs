@@ -1,5 +1,5 @@
-//! Asking GitLab: the GraphQL documents and their answers decoded. The client every query
-//! shares ([`client`]) and what the instance supports ([`capabilities`]); the blob query
+//! Asking GitLab: the GraphQL documents and their answers decoded. The connection every query
+//! shares ([`connection`]) and what the instance supports ([`capabilities`]); the blob query
 //! ([`blob_query`]), the evidence query of a URL's splits ([`evidence_query`]), many paths in
 //! requests GitLab will answer ([`paths_query`], [`size_parts`]), the miss probe ([`probe`]),
 //! the token check ([`token_check`]); `search_repository`'s questions ([`find`]); a file's history
@@ -9,8 +9,8 @@
 
 pub(super) mod blob_query;
 pub(super) mod capabilities;
-pub(super) mod client;
 pub(super) mod commits_query;
+pub(super) mod connection;
 pub(super) mod evidence_query;
 pub(super) mod find;
 pub(super) mod graphql;

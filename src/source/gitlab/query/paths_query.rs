@@ -9,7 +9,7 @@
 
 use super::blob_query::{self, PathsRequest, ProjectAnswer};
 use super::capabilities::too_costly;
-use super::client::Client;
+use super::connection::Connection;
 use super::size_parts::{self, MAX_REQUEST_CONTENT};
 use crate::config::Credential;
 use crate::source::gitlab::wire::error::GitlabError;
@@ -31,34 +31,42 @@ enum OnSize {
 /// Asks for `request`'s paths (with or without content), as many requests as this instance
 /// needs. `Ok(None)`: the project is missing or unreadable.
 pub(crate) async fn ask_paths(
-    client: &Client,
+    connection: &Connection,
     request: PathsRequest<'_>,
     with_content: bool,
     credential: Option<&Credential>,
 ) -> PathsAnswer {
-    ask_split(client, request, with_content, OnSize::Pack, credential).await
+    ask_split(connection, request, with_content, OnSize::Pack, credential).await
 }
 
 async fn ask_split(
-    client: &Client,
+    connection: &Connection,
     request: PathsRequest<'_>,
     with_content: bool,
     on_size: OnSize,
     credential: Option<&Credential>,
 ) -> PathsAnswer {
-    let per_request = client.caps().paths.get();
+    let per_request = connection.caps().paths.get();
     if request.paths.len() > per_request {
         let parts = request.paths.chunks(per_request).collect::<Vec<_>>();
-        return ask_each(client, request, &parts, with_content, on_size, credential).await;
+        return ask_each(
+            connection,
+            request,
+            &parts,
+            with_content,
+            on_size,
+            credential,
+        )
+        .await;
     }
-    let refused = match blob_query::ask_paths(client, request, with_content, credential).await {
+    let refused = match blob_query::ask_paths(connection, request, with_content, credential).await {
         Err(GitlabError::Graphql { messages }) => messages,
         other => return other,
     };
     let count = request.paths.len();
-    if too_costly(&refused) && client.caps().paths.shrink_below(count) {
+    if too_costly(&refused) && connection.caps().paths.shrink_below(count) {
         return Box::pin(ask_split(
-            client,
+            connection,
             request,
             with_content,
             on_size,
@@ -77,7 +85,7 @@ async fn ask_split(
                 files = count,
                 "GitLab: {SIZE_LIMIT_MESSAGE}; asking by full sizes"
             );
-            Box::pin(ask_packed(client, request, credential)).await
+            Box::pin(ask_packed(connection, request, credential)).await
         }
         (true, OnSize::Halve, Some((first, second))) => {
             tracing::info!(
@@ -85,7 +93,7 @@ async fn ask_split(
                 "GitLab: {SIZE_LIMIT_MESSAGE} for a packed part; halving it"
             );
             let parts = [first, second];
-            ask_each(client, request, &parts, true, OnSize::Halve, credential).await
+            ask_each(connection, request, &parts, true, OnSize::Halve, credential).await
         }
         _ => Err(GitlabError::Graphql { messages: refused }),
     }
@@ -94,11 +102,11 @@ async fn ask_split(
 /// Asks without content (the answer names each blob's full size), then with content in parts
 /// packed by those sizes.
 async fn ask_packed(
-    client: &Client,
+    connection: &Connection,
     request: PathsRequest<'_>,
     credential: Option<&Credential>,
 ) -> PathsAnswer {
-    let Some(mut sized) = ask_split(client, request, false, OnSize::Halve, credential).await?
+    let Some(mut sized) = ask_split(connection, request, false, OnSize::Halve, credential).await?
     else {
         return Ok(None);
     };
@@ -107,7 +115,7 @@ async fn ask_packed(
         .iter()
         .map(|n| (n.path.as_str(), n.size.map(|s| s.0)))
         .collect();
-    let per_request = client.caps().paths.get();
+    let per_request = connection.caps().paths.get();
     let parts: Vec<Vec<String>> =
         size_parts::by_full_size(&sizes, MAX_REQUEST_CONTENT, per_request)
             .into_iter()
@@ -123,7 +131,8 @@ async fn ask_packed(
         .map(|p| p.iter().map(String::as_str).collect())
         .collect();
     let parts: Vec<&[&str]> = parts.iter().map(Vec::as_slice).collect();
-    let Some(answer) = ask_each(client, request, &parts, true, OnSize::Halve, credential).await?
+    let Some(answer) =
+        ask_each(connection, request, &parts, true, OnSize::Halve, credential).await?
     else {
         return Ok(None);
     };
@@ -133,7 +142,7 @@ async fn ask_packed(
 
 /// Each of `parts` asked in turn; one answer with all their blobs.
 async fn ask_each(
-    client: &Client,
+    connection: &Connection,
     request: PathsRequest<'_>,
     parts: &[&[&str]],
     with_content: bool,
@@ -143,7 +152,13 @@ async fn ask_each(
     let mut whole: Option<ProjectAnswer> = None;
     for paths in parts {
         let part = PathsRequest { paths, ..request };
-        let asked = Box::pin(ask_split(client, part, with_content, on_size, credential));
+        let asked = Box::pin(ask_split(
+            connection,
+            part,
+            with_content,
+            on_size,
+            credential,
+        ));
         let Some(answer) = asked.await? else {
             return Ok(None);
         };

@@ -9,7 +9,7 @@
 
 use graphql_client::GraphQLQuery;
 
-use super::client::Client;
+use super::connection::Connection;
 use super::graphql::{MissProbe, miss_probe};
 use crate::config::Credential;
 use crate::resolve::ref_name::{RefType, qualify_ref};
@@ -57,7 +57,7 @@ pub(crate) struct Missing<'a> {
 /// The error for a file GitLab did not find at its ref: ref not found, a directory, or file
 /// not found with what is near it (or why the question could not be answered).
 pub(crate) async fn why_missing(
-    client: &Client,
+    connection: &Connection,
     missing: Missing<'_>,
     credential: Option<&Credential>,
 ) -> SourceError {
@@ -69,7 +69,7 @@ pub(crate) async fn why_missing(
         rules,
     } = missing;
     let qualified = qualify_ref(git_ref, ref_type);
-    match probe(client, project_path, &qualified, path, credential).await {
+    match probe(connection, project_path, &qualified, path, credential).await {
         Ok(Probe {
             ref_exists: false, ..
         }) => SourceError::RefNotFound {
@@ -125,14 +125,15 @@ fn entry_allowed(rules: Option<&[String]>, dir: &str, entry: &ListingEntry) -> b
 }
 
 async fn probe(
-    client: &Client,
+    connection: &Connection,
     project_path: &str,
     git_ref: &str,
     path: &str,
     credential: Option<&Credential>,
 ) -> Result<Probe, GitlabError> {
     let body = MissProbe::build_query(variables(project_path, git_ref, path));
-    let answer: GraphqlResponse<miss_probe::ResponseData> = client.post(&body, credential).await?;
+    let answer: GraphqlResponse<miss_probe::ResponseData> =
+        connection.post(&body, credential).await?;
     let data = answer_data(without_listing_errors(answer))?;
     Ok(read(data, path))
 }

@@ -11,7 +11,7 @@
 
 use graphql_client::GraphQLQuery;
 
-use super::client::Client;
+use super::connection::Connection;
 use super::graphql::{CurrentUser, current_user};
 use crate::config::Credential;
 use crate::source::gitlab::wire::envelope::GraphqlResponse;
@@ -29,12 +29,12 @@ pub(crate) enum TokenStanding {
 
 /// Asks GitLab whether it accepts `credential` (one request, retried as any other).
 pub(crate) async fn check(
-    client: &Client,
+    connection: &Connection,
     credential: &Credential,
 ) -> Result<TokenStanding, GitlabError> {
     let body = CurrentUser::build_query(current_user::Variables {});
     let answer: Result<GraphqlResponse<current_user::ResponseData>, GitlabError> =
-        client.post(&body, Some(credential)).await;
+        connection.post(&body, Some(credential)).await;
     standing(answer)
 }
 

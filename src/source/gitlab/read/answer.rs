@@ -11,7 +11,7 @@ use crate::resolve::ref_name::RefType;
 use crate::resolve::{Lookup, ProjectFile, ProjectRef};
 use crate::source::blob::SourceError;
 use crate::source::gitlab::query::blob_query::{self, BlobRequest};
-use crate::source::gitlab::query::client::Client;
+use crate::source::gitlab::query::connection::Connection;
 use crate::source::gitlab::query::evidence_query;
 use crate::source::views::Also;
 use crate::window::Extent;
@@ -65,7 +65,7 @@ impl<'a> Fields<'a> {
 
 /// Asks GitLab about `lookup`, with the `fields` asked.
 pub(crate) async fn ask_lookup(
-    client: &Client,
+    connection: &Connection,
     lookup: &ProjectFile,
     fields: Fields<'_>,
     credential: Option<&Credential>,
@@ -77,7 +77,7 @@ pub(crate) async fn ask_lookup(
             path,
         } => {
             let request = fields.request(project, git_ref, path, None);
-            exact(client, request, fields.content, credential).await
+            exact(connection, request, fields.content, credential).await
         }
         ProjectFile::Url {
             project_path,
@@ -91,7 +91,7 @@ pub(crate) async fn ask_lookup(
         } => {
             let project = ProjectRef::Path(project_path.clone());
             let request = fields.request(&project, git_ref, path, *ref_type);
-            exact(client, request, fields.content, credential).await
+            exact(connection, request, fields.content, credential).await
         }
         ProjectFile::Url {
             project_path,
@@ -109,18 +109,18 @@ pub(crate) async fn ask_lookup(
                 content: fields.content,
                 language: fields.language,
             };
-            split(client, asked, credential).await
+            split(connection, asked, credential).await
         }
     }
 }
 
 async fn exact(
-    client: &Client,
+    connection: &Connection,
     request: BlobRequest<'_>,
     with_content: bool,
     credential: Option<&Credential>,
 ) -> Result<Reply, SourceError> {
-    let answer = blob_query::ask_file(client, request, with_content, credential)
+    let answer = blob_query::ask_file(connection, request, with_content, credential)
         .await
         .map_err(|e| SourceError::from(e).naming_ref(request.git_ref))?;
     let Some(mut project) = answer else {
@@ -144,14 +144,14 @@ async fn exact(
 /// whether each candidate ref is a branch or tag); GitLab's precedence picks the answer, or the
 /// candidate whose miss is the one to explain.
 async fn split(
-    client: &Client,
+    connection: &Connection,
     asked: evidence_query::CandidatesAsked<'_>,
     credential: Option<&Credential>,
 ) -> Result<Reply, SourceError> {
     let Some(evidence_query::CandidatesAnswer {
         project,
         mut answers,
-    }) = evidence_query::ask_candidates(client, asked, credential).await?
+    }) = evidence_query::ask_candidates(connection, asked, credential).await?
     else {
         return Err(SourceError::ProjectNotFound {
             project: asked.project_path.to_string(),

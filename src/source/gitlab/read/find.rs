@@ -30,7 +30,7 @@ pub(crate) async fn ref_commit(
         project: project.to_string(),
         anonymous: credential.is_none(),
     };
-    let answer = tree_query::ask_commit(&shared.client, &project, &scope.git_ref, credential)
+    let answer = tree_query::ask_commit(&shared.connection, &project, &scope.git_ref, credential)
         .await
         .map_err(|e| SourceError::from(e).naming_ref(&scope.git_ref))?;
     let at = answer.ok_or_else(named)?;
@@ -50,7 +50,7 @@ pub(crate) async fn tree(
     path: &str,
     credential: Option<&Credential>,
 ) -> Result<Vec<TreeItem>, SourceError> {
-    let items = tree_query::ask_tree(&shared.client, at, path, credential).await?;
+    let items = tree_query::ask_tree(&shared.connection, at, path, credential).await?;
     if !items.is_empty() || path.is_empty() {
         return Ok(items);
     }
@@ -85,7 +85,7 @@ async fn blob_node(
         blame: None,
         base_ref: None,
     };
-    let answer = blob_query::ask_file(&shared.client, request, content, credential).await?;
+    let answer = blob_query::ask_file(&shared.connection, request, content, credential).await?;
     Ok(answer.and_then(|mut a| a.take_node(path)))
 }
 
@@ -155,7 +155,7 @@ pub(crate) async fn blobs(
             base_ref: None,
         };
         if let Ok(Some(answer)) =
-            paths_query::ask_paths(&shared.client, request, true, credential).await
+            paths_query::ask_paths(&shared.connection, request, true, credential).await
         {
             nodes = answer.nodes;
         }
@@ -204,5 +204,5 @@ pub(crate) async fn propose(
     dir: &str,
     credential: Option<&Credential>,
 ) -> Proposed {
-    code_search::propose(&shared.client, at, literal, dir, credential).await
+    code_search::propose(&shared.connection, at, literal, dir, credential).await
 }

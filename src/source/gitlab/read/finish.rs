@@ -109,7 +109,7 @@ async fn why_missing(
         ref_type: reply.ref_type,
         rules: reply.project.rules.as_deref(),
     };
-    probe::why_missing(&shared.client, missing, credential).await
+    probe::why_missing(&shared.connection, missing, credential).await
 }
 
 /// The blob of `node`, with its content as `asked` ([`ContentStore::read`]).

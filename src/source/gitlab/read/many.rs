@@ -155,7 +155,7 @@ async fn ask_paths(
         blame: None,
         base_ref: None,
     };
-    paths_query::ask_paths(&shared.client, request, with_content, credential).await
+    paths_query::ask_paths(&shared.connection, request, with_content, credential).await
 }
 
 /// Each member of a set finished from the set's answer.

@@ -1,5 +1,5 @@
 //! What every call of the GitLab source shares (and callers too: every call still validates
-//! with its own credential): the GraphQL client, the instance's site (origin and root), the content store, the
+//! with its own credential): the GraphQL connection, the instance's site (origin and root), the content store, the
 //! memory of which content each lookup named last, and the first reads in flight.
 
 use crate::config::{ConfigError, GitlabConfig};
@@ -8,13 +8,13 @@ use crate::source::gitlab::content::download::Landed;
 use crate::source::gitlab::content::flights::Flights;
 use crate::source::gitlab::content::keys::{LookupKey, Named};
 use crate::source::gitlab::content::store::ContentStore;
-use crate::source::gitlab::query::client::Client;
+use crate::source::gitlab::query::connection::Connection;
 use crate::source::gitlab::rules::permalink;
 use crate::source::gitlab::wire::transport::Transport;
 
 #[derive(Debug)]
 pub(crate) struct GitlabState {
-    pub client: Client,
+    pub connection: Connection,
     /// The base's origin and root, which GitLab's permalink paths are relative to
     /// ([`permalink`]).
     pub site: permalink::Site,
@@ -30,7 +30,7 @@ impl GitlabState {
         let transport = Transport::new(config)?;
         let store = ContentStore::new(transport.clone(), config.cache_bytes, config.max_file_bytes);
         Ok(Self {
-            client: Client::new(transport),
+            connection: Connection::new(transport),
             site: permalink::Site::of(&config.base_url),
             store,
             last_blobs: LastBlobs::new(),

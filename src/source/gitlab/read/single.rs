@@ -106,7 +106,7 @@ async fn read(
     loop {
         let fields = Fields::of(with_content, wanted.extent, also);
         let mut reply =
-            answer::ask_lookup(&shared.client, wanted.lookup, fields, credential).await?;
+            answer::ask_lookup(&shared.connection, wanted.lookup, fields, credential).await?;
         out.extras.blamed = reply.project.blamed.take();
         let base = fields.base_ref.map(|git_ref| Base {
             node: reply.project.base.take().map(|b| *b),

@@ -9,7 +9,7 @@ use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::Value;
 
 use crate::config::Credential;
-use crate::source::gitlab::query::client::Client;
+use crate::source::gitlab::query::connection::Connection;
 use crate::source::gitlab::wire::transport_error::TransportError;
 use crate::source::tree::{Proposed, RefCommit};
 
@@ -27,7 +27,7 @@ pub(crate) const SCAN_LIMIT: usize = 500;
 
 /// The paths GitLab's search finds `literal` in under `dir` at `at`'s commit.
 pub(crate) async fn propose(
-    client: &Client,
+    connection: &Connection,
     at: &RefCommit,
     literal: &str,
     dir: &str,
@@ -48,7 +48,7 @@ pub(crate) async fn propose(
             "projects/{project}/search?scope=blobs&search={term}&ref={}&per_page={PER_PAGE}&page={page}",
             at.sha
         );
-        let results = match ask_page(client, &query, credential).await {
+        let results = match ask_page(connection, &query, credential).await {
             Ok(results) => results,
             Err(e) => return unavailable(why(&e)),
         };
@@ -100,11 +100,11 @@ fn why(e: &TransportError) -> String {
 
 /// One page of results: the path each names.
 async fn ask_page(
-    client: &Client,
+    connection: &Connection,
     query: &str,
     credential: Option<&Credential>,
 ) -> Result<Vec<String>, TransportError> {
-    let mut body = client
+    let mut body = connection
         .get_rest(query, "GitLab's code search", credential)
         .await?;
     let mut bytes = Vec::new();

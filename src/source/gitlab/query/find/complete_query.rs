@@ -8,7 +8,7 @@ use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::{Value, json};
 
 use crate::config::Credential;
-use crate::source::gitlab::query::client::Client;
+use crate::source::gitlab::query::connection::Connection;
 use crate::source::gitlab::query::graphql::{complete_projects, complete_refs};
 use crate::source::gitlab::wire::envelope::GraphqlResponse;
 use crate::source::gitlab::wire::error::{GitlabError, answer_data};
@@ -25,7 +25,7 @@ pub(crate) type ProjectsFound = (Vec<String>, bool);
 /// The full paths of the caller's projects matching `typed` (all of them, most recently active
 /// first, for nothing typed).
 pub(crate) async fn ask_projects(
-    client: &Client,
+    connection: &Connection,
     typed: &str,
     credential: Option<&Credential>,
 ) -> Result<ProjectsFound, GitlabError> {
@@ -34,7 +34,7 @@ pub(crate) async fn ask_projects(
         "query": complete_projects::QUERY,
         "variables": {"search": search, "first": LIMIT},
     });
-    let answer: GraphqlResponse<Value> = client.post(&body, credential).await?;
+    let answer: GraphqlResponse<Value> = connection.post(&body, credential).await?;
     let data = answer_data(answer)?;
     let nodes = data.pointer("/projects/nodes").and_then(Value::as_array);
     let paths = nodes
@@ -50,7 +50,7 @@ pub(crate) async fn ask_projects(
 /// `project`'s default branch (when the project is readable and has one) and its branches
 /// starting with `typed`; `None` for a project the caller cannot read.
 pub(crate) async fn ask_branches(
-    client: &Client,
+    connection: &Connection,
     project: &str,
     typed: &str,
     credential: Option<&Credential>,
@@ -59,7 +59,7 @@ pub(crate) async fn ask_branches(
         "query": complete_refs::QUERY,
         "variables": {"projectPath": project, "pattern": format!("{typed}*"), "limit": LIMIT + 1},
     });
-    let answer: GraphqlResponse<Value> = client.post(&body, credential).await?;
+    let answer: GraphqlResponse<Value> = connection.post(&body, credential).await?;
     let data = answer_data(answer)?;
     let Some(repository) = data.pointer("/project/repository") else {
         return Ok(None);
@@ -78,7 +78,7 @@ pub(crate) async fn ask_branches(
 /// `project`'s tags starting with `typed` (GitLab's `search=^typed`), at most [`LIMIT`] + 1;
 /// none when the request fails.
 pub(crate) async fn ask_tags(
-    client: &Client,
+    connection: &Connection,
     project: &str,
     typed: &str,
     credential: Option<&Credential>,
@@ -89,7 +89,10 @@ pub(crate) async fn ask_tags(
         utf8_percent_encode(typed, NON_ALPHANUMERIC),
         LIMIT + 1
     );
-    let Ok(mut body) = client.get_rest(&query, "GitLab's tags", credential).await else {
+    let Ok(mut body) = connection
+        .get_rest(&query, "GitLab's tags", credential)
+        .await
+    else {
         return Vec::new();
     };
     let mut bytes = Vec::new();

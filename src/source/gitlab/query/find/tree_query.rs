@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use crate::config::Credential;
 use crate::resolve::ProjectRef;
 use crate::source::gitlab::query::capabilities::EXCLUSIONS_FIELD;
-use crate::source::gitlab::query::client::Client;
+use crate::source::gitlab::query::connection::Connection;
 use crate::source::gitlab::query::graphql::variants::TREE_COMMIT_WITHOUT_TREE_EXCLUSIONS_IF_SUPPORTED;
 use crate::source::gitlab::query::graphql::{
     global_id_number, project_global_id, tree_commit, tree_page,
@@ -61,12 +61,12 @@ pub(crate) fn documents() -> Vec<(String, String)> {
 /// What the commit request found: `None` when the project is missing or unreadable; a
 /// [`RefCommit`] whose `sha` is empty when the ref is missing.
 pub(crate) async fn ask_commit(
-    client: &Client,
+    connection: &Connection,
     project: &ProjectRef,
     git_ref: &str,
     credential: Option<&Credential>,
 ) -> Result<Option<RefCommit>, GitlabError> {
-    let caps = client.caps();
+    let caps = connection.caps();
     for _ in 0..3 {
         let (rules, commit) = (caps.exclusions.worth_asking(), caps.commit.worth_asking());
         let (by_id, path, ids) = match project {
@@ -77,7 +77,7 @@ pub(crate) async fn ask_commit(
             "query": commit_document(rules, commit),
             "variables": {"byId": by_id, "projectPath": path, "ids": ids, "ref": git_ref},
         });
-        let answer: GraphqlResponse<Value> = client.post(&body, credential).await?;
+        let answer: GraphqlResponse<Value> = connection.post(&body, credential).await?;
         if rules && answer.lacks_field(EXCLUSIONS_FIELD) {
             caps.exclusions.record(false);
             continue;
@@ -131,7 +131,7 @@ fn read_commit(data: &Value) -> Option<RefCommit> {
 
 /// Every path under `path` at `at`'s commit, page by page (unsorted).
 pub(crate) async fn ask_tree(
-    client: &Client,
+    connection: &Connection,
     at: &RefCommit,
     path: &str,
     credential: Option<&Credential>,
@@ -144,7 +144,7 @@ pub(crate) async fn ask_tree(
             "query": tree_page::QUERY,
             "variables": {"projectPath": project, "ref": at.sha, "path": path, "after": after},
         });
-        let answer: GraphqlResponse<Value> = client.post(&body, credential).await?;
+        let answer: GraphqlResponse<Value> = connection.post(&body, credential).await?;
         let data = answer_data(answer)?;
         let Some(connection) = data.pointer("/project/repository/paginatedTree") else {
             return Ok(items);

@@ -1,10 +1,11 @@
 //! Who the caller is, decided once from the flags ([`Mode`]): the server's own token for every
 //! caller, each request's own GitLab token (`--token-from-request`), or a sign-in with GitLab
 //! (`--oauth`; with `--token-from-request` too, a `PRIVATE-TOKEN` is taken beside it). Every
-//! check of `/mcp` and the tool server ask this one type, never the flags: which credential a
-//! request must carry ([`super::gate::authenticate`]), whether sessions are bound to a caller's
-//! token and opened only for one GitLab accepts, and whether each signed-in call is vouched for
-//! (`sessions::session_open`).
+//! check of `/mcp` and the tool server ask this one type, never the flags, and only the door
+//! ([`super::Door`]) asks what it says of a request: which credential a request must carry
+//! ([`super::credential`]), whether a session opens only for a token GitLab accepts, and
+//! whether each signed-in call is vouched for. The app asks it whether sessions are bound to a
+//! caller's token and which token the tool server reads with.
 
 use std::sync::Arc;
 

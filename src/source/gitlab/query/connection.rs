@@ -14,12 +14,12 @@ use crate::source::gitlab::wire::transport::{FollowRedirect, RawBody, Transport}
 use crate::source::gitlab::wire::transport_error::TransportError;
 
 #[derive(Debug, Clone)]
-pub(crate) struct Client {
+pub(crate) struct Connection {
     transport: Transport,
     caps: Arc<Capabilities>,
 }
 
-impl Client {
+impl Connection {
     pub(crate) fn new(transport: Transport) -> Self {
         Self {
             transport,
