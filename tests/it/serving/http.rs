@@ -67,8 +67,7 @@ impl Respond for FakeGitlab {
                 "fullPath": project,
                 "repository": {"blobs": {"nodes": [{
                     // GitLab's oid is the content's git blob id.
-                    "oid": gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, content.as_bytes())
-                        .expect("hash a blob").to_string(),
+                    "oid": crate::support::gitlab_mock::git_blob_id(content.as_bytes()),
                     "path": file,
                     "size": content.len().to_string(),
                     "rawSize": content.len().to_string(),

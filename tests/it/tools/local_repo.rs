@@ -8,6 +8,7 @@
 //! that the user's git environment and global config are ignored set them on purpose.
 
 use crate::support::git_fixture;
+use crate::support::gitlab_mock::git_blob_id as blob_id;
 use crate::support::mcp;
 
 use std::path::Path;
@@ -938,13 +939,6 @@ async fn serve(fix: &fx::Fixture) -> mcp::Server {
 async fn serve_with_env(fix: &fx::Fixture, env: &[(&str, &str)]) -> mcp::Server {
     let repo = fix.path().to_str().expect("UTF-8 temp path");
     mcp::spawn(&["serve", "--repo", repo], env).await
-}
-
-/// The git blob id of `bytes` (what `metadata.blob_id` reports).
-fn blob_id(bytes: &[u8]) -> String {
-    gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, bytes)
-        .expect("hash a blob")
-        .to_string()
 }
 
 fn file(path: &str) -> Value {
