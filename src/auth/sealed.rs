@@ -151,6 +151,10 @@ pub(crate) struct AccessGrant {
     pub client: String,
     pub gitlab_token: Secret,
     pub exp: u64,
+    /// The sign-in it came from (its code's id), the same across refreshes; empty in a token
+    /// sealed before sign-ins were named.
+    #[serde(default)]
+    pub sign_in: String,
 }
 
 impl Sealable for AccessGrant {
@@ -167,6 +171,9 @@ pub(crate) struct RefreshGrant {
     pub client: String,
     pub gitlab_refresh: Secret,
     pub exp: u64,
+    /// The sign-in it came from, handed to the tokens it refreshes into.
+    #[serde(default)]
+    pub sign_in: String,
 }
 
 impl Sealable for RefreshGrant {
@@ -192,6 +199,7 @@ mod tests {
             client: "c".into(),
             gitlab_token: Secret::new("glpat-secret").unwrap(),
             exp: 100,
+            sign_in: "code-1".into(),
         };
         assert!(!format!("{access:?}").contains("glpat-secret"));
         let text = seal(&keys, &access).unwrap();

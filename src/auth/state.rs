@@ -20,7 +20,7 @@ use super::metadata;
 use super::sealed::{AccessGrant, now, open};
 use super::settings::{OauthArgs, OauthSettings, OauthStartError};
 use super::upstream::Upstream;
-use crate::config::{Credential, GitlabConfig, TokenOrigin};
+use crate::config::{Credential, GitlabConfig};
 
 /// Registrations one address may make per [`WINDOW_SECS`].
 // Evaluated at compile time: 30 is not zero, or the build fails.
@@ -165,7 +165,7 @@ impl Oauth {
         if grant.aud != self.settings.resource() {
             return None;
         }
-        Some(Credential::new(grant.gitlab_token, TokenOrigin::SignIn))
+        Some(Credential::signed_in(grant.gitlab_token, &grant.sign_in))
     }
 
     /// The `WWW-Authenticate` value of a 401 on `/mcp` (`token_sent`: with `invalid_token`).

@@ -127,7 +127,7 @@ async fn by_code<'a>(
         tracing::warn!("OAuth code presented twice");
         return Err(bad);
     }
-    issue(oauth, client_id, code.gitlab)
+    issue(oauth, client_id, code.gitlab, &code.id)
 }
 
 async fn by_refresh<'a>(
@@ -155,7 +155,7 @@ async fn by_refresh<'a>(
     {
         Ok(gitlab) => {
             tracing::info!("OAuth tokens refreshed");
-            issue(oauth, client_id, gitlab)
+            issue(oauth, client_id, gitlab, &grant.sign_in)
         }
         Err(failure @ UpstreamError::Refused { .. }) => {
             tracing::info!(%failure, "OAuth refresh refused by GitLab");
@@ -170,8 +170,13 @@ async fn by_refresh<'a>(
     }
 }
 
-/// This server's token answer for `gitlab`'s tokens.
-fn issue(oauth: &Oauth, client_id: &str, gitlab: GitlabTokens) -> Result<Response, TokenRefusal> {
+/// This server's token answer for `gitlab`'s tokens, of the sign-in `sign_in`.
+fn issue(
+    oauth: &Oauth,
+    client_id: &str,
+    gitlab: GitlabTokens,
+    sign_in: &str,
+) -> Result<Response, TokenRefusal> {
     let now = now();
     let (num, den) = LIFETIME_SHARE;
     let lifetime = gitlab.expires_at.saturating_sub(now).saturating_mul(num) / den;
@@ -181,6 +186,7 @@ fn issue(oauth: &Oauth, client_id: &str, gitlab: GitlabTokens) -> Result<Respons
         client: client_hash(client_id),
         gitlab_token: gitlab.access_token,
         exp: now + lifetime,
+        sign_in: sign_in.to_string(),
     };
     let access = seal(&settings.keys, &access).ok_or(TokenRefusal::Internal)?;
     let mut body = json!({
@@ -195,6 +201,7 @@ fn issue(oauth: &Oauth, client_id: &str, gitlab: GitlabTokens) -> Result<Respons
             client: client_hash(client_id),
             gitlab_refresh,
             exp: now + REFRESH_SECS,
+            sign_in: sign_in.to_string(),
         };
         body["refresh_token"] = seal(&settings.keys, &refresh)
             .ok_or(TokenRefusal::Internal)?

@@ -18,6 +18,15 @@ impl Fingerprints {
     pub(crate) fn of(&self, credential: &Credential) -> u64 {
         self.key.hash_one(credential.token.expose())
     }
+
+    /// The fingerprint of who owns the sessions `credential` opens: its sign-in, whose
+    /// refreshes bring new tokens, else its token.
+    pub(crate) fn owner_of(&self, credential: &Credential) -> u64 {
+        match &credential.sign_in {
+            Some(sign_in) => self.key.hash_one(("sign-in", sign_in.expose())),
+            None => self.of(credential),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -38,5 +47,22 @@ mod tests {
         assert_ne!(one.of(&t), one.of(&token("other-token")));
         // Two keys: a fingerprint says nothing about the token outside the process.
         assert_ne!(one.of(&t), two.of(&t));
+    }
+
+    #[test]
+    fn a_sign_in_owns_across_its_tokens_and_no_token_is_a_sign_in() {
+        let prints = Fingerprints::default();
+        let signed = |t: &str, s: &str| Credential::signed_in(Secret::new(t).unwrap(), s);
+        let (first, refreshed) = (signed("gl-1", "code-a"), signed("gl-2", "code-a"));
+        assert_eq!(prints.owner_of(&first), prints.owner_of(&refreshed));
+        assert_ne!(
+            prints.owner_of(&first),
+            prints.owner_of(&signed("gl-1", "code-b"))
+        );
+        // A plain token whose text is a sign-in's name is not that sign-in.
+        assert_ne!(prints.owner_of(&token("code-a")), prints.owner_of(&first));
+        // A token sealed before sign-ins were named is owned by its token, as before.
+        let unnamed = signed("gl-1", "");
+        assert_eq!(prints.owner_of(&unnamed), prints.of(&token("gl-1")));
     }
 }

@@ -1,7 +1,8 @@
-//! Check 3 (sessions with `--token-from-request`): an MCP session belongs to the token that
-//! opened it. The `initialize` response's `Mcp-Session-Id` is recorded with a fingerprint of
-//! the token of the request that opened it; a later request naming that session (a call, the
-//! SSE stream, `DELETE`) must come with the same token, or it gets the 404 rmcp gives a
+//! Check 3 (sessions with `--token-from-request` or `--oauth`): an MCP session belongs to the
+//! token that opened it, or with `--oauth` to the sign-in (so its refreshes, each a new token,
+//! keep it). The `initialize` response's `Mcp-Session-Id` is recorded with a fingerprint of
+//! that owner ([`Fingerprints::owner_of`]); a later request naming that session (a call, the
+//! SSE stream, `DELETE`) must come with the same owner, or it gets the 404 rmcp gives a
 //! session it does not know — so another user can neither use nor end it, nor learn that it
 //! exists. Nothing is kept without `--token-from-request` (one token for everyone) or in
 //! stateless mode (no sessions).
@@ -63,13 +64,13 @@ pub(crate) enum Verdict {
 impl Owners {
     /// Records that `credential` opened `session`.
     pub(crate) fn opened(&self, session: &str, credential: &Credential) {
-        let print = self.prints.of(credential);
+        let print = self.prints.owner_of(credential);
         self.by_session.lock().insert(session.to_string(), print, 1);
     }
 
     /// Whether `credential` may use `session`.
     pub(crate) fn judge(&self, session: &str, credential: &Credential) -> Verdict {
-        let print = self.prints.of(credential);
+        let print = self.prints.owner_of(credential);
         match self.by_session.lock().get(&session.to_string()) {
             Some(&owner) if owner == print => Verdict::Owner,
             _ => Verdict::Unknown,

@@ -227,3 +227,46 @@ async fn the_call_that_meets_a_revocation_is_itself_a_401_in_session_mode_too() 
         );
     }
 }
+
+#[tokio::test]
+async fn a_session_outlives_the_refresh_of_its_sign_in_and_no_other_sign_in_may_use_it() {
+    // Each refresh brings a new GitLab token: the session belongs to the sign-in, not to the
+    // token, or it would end every two hours (404, and a client that does not open a new
+    // session on its own stops).
+    let (gitlab, _provider) = Provider::start(7200).await;
+    let server = start(&gitlab, KEY_A, &[]);
+    let (client_id, first) = client::tokens(&server).await;
+    let session = open_session(&server, first["access_token"].as_str().unwrap()).await;
+    let call = |token: String| {
+        crate::support::http_server::http_client()
+            .post(server.mcp())
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-session-id", &session)
+            .header("mcp-protocol-version", "2025-11-25")
+            .bearer_auth(token)
+            .json(&serde_json::json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_repository_file","arguments":{"project_id":"g/p","file_path":"README.md","ref":"main"}}}))
+            .send()
+    };
+    let refreshed = client::refresh(
+        &server,
+        &client_id,
+        first["refresh_token"].as_str().unwrap(),
+    )
+    .await;
+    assert_eq!(refreshed.status, StatusCode::OK, "{}", refreshed.body);
+    let new_access = refreshed.json()["access_token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_ne!(new_access, first["access_token"].as_str().unwrap());
+    let answer = call(new_access).await.unwrap();
+    assert_eq!(answer.status(), StatusCode::OK);
+    assert!(answer.text().await.unwrap().contains("hello from GitLab"));
+    // Another sign-in (another user, or the same one signing in afresh) is a stranger to it.
+    let (_, other) = client::tokens(&server).await;
+    let stranger = call(other["access_token"].as_str().unwrap().to_string())
+        .await
+        .unwrap();
+    assert_eq!(stranger.status(), StatusCode::NOT_FOUND);
+}
