@@ -89,9 +89,10 @@ pub(crate) struct Credential {
     /// Set when GitLab refuses the token (401) during the request this credential came with;
     /// each request's credential has its own.
     pub refusal: RefusalNote,
-    /// The sign-in a [`TokenOrigin::SignIn`] token came from: the same across its refreshes
-    /// (each brings a new GitLab token), so it, not the token, owns the sign-in's sessions.
-    pub sign_in: Option<Secret>,
+    /// Who a [`TokenOrigin::SignIn`] token acts for (the GitLab user, else the sign-in): the
+    /// same across refreshes, each of which brings a new GitLab token, so it, not the token,
+    /// owns the sign-in's sessions.
+    pub owner: Option<Secret>,
 }
 
 impl Credential {
@@ -101,15 +102,15 @@ impl Credential {
             token,
             origin,
             refusal: RefusalNote::default(),
-            sign_in: None,
+            owner: None,
         }
     }
 
-    /// The credential of a sign-in's token, `sign_in` naming the sign-in (none for a token
-    /// sealed before sign-ins were named).
-    pub(crate) fn signed_in(token: Secret, sign_in: &str) -> Self {
+    /// The credential of a sign-in's token acting for `owner` (empty in a token sealed before
+    /// owners were named).
+    pub(crate) fn signed_in(token: Secret, owner: &str) -> Self {
         Self {
-            sign_in: Secret::new(sign_in),
+            owner: Secret::new(owner),
             ..Self::new(token, TokenOrigin::SignIn)
         }
     }

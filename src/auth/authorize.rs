@@ -340,11 +340,16 @@ async fn complete(
     let Some(id) = keys.random_text(16) else {
         return back(RedirectRefusal::Internal);
     };
+    let user = oauth
+        .upstream
+        .user_of(&oauth.settings, &gitlab.access_token)
+        .await;
     let code = AuthCode {
         id,
         request: request.clone(),
         gitlab,
         exp: now() + CODE_SECS,
+        user,
     };
     let Some(sealed) = seal(keys, &code) else {
         return back(RedirectRefusal::Internal);

@@ -135,6 +135,20 @@ pub(crate) struct AuthCode {
     pub request: ClientRequest,
     pub gitlab: GitlabTokens,
     pub exp: u64,
+    /// The GitLab user who signed in (`/oauth/token/info`), when GitLab said.
+    #[serde(default)]
+    pub user: Option<u64>,
+}
+
+impl AuthCode {
+    /// Who the sign-in's tokens act for, to own its sessions: the GitLab user (the same across
+    /// refreshes and sign-ins), else this sign-in alone.
+    pub(crate) fn owner(&self) -> String {
+        match self.user {
+            Some(user) => format!("user:{user}"),
+            None => format!("sign-in:{}", self.id),
+        }
+    }
 }
 
 impl Sealable for AuthCode {
@@ -151,10 +165,10 @@ pub(crate) struct AccessGrant {
     pub client: String,
     pub gitlab_token: Secret,
     pub exp: u64,
-    /// The sign-in it came from (its code's id), the same across refreshes; empty in a token
-    /// sealed before sign-ins were named.
+    /// Who it acts for ([`AuthCode::owner`]), the same across refreshes; empty in a token
+    /// sealed before owners were named.
     #[serde(default)]
-    pub sign_in: String,
+    pub owner: String,
 }
 
 impl Sealable for AccessGrant {
@@ -171,9 +185,9 @@ pub(crate) struct RefreshGrant {
     pub client: String,
     pub gitlab_refresh: Secret,
     pub exp: u64,
-    /// The sign-in it came from, handed to the tokens it refreshes into.
+    /// Who it acts for, handed to the tokens it refreshes into.
     #[serde(default)]
-    pub sign_in: String,
+    pub owner: String,
 }
 
 impl Sealable for RefreshGrant {
@@ -199,7 +213,7 @@ mod tests {
             client: "c".into(),
             gitlab_token: Secret::new("glpat-secret").unwrap(),
             exp: 100,
-            sign_in: "code-1".into(),
+            owner: "user:7".into(),
         };
         assert!(!format!("{access:?}").contains("glpat-secret"));
         let text = seal(&keys, &access).unwrap();

@@ -165,7 +165,7 @@ impl Oauth {
         if grant.aud != self.settings.resource() {
             return None;
         }
-        Some(Credential::signed_in(grant.gitlab_token, &grant.sign_in))
+        Some(Credential::signed_in(grant.gitlab_token, &grant.owner))
     }
 
     /// The `WWW-Authenticate` value of a 401 on `/mcp` (`token_sent`: with `invalid_token`).

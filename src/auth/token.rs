@@ -127,7 +127,8 @@ async fn by_code<'a>(
         tracing::warn!("OAuth code presented twice");
         return Err(bad);
     }
-    issue(oauth, client_id, code.gitlab, &code.id)
+    let owner = code.owner();
+    issue(oauth, client_id, code.gitlab, &owner)
 }
 
 async fn by_refresh<'a>(
@@ -155,7 +156,7 @@ async fn by_refresh<'a>(
     {
         Ok(gitlab) => {
             tracing::info!("OAuth tokens refreshed");
-            issue(oauth, client_id, gitlab, &grant.sign_in)
+            issue(oauth, client_id, gitlab, &grant.owner)
         }
         Err(failure @ UpstreamError::Refused { .. }) => {
             tracing::info!(%failure, "OAuth refresh refused by GitLab");
@@ -170,12 +171,12 @@ async fn by_refresh<'a>(
     }
 }
 
-/// This server's token answer for `gitlab`'s tokens, of the sign-in `sign_in`.
+/// This server's token answer for `gitlab`'s tokens, acting for `owner`.
 fn issue(
     oauth: &Oauth,
     client_id: &str,
     gitlab: GitlabTokens,
-    sign_in: &str,
+    owner: &str,
 ) -> Result<Response, TokenRefusal> {
     let now = now();
     let (num, den) = LIFETIME_SHARE;
@@ -186,7 +187,7 @@ fn issue(
         client: client_hash(client_id),
         gitlab_token: gitlab.access_token,
         exp: now + lifetime,
-        sign_in: sign_in.to_string(),
+        owner: owner.to_string(),
     };
     let access = seal(&settings.keys, &access).ok_or(TokenRefusal::Internal)?;
     let mut body = json!({
@@ -201,7 +202,7 @@ fn issue(
             client: client_hash(client_id),
             gitlab_refresh,
             exp: now + REFRESH_SECS,
-            sign_in: sign_in.to_string(),
+            owner: owner.to_string(),
         };
         body["refresh_token"] = seal(&settings.keys, &refresh)
             .ok_or(TokenRefusal::Internal)?

@@ -1,7 +1,8 @@
 //! This server as GitLab's OAuth client: the URL of GitLab's `/oauth/authorize` a browser is
 //! sent to (PKCE S256, the configured scope, the sealed `state`), and the two requests to
 //! GitLab's `/oauth/token`: a code exchanged, a refresh token refreshed (GitLab rotates it: the
-//! answer's refresh token replaces the one sent). Nothing here logs a token.
+//! answer's refresh token replaces the one sent), and `/oauth/token/info`, whose user a
+//! sign-in's sessions belong to. Nothing here logs a token.
 
 use serde::Deserialize;
 
@@ -29,6 +30,12 @@ struct TokenAnswer {
     access_token: Secret,
     refresh_token: Option<Secret>,
     expires_in: Option<u64>,
+}
+
+/// GitLab's `/oauth/token/info` answer (Doorkeeper's): the token's user.
+#[derive(Deserialize)]
+struct TokenInfo {
+    resource_owner_id: u64,
 }
 
 /// Doorkeeper's error body.
@@ -101,6 +108,33 @@ impl Upstream {
             ("redirect_uri", callback.as_str()),
         ];
         self.ask(settings, &form).await
+    }
+
+    /// The GitLab user `access_token` acts for (`GET /oauth/token/info`), `None` when GitLab
+    /// does not say (the sign-in is then its own owner).
+    pub(crate) async fn user_of(
+        &self,
+        settings: &OauthSettings,
+        access_token: &Secret,
+    ) -> Option<u64> {
+        let response = self
+            .client
+            .get(format!("{}/oauth/token/info", settings.gitlab))
+            .bearer_auth(access_token.expose())
+            .send()
+            .await;
+        let answer = match response {
+            Ok(r) if r.status().is_success() => r.json::<TokenInfo>().await.ok(),
+            Ok(r) => {
+                tracing::info!(status = r.status().as_u16(), "GitLab's token info refused");
+                None
+            }
+            Err(e) => {
+                tracing::info!(error = %e.without_url(), "GitLab's token info failed");
+                None
+            }
+        };
+        answer.map(|info| info.resource_owner_id)
     }
 
     async fn ask(
@@ -185,6 +219,36 @@ mod tests {
         let config = GitlabConfig::from_parts(&GitlabArgs::for_tests(&server.uri()), |_| None)
             .expect("a test configuration");
         (server, config)
+    }
+
+    #[tokio::test]
+    async fn the_token_info_names_the_user_or_nothing() {
+        let (server, config) = gitlab().await;
+        let settings = settings(&config, None);
+        Mock::given(method("GET"))
+            .and(path("/oauth/token/info"))
+            .and(wiremock::matchers::header(
+                "authorization",
+                "Bearer gl-good",
+            ))
+            .respond_with(ResponseTemplate::new(200).set_body_json(serde_json::json!({
+                "resource_owner_id": 42, "scope": ["read_api"], "expires_in": 7000,
+                "application": {"uid": "app"}, "created_at": 1_700_000_000u64
+            })))
+            .mount(&server)
+            .await;
+        Mock::given(method("GET"))
+            .and(path("/oauth/token/info"))
+            .respond_with(ResponseTemplate::new(401).set_body_json(serde_json::json!({
+                "error": "invalid_token"
+            })))
+            .mount(&server)
+            .await;
+        let upstream = Upstream::new(&config).unwrap();
+        let good = Secret::new("gl-good").unwrap();
+        assert_eq!(upstream.user_of(&settings, &good).await, Some(42));
+        let bad = Secret::new("gl-bad").unwrap();
+        assert_eq!(upstream.user_of(&settings, &bad).await, None);
     }
 
     #[test]

@@ -19,11 +19,11 @@ impl Fingerprints {
         self.key.hash_one(credential.token.expose())
     }
 
-    /// The fingerprint of who owns the sessions `credential` opens: its sign-in, whose
-    /// refreshes bring new tokens, else its token.
+    /// The fingerprint of who owns the sessions `credential` opens: for a sign-in's token who
+    /// it acts for (refreshes bring new tokens), else its token.
     pub(crate) fn owner_of(&self, credential: &Credential) -> u64 {
-        match &credential.sign_in {
-            Some(sign_in) => self.key.hash_one(("sign-in", sign_in.expose())),
+        match &credential.owner {
+            Some(owner) => self.key.hash_one(("owner", owner.expose())),
             None => self.of(credential),
         }
     }
@@ -50,18 +50,18 @@ mod tests {
     }
 
     #[test]
-    fn a_sign_in_owns_across_its_tokens_and_no_token_is_a_sign_in() {
+    fn an_owner_owns_across_its_tokens_and_no_token_is_an_owner() {
         let prints = Fingerprints::default();
         let signed = |t: &str, s: &str| Credential::signed_in(Secret::new(t).unwrap(), s);
-        let (first, refreshed) = (signed("gl-1", "code-a"), signed("gl-2", "code-a"));
+        let (first, refreshed) = (signed("gl-1", "user:7"), signed("gl-2", "user:7"));
         assert_eq!(prints.owner_of(&first), prints.owner_of(&refreshed));
         assert_ne!(
             prints.owner_of(&first),
-            prints.owner_of(&signed("gl-1", "code-b"))
+            prints.owner_of(&signed("gl-1", "user:8"))
         );
-        // A plain token whose text is a sign-in's name is not that sign-in.
-        assert_ne!(prints.owner_of(&token("code-a")), prints.owner_of(&first));
-        // A token sealed before sign-ins were named is owned by its token, as before.
+        // A plain token whose text is an owner's name is not that owner.
+        assert_ne!(prints.owner_of(&token("user:7")), prints.owner_of(&first));
+        // A token sealed before owners were named is owned by its token, as before.
         let unnamed = signed("gl-1", "");
         assert_eq!(prints.owner_of(&unnamed), prints.of(&token("gl-1")));
     }

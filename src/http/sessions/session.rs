@@ -1,6 +1,6 @@
 //! Check 3 (sessions with `--token-from-request` or `--oauth`): an MCP session belongs to the
-//! token that opened it, or with `--oauth` to the sign-in (so its refreshes, each a new token,
-//! keep it). The `initialize` response's `Mcp-Session-Id` is recorded with a fingerprint of
+//! token that opened it, or with `--oauth` to the GitLab user who signed in (so refreshes and
+//! new sign-ins, each a new token, keep it). The `initialize` response's `Mcp-Session-Id` is recorded with a fingerprint of
 //! that owner ([`Fingerprints::owner_of`]); a later request naming that session (a call, the
 //! SSE stream, `DELETE`) must come with the same owner, or it gets the 404 rmcp gives a
 //! session it does not know — so another user can neither use nor end it, nor learn that it

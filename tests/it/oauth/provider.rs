@@ -3,8 +3,10 @@
 //! (a 302 to the redirect URI with `code` and `state`), `POST /oauth/token` exchanges a code
 //! (once, PKCE S256 checked, the redirect URI matched) or a refresh token (rotated: the old one
 //! is spent, and replaying it revokes the whole family), errors as Doorkeeper's JSON
-//! (`invalid_grant`, 400); `POST /api/graphql` accepts a live access token (the token check and
-//! a file read) and answers any other with 401 `Invalid token`.
+//! (`invalid_grant`, 400); `GET /oauth/token/info` names a live token's user
+//! (`resource_owner_id`: [`Ledger::user`] when its family was signed in) or answers 401
+//! `invalid_token`; `POST /api/graphql` accepts a live access token (the token check and a file
+//! read) and answers any other with 401 `Invalid token`.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -39,6 +41,10 @@ pub struct Ledger {
     /// Seconds each access token is said to live (`expires_in`).
     pub expires_in: u64,
     next: u32,
+    /// The user who signs in next (7 unless a test says).
+    pub user: Option<u64>,
+    /// Each family's user.
+    users: HashMap<u32, u64>,
     /// Token requests, by grant type.
     pub grants: Vec<String>,
     /// The client id and secret each token request carried.
@@ -59,6 +65,7 @@ impl Provider {
         })));
         for (verb, route) in [
             ("GET", "/oauth/authorize"),
+            ("GET", "/oauth/token/info"),
             ("POST", "/oauth/token"),
             ("POST", "/api/graphql"),
         ] {
@@ -153,6 +160,7 @@ impl Ledger {
                 }
                 self.next += 1;
                 let family = self.next;
+                self.users.insert(family, self.user.unwrap_or(7));
                 self.issue(family)
             }
             Some("refresh_token") => {
@@ -191,6 +199,22 @@ impl Ledger {
         }))
     }
 
+    /// Doorkeeper's token info: the live token's user.
+    fn token_info(&self, request: &Request) -> ResponseTemplate {
+        let token = users::bearer(request).unwrap_or_default();
+        let family = self
+            .access
+            .get(&token)
+            .filter(|f| !self.revoked.contains(f));
+        let Some(user) = family.and_then(|f| self.users.get(f)) else {
+            return ResponseTemplate::new(401).set_body_json(json!({"error": "invalid_token", "error_description": "The access token is invalid"}));
+        };
+        ResponseTemplate::new(200).set_body_json(json!({
+            "resource_owner_id": user, "scope": ["read_api"], "expires_in": self.expires_in,
+            "application": {"uid": APP_ID}, "created_at": 1_700_000_000u64
+        }))
+    }
+
     fn graphql(&self, request: &Request) -> ResponseTemplate {
         let token = users::bearer(request).unwrap_or_default();
         let live = self
@@ -217,6 +241,7 @@ impl Respond for Provider {
         match request.url.path() {
             "/oauth/authorize" => ledger.authorize(request),
             "/oauth/token" => ledger.token(request),
+            "/oauth/token/info" => ledger.token_info(request),
             _ => ledger.graphql(request),
         }
     }
