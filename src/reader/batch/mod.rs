@@ -247,10 +247,13 @@ impl Step<'_> {
             shared: Some(self.shared_limit()),
         };
         match render(view, target, &read, self.stop) {
-            Ok(rendered) => {
-                self.budget.spend(rendered.charged);
-                rendered.output
+            // An entry after others whose floor (its first line) passes what they left is not
+            // read: the batch holds at most its budget (55 of 50 characters with line numbers,
+            // 2,007 of 2,000 with an outline, before).
+            Ok(rendered) if !self.budget.take(rendered.charged) => {
+                not_read(self.shared_limit(), self.call, entry, &read.fetched)
             }
+            Ok(rendered) => rendered.output,
             Err(e) => {
                 let blob = &read.fetched.blob;
                 let failure = EntryFailure::Read(ReadError::View(e));
