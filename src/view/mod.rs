@@ -225,10 +225,20 @@ fn render_window<L>(
     let (content, cut_by_read_limit) = read.text()?;
     let fitted = window::fit_window(content, lines, read.fit(target)).map_err(ViewError::Window)?;
     let facts = read.facts(target, cut_by_read_limit);
-    Rendered::of(
+    let asked = target.lines_named.then_some(lines);
+    let complete = holds_all_asked(&fitted, asked, cut_by_read_limit);
+    let rendered = Rendered::of(
         response::file_output(facts, &fitted),
         fitted.charged_chars(),
-    )
+    )?;
+    Ok(rendered.complete(complete))
+}
+
+/// Whether `fitted` holds every line `asked` names (`None`: the whole file), and, when the text
+/// read was cut at GitLab's read limit, does not end at that cut (the file goes on past it).
+fn holds_all_asked(fitted: &window::Fitted, asked: Option<LineRequest>, cut: bool) -> bool {
+    let w = &fitted.window;
+    w.holds_all_of(asked) && !(cut && w.remaining() == 0)
 }
 
 /// Searches a fetched blob (the whole of it was fetched) and serialises the page of matches.

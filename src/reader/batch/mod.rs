@@ -88,15 +88,20 @@ where
         Ok(Err(never)) => match never {},
         Err(e) => {
             let failure = EntryFailure::Cpu(e);
-            let fail = |entry| failed(label::<S::Lookup>(None, entry), &failure);
+            let fail = |entry| (failed(label::<S::Lookup>(None, entry), &failure), None);
             answer_of(call.entries.iter().map(fail).collect())
         }
     }
 }
 
+/// An entry's answer, and for one rendered with content whether it holds all the entry asked
+/// for (what the index calls `complete` or `partial`).
+type Answered = (Value, Option<bool>);
+
 /// The batch's answer: the index of its entries (the preview rule), then the entries.
-fn answer_of(files: Vec<Value>) -> Value {
-    let index = response::batch::index(&files);
+fn answer_of(answered: Vec<Answered>) -> Value {
+    let (files, complete): (Vec<Value>, Vec<Option<bool>>) = answered.into_iter().unzip();
+    let index = response::batch::index(&files, &complete);
     json!({ response::batch::INDEX: index, FILES: files })
 }
 
@@ -185,14 +190,14 @@ impl Step<'_> {
         planned: &[Result<Planned<L>, EntryFailure>],
         fetched: &[Result<Fetched, EntryFailure>],
         changed: &[Option<String>],
-    ) -> Vec<Value> {
+    ) -> Vec<Answered> {
         let call = self.call;
         let mut served = fetched.iter().zip(changed);
         call.entries
             .iter()
             .zip(planned)
             .map(|(entry, planned)| match planned {
-                Err(failure) => failed(label::<L>(None, entry), failure),
+                Err(failure) => (failed(label::<L>(None, entry), failure), None),
                 Ok(planned) => self.answer(planned, served.next(), entry),
             })
             .collect()
@@ -205,16 +210,17 @@ impl Step<'_> {
         planned: &Planned<L>,
         fetched: Option<(&Result<Fetched, EntryFailure>, &Option<String>)>,
         entry: &Entry,
-    ) -> Value {
+    ) -> Answered {
         let (target, _) = planned;
-        match fetched {
+        let failure = match fetched {
             Some((Ok(fetched), changed_from)) => {
-                self.served(planned, fetched.clone(), changed_from.clone(), entry)
+                return self.served(planned, fetched.clone(), changed_from.clone(), entry);
             }
-            Some((Err(failure), _)) => failed(label(Some(&target.lookup), entry), failure),
+            Some((Err(failure), _)) => failure,
             // `fetch_many` answers once per lookup: never reached.
-            None => failed(label(Some(&target.lookup), entry), &EntryFailure::NoAnswer),
-        }
+            None => &EntryFailure::NoAnswer,
+        };
+        (failed(label(Some(&target.lookup), entry), failure), None)
     }
 
     /// A fetched entry: its window or page of matches within what is left of the budget (the
@@ -226,14 +232,17 @@ impl Step<'_> {
         fetched: Fetched,
         changed_from: Option<String>,
         entry: &Entry,
-    ) -> Value {
+    ) -> Answered {
         let blob = &fetched.blob;
         let has_content = matches!(blob.kind, BlobKind::Text { .. })
             && !holds(target.held.as_deref(), blob.id.as_deref());
         let max_chars = match self.budget.next() {
             Some(left) => left,
             None if has_content => {
-                return not_read(self.shared_limit(), self.call, entry, &fetched);
+                return (
+                    not_read(self.shared_limit(), self.call, entry, &fetched),
+                    None,
+                );
             }
             // A binary or LFS file is an error without content, and an unchanged one has none:
             // nothing to spend.
@@ -250,17 +259,16 @@ impl Step<'_> {
             // An entry after others whose floor (its first line) passes what they left is not
             // read: the batch holds at most its budget (55 of 50 characters with line numbers,
             // 2,007 of 2,000 with an outline, before).
-            Ok(rendered) if !self.budget.take(rendered.charged) => {
-                not_read(self.shared_limit(), self.call, entry, &read.fetched)
-            }
-            Ok(rendered) => rendered.output,
+            Ok(rendered) if !self.budget.take(rendered.charged) => (
+                not_read(self.shared_limit(), self.call, entry, &read.fetched),
+                None,
+            ),
+            Ok(rendered) => (rendered.output, Some(rendered.complete)),
             Err(e) => {
                 let blob = &read.fetched.blob;
                 let failure = EntryFailure::Read(ReadError::View(e));
-                failed(
-                    (json!(shown(&blob.path)), json!(shown(&blob.git_ref))),
-                    &failure,
-                )
+                let label = (json!(shown(&blob.path)), json!(shown(&blob.git_ref)));
+                (failed(label, &failure), None)
             }
         }
     }

@@ -20,8 +20,9 @@ fn charge(text: &str) -> u64 {
         .sum()
 }
 
-/// A repository of multibyte lines (`a.txt`), a Go file of commented functions (`m.go`) and a
-/// one-line bundle of 500 functions (`one.js`), and the server over it.
+/// A repository of multibyte lines (`a.txt`), a Go file of commented functions (`m.go`), a
+/// one-line bundle of 500 functions (`one.js`) and 2,600 short lines (`long.txt`), and the
+/// server over it.
 pub(crate) async fn start() -> (tempfile::TempDir, mcp::Server) {
     let lines: String = (1..200).map(|i| format!("line {i} héllo ✓\n")).collect();
     let go: String = std::iter::once("package main\n\n".to_string())
@@ -36,6 +37,7 @@ pub(crate) async fn start() -> (tempfile::TempDir, mcp::Server) {
         ("a.txt".into(), lines.into_bytes()),
         ("m.go".into(), go.into_bytes()),
         ("one.js".into(), bundle.into_bytes()),
+        ("long.txt".into(), "x\n".repeat(2600).into_bytes()),
     ]);
     let server = spawn(&["serve", "--repo", repo.path().to_str().unwrap()], &[]).await;
     (repo, server)
@@ -86,5 +88,70 @@ async fn a_batch_holds_at_most_its_budget_but_for_its_first_entry() {
         over.len(),
         over.join("\n")
     );
+    server.stop().await;
+}
+
+/// Issue 46: the index said `partial` for entries that got all they asked for (a window of
+/// lines 3-5 returned whole, whose `truncated` is true as the file goes on; a symbol read
+/// whole); it still says so for those that did not.
+#[tokio::test]
+async fn the_index_says_partial_only_for_entries_not_given_all_they_asked() {
+    let (_repo, server) = start().await;
+    let cases = [
+        (
+            json!({"file_path": "a.txt", "start_line": 3, "end_line": 5}),
+            "complete",
+        ),
+        (
+            json!({"file_path": "a.txt", "offset": 10, "limit": 2}),
+            "complete",
+        ),
+        (json!({"file_path": "a.txt", "offset": 198}), "complete"),
+        (json!({"file_path": "m.go", "symbol": "F3"}), "complete"),
+        (
+            json!({"file_path": "a.txt", "pattern": "^line 1 "}),
+            "complete",
+        ),
+        (
+            json!({"file_path": "m.go", "outline": true, "end_line": 10}),
+            "complete",
+        ),
+        (json!({"file_path": "a.txt", "start_line": 190}), "complete"),
+        // The file, asked with no lines: its first 500 lines are not all of it.
+        (json!({"file_path": "m.go"}), "partial"),
+        (
+            json!({"file_path": "a.txt", "start_line": 1, "end_line": 2500}),
+            "complete",
+        ),
+        (
+            json!({"file_path": "long.txt", "start_line": 1, "end_line": 2500}),
+            "partial",
+        ),
+        (
+            json!({"file_path": "long.txt", "start_line": 2001}),
+            "complete",
+        ),
+        (json!({"file_path": "m.go", "outline": true}), "complete"),
+        (json!({"file_path": "a.txt", "pattern": "1"}), "complete"),
+    ];
+    for (entry, want) in cases {
+        let answer = ok(&server.call_many(json!({"files": [entry.clone()]})).await);
+        assert_eq!(
+            answer["index"][0]["status"], want,
+            "{entry}: {}",
+            answer["index"]
+        );
+    }
+    // Cut by the budget: partial, wherever the cut falls.
+    for entry in [
+        json!({"file_path": "a.txt", "start_line": 3, "end_line": 5}),
+        json!({"file_path": "m.go", "symbol": "F3"}),
+        json!({"file_path": "m.go", "outline": true}),
+        json!({"file_path": "a.txt", "pattern": "1"}),
+    ] {
+        let call = json!({"max_chars": 12, "files": [entry.clone()]});
+        let answer = ok(&server.call_many(call).await);
+        assert_eq!(answer["index"][0]["status"], "partial", "{entry}: {answer}");
+    }
     server.stop().await;
 }
