@@ -23,7 +23,7 @@ use crate::resolve::args::ArgName;
 use crate::response;
 use crate::response::limit::SharedLimit;
 use crate::source::{BlobKind, Fetched, Source, Wanted, holds};
-use crate::view::{Read, render};
+use crate::view::{self, Read, render};
 use args::{BatchCall, Entry};
 use budget::SharedBudget;
 use failure::EntryFailure;
@@ -65,12 +65,21 @@ where
     let (mut fetched, changed) = fetch_all(steps, &wanted).await;
     drop(wanted);
     complete_all(steps, &mut planned, &mut fetched).await;
-    // Rendering every entry is one job off the async workers ([`cpu`]), as large as the text
-    // read; it fits the answer to one message as a single read does.
-    let bytes = fetched.iter().flatten().map(Fetched::text_bytes).sum();
+    // Rendering every entry is one job, off the async workers ([`cpu`]) when its work is large
+    // (windows are cheap: [`view::pool_work`]); it fits the answer to one message as a single
+    // read does.
+    let views = planned
+        .iter()
+        .filter_map(|p| p.as_ref().ok())
+        .map(|(_, v)| v);
+    let texts = fetched
+        .iter()
+        .map(|f| f.as_ref().map_or(0, Fetched::text_bytes));
+    let work = view::pool_work(views.zip(texts));
+    view::count_render(work);
     let budget = steps.budget(call.max_chars);
     let owned_call = call.clone();
-    let walked = cpu::run(bytes, move |stop| {
+    let walked = cpu::run(work, move |stop| {
         response::message::within_one_message(budget, |total| {
             let mut step = Step {
                 budget: SharedBudget::new(total),

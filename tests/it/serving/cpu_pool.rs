@@ -153,3 +153,91 @@ async fn one_callers_heavy_calls_queue_behind_their_own() {
     other.cancel().await.ok();
     heavy_client.cancel().await.ok();
 }
+
+/// The value of the counter `name` (without its prefix) in the server's `/metrics`.
+async fn counter(server: &Server, name: &str) -> u64 {
+    let page = http_client()
+        .get(format!("{}/metrics", server.base))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let series = format!("gitlab_file_mcp_{name}_total ");
+    page.lines()
+        .find_map(|l| l.strip_prefix(series.as_str()))
+        .unwrap_or_else(|| panic!("no {series}in\n{page}"))
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_window_of_a_large_cached_file_never_waits_for_the_pool() {
+    // Issue 46: with the pool held by heavy calls, a 2-line window of a large file waited
+    // behind them (and timed out past a deadline). Here one session holds its slot with a
+    // heavy search and queues a second, another session holds the other slot: the first
+    // session's window of the same 8 MB file is answered while all three still run, and is
+    // counted as rendered where the call runs, not on the pool.
+    let gitlab = gitlab().await;
+    // As GitLab does, a query without content (the blob is cached) is answered without it.
+    let mut node = text_node("big.txt", &heavy_text());
+    node.as_object_mut().unwrap().remove("rawTextBlob");
+    graphql()
+        .and(wiremock::matchers::body_string_contains("big.txt"))
+        .and(wiremock::matchers::body_string_contains(
+            "\"withContent\":false",
+        ))
+        .respond_with(json_response(project_answer("grp/proj", 7, vec![node])))
+        .with_priority(1)
+        .mount(&gitlab)
+        .await;
+    let server = Server::start(&gitlab.uri(), &[], Some(TOKEN));
+    let heavy_client = mcp_client(&server.mcp(), &[]).await;
+    let other = mcp_client(&server.mcp(), &[]).await;
+    let mut searches = Vec::new();
+    for peer in [heavy_client.peer(), heavy_client.peer(), other.peer()] {
+        let peer = peer.clone();
+        searches.push(tokio::spawn(async move { peer.call_tool(heavy()).await }));
+    }
+    // All three searches have their text and are rendering (or queued for a slot).
+    let waited = tokio::time::timeout(Duration::from_secs(60), async {
+        while counter(&server, "view_renders_pooled").await < 3 {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await;
+    assert!(
+        waited.is_ok(),
+        "the three heavy searches never reached the pool"
+    );
+    let inline = counter(&server, "view_renders_inline").await;
+    let window = call("big.txt", json!({"start_line": 5, "end_line": 6}));
+    let started = Instant::now();
+    let read = tokio::time::timeout(
+        Duration::from_secs(30),
+        heavy_client.peer().call_tool(window),
+    )
+    .await
+    .expect("the window was answered")
+    .expect("call");
+    eprintln!(
+        "a 2-line window of 8 MB beside three heavy searches: {:?}",
+        started.elapsed()
+    );
+    assert_ne!(read.is_error, Some(true), "{}", text(&read));
+    assert!(
+        searches.iter().all(|s| !s.is_finished()),
+        "a heavy search ended before the window was answered: it may have waited for the pool"
+    );
+    assert_eq!(counter(&server, "view_renders_inline").await, inline + 1);
+    assert_eq!(counter(&server, "view_renders_pooled").await, 3);
+    let content = read.structured_content.unwrap()["content"].clone();
+    assert_eq!(content.as_str().unwrap().lines().count(), 2, "{content}");
+    for search in searches {
+        search.abort();
+    }
+    other.cancel().await.ok();
+    heavy_client.cancel().await.ok();
+}

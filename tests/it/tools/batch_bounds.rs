@@ -6,7 +6,7 @@ use crate::support::git_fixture;
 use crate::support::mcp;
 
 use mcp::{ok, spawn};
-use serde_json::{Value, json};
+use serde_json::json;
 
 /// What the budget charges for `text`: a C0 control other than tab, newline, carriage return,
 /// backspace and form feed 6 (sent as `\u00XX`), every other character 1.
