@@ -91,7 +91,8 @@ pub(crate) fn router(
             Arc::clone(&admission),
             capacity::deadline,
         ))
-        .layer(from_fn_with_state(parts.opening, session_open::admit));
+        .layer(from_fn_with_state(parts.opening, session_open::admit))
+        .layer(axum::middleware::from_fn(super::left::watch));
     let mut router = Router::new()
         .route_service("/mcp", mcp)
         .route_layer(checks)

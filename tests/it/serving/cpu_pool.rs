@@ -156,6 +156,11 @@ async fn one_callers_heavy_calls_queue_behind_their_own() {
 
 /// The value of the counter `name` (without its prefix) in the server's `/metrics`.
 async fn counter(server: &Server, name: &str) -> u64 {
+    series(server, &format!("{name}_total")).await
+}
+
+/// The value of the series `name` (without its prefix, with its labels) in `/metrics`.
+async fn series(server: &Server, name: &str) -> u64 {
     let page = http_client()
         .get(format!("{}/metrics", server.base))
         .send()
@@ -164,7 +169,7 @@ async fn counter(server: &Server, name: &str) -> u64 {
         .text()
         .await
         .unwrap();
-    let series = format!("gitlab_file_mcp_{name}_total ");
+    let series = format!("gitlab_file_mcp_{name} ");
     page.lines()
         .find_map(|l| l.strip_prefix(series.as_str()))
         .unwrap_or_else(|| panic!("no {series}in\n{page}"))
@@ -240,4 +245,77 @@ async fn a_window_of_a_large_cached_file_never_waits_for_the_pool() {
     }
     other.cancel().await.ok();
     heavy_client.cancel().await.ok();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_client_leaving_its_http_request_stops_the_call() {
+    // Issue 46: in session mode rmcp keeps a call running when its stream is dropped, so a
+    // client that left a heavy call mid-way left its search holding a pool slot to its end.
+    // Now the call ends as on `notifications/cancelled`: counted `kind="cancelled"`, and the
+    // server's CPU time stops growing.
+    let gitlab = gitlab().await;
+    let server = Server::start(&gitlab.uri(), &[], Some(TOKEN));
+    let client = http_client();
+    let post = |body: Value, session: Option<&str>| {
+        let mut request = client
+            .post(server.mcp())
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .body(body.to_string());
+        if let Some(session) = session {
+            request = request
+                .header("mcp-session-id", session)
+                .header("mcp-protocol-version", "2025-06-18");
+        }
+        request.send()
+    };
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"}}});
+    let opened = post(init, None).await.unwrap();
+    let session = opened.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    opened.text().await.unwrap();
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let done = post(initialized, Some(&session)).await.unwrap();
+    assert_eq!(done.status(), 202);
+    let params = serde_json::to_value(heavy()).unwrap();
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": params});
+    let streaming = post(call, Some(&session)).await.unwrap();
+    assert_eq!(streaming.status(), 200);
+    // The search is on the pool; then the client leaves: its connection closes.
+    let waited = tokio::time::timeout(Duration::from_secs(60), async {
+        while counter(&server, "view_renders_pooled").await < 1 {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await;
+    assert!(waited.is_ok(), "the heavy search never reached the pool");
+    drop(streaming);
+    let cancelled =
+        r#"tool_calls_total{tool="get_repository_file",outcome="tool_error",kind="cancelled"}"#;
+    let ok = r#"tool_calls_total{tool="get_repository_file",outcome="ok",kind=""}"#;
+    let ended = tokio::time::timeout(Duration::from_secs(60), async {
+        while series(&server, cancelled).await + series(&server, ok).await < 1 {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await;
+    assert!(ended.is_ok(), "the call never ended");
+    assert_eq!(
+        (series(&server, cancelled).await, series(&server, ok).await),
+        (1, 0),
+        "the call ran to its end after its client left"
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let before = cpu_ticks(server.pid());
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let burnt = cpu_ticks(server.pid()) - before;
+    eprintln!("{burnt} ticks of CPU in the second after the client left");
+    assert!(
+        burnt < 50,
+        "{burnt} ticks of CPU a second after the client left"
+    );
 }
