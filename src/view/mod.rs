@@ -323,3 +323,46 @@ fn render_held<L>(
     let facts = read.facts(target, cut_by_read_limit);
     Rendered::of(response::held_output(facts, fitted.as_ref()), 0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MIB: usize = 1024 * 1024;
+
+    fn window() -> View {
+        View::Window(LineRequest::OffsetLimit {
+            offset: 0,
+            limit: 2,
+        })
+    }
+
+    fn history() -> View {
+        View::History {
+            args: HistoryArgs {
+                offset: 0,
+                limit: 20,
+            },
+            page: None,
+        }
+    }
+
+    #[test]
+    fn windows_never_wait_for_the_pool_up_to_their_bound() {
+        // A window of any one file the server reads renders where the call runs.
+        let (w, h) = (window(), history());
+        assert_eq!(pool_work([(&w, 100 * MIB)]), 0);
+        assert!(!cpu::on_pool(pool_work([(&w, 100 * MIB)])));
+        // Every other view's text counts.
+        assert_eq!(pool_work([(&h, 8 * MIB)]), 8 * MIB);
+        assert_eq!(pool_work([(&w, 8 * MIB), (&h, MIB)]), MIB);
+        // A batch's windows past the bound, summed, go to the pool with the rest.
+        let twenty = vec![(&w, 95 * MIB); 20];
+        assert_eq!(pool_work(twenty), 20 * 95 * MIB);
+        assert_eq!(pool_work([(&w, WINDOW_INLINE_BYTES)]), 0);
+        assert_eq!(
+            pool_work([(&w, WINDOW_INLINE_BYTES), (&w, 1)]),
+            WINDOW_INLINE_BYTES + 1
+        );
+    }
+}
