@@ -76,7 +76,7 @@ const FLOORS: Floors = &[
     (
         "crate::http",
         &[
-            &["app", "flags", "listen", "scrape"],
+            &["app", "flags", "left", "listen", "scrape"],
             &["door"],
             &["sessions"],
             &["guard"],

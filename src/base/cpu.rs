@@ -129,7 +129,7 @@ where
     J: FnOnce(&Stop) -> T + Send + 'static,
 {
     let stop = Stop::default();
-    if bytes < INLINE_BYTES {
+    if !on_pool(bytes) {
         return Ok(job(&stop));
     }
     let _stop_on_drop = StopOnDrop(stop.clone());
@@ -148,6 +148,11 @@ where
         job(&stop)
     });
     handle.await.map_err(CpuError::Panicked)
+}
+
+/// Whether [`run`] hands work of `bytes` bytes to the pool (else it runs where it is called).
+pub(crate) fn on_pool(bytes: usize) -> bool {
+    bytes >= INLINE_BYTES
 }
 
 /// The CPU time the calling thread has used (`CLOCK_THREAD_CPUTIME_ID`): what a job's budget

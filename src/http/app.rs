@@ -101,7 +101,8 @@ pub(crate) fn router(
             capacity::deadline,
         ))
         .layer(from_fn_with_state(door, door::admit))
-        .layer(from_fn_with_state(parts.opening, session_open::admit));
+        .layer(from_fn_with_state(parts.opening, session_open::admit))
+        .layer(axum::middleware::from_fn(super::left::watch));
     let mut router = Router::new()
         .route_service("/mcp", mcp)
         .route_layer(checks)

@@ -1,8 +1,8 @@
 //! MCP over streamable HTTP, for one server shared by many users: the life of the process
 //! (bind, serve, drain on SIGTERM/SIGINT); the parts each have a module, in floors: the app and
-//! its routes ([`app`], [`flags`], [`listen`], [`scrape`]) above the [`door`] (who the caller
-//! is), above [`sessions`], above the checks before the tool and their refusals ([`guard`]),
-//! above every sentence ([`wording`]).
+//! its routes ([`app`], [`flags`], [`left`], [`listen`], [`scrape`]) above the [`door`] (who
+//! the caller is), above [`sessions`], above the checks before the tool and their refusals
+//! ([`guard`]), above every sentence ([`wording`]).
 //!
 //! A request to `/mcp` passes these checks, the cheapest refusal first:
 //! 1. [`guard::gate::admit`]: an `Origin` header must be the server's own address or an
@@ -37,6 +37,8 @@
 //!    ([`sessions::session_slots`]: `--max-sessions-per-token`, `--max-sessions`) or 503 with
 //!    `Retry-After`. A session's end (`DELETE`, `--session-idle-secs`) frees its slot
 //!    ([`sessions::counted_sessions`]).
+//! 9. [`left::watch`]: a `POST` carries a token the call it holds ends on (its work stopped)
+//!    when the client leaves before the answer is sent whole.
 //!
 //! rmcp then checks `Host` again, `Accept` (406) and `Content-Type` (415). Headers have a read
 //! deadline and idle connections are closed ([`listen`]). Every sentence is in [`wording`].
@@ -58,6 +60,7 @@ mod app;
 mod door;
 mod flags;
 mod guard;
+mod left;
 mod listen;
 mod scrape;
 mod sessions;

@@ -58,6 +58,16 @@ pub(crate) fn tool_call_not_run(tool: ToolName, kind: ErrorKind) {
     }
 }
 
+/// A view rendered: on the CPU pool (`pooled`), or where the call runs.
+pub(crate) fn view_render(pooled: bool) {
+    if let Some(m) = installed() {
+        match pooled {
+            true => m.calls.renders_pooled.inc(),
+            false => m.calls.renders_inline.inc(),
+        };
+    }
+}
+
 /// Counts a tool call as running until the returned guard is dropped.
 pub(crate) fn call_running() -> Running {
     Running::new(installed().map(|m| &m.calls.in_flight))

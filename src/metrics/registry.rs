@@ -131,6 +131,9 @@ pub(crate) struct CallMetrics {
     /// Index: [`ToolName`] × [`Part`].
     durations: Vec<Histogram>,
     pub(crate) in_flight: Gauge,
+    /// Views rendered where the call runs, and on the CPU pool.
+    pub(crate) renders_inline: Counter,
+    pub(crate) renders_pooled: Counter,
 }
 
 /// The outcomes of one tool: ok, then each error kind.
@@ -169,10 +172,24 @@ impl CallMetrics {
             parts,
         );
         let in_flight = single(r, "tool_calls_in_flight", "Tool calls running now", None);
+        let renders_inline = single(
+            r,
+            "view_renders_inline",
+            "Views rendered where the call runs, without the CPU pool (windows, small blobs)",
+            None,
+        );
+        let renders_pooled = single(
+            r,
+            "view_renders_pooled",
+            "Views rendered on the CPU pool (searches, outlines of large blobs)",
+            None,
+        );
         Self {
             answered,
             durations,
             in_flight,
+            renders_inline,
+            renders_pooled,
         }
     }
 

@@ -309,7 +309,9 @@ pub(crate) fn parse(arguments: Option<&Map<String, Value>>) -> Result<ToolArgs, 
     Ok(args)
 }
 
-/// A non-zero `column` needs a window of lines: not a search, an outline or a symbol.
+/// A non-zero `column` needs a window of lines: not a search or an outline. A symbol's lines
+/// are a window, and a line of it longer than one call is read on with `column` as any line
+/// (issue 46: its hint named a `column` that was then refused beside `symbol`).
 fn column_applies(args: &ToolArgs) -> Result<(), ArgError> {
     if args.column.unwrap_or(0) == 0 {
         return Ok(());
@@ -317,7 +319,6 @@ fn column_applies(args: &ToolArgs) -> Result<(), ArgError> {
     let with = [
         (ArgName::Pattern, args.pattern.is_some()),
         (ArgName::Outline, args.outline == Some(true)),
-        (ArgName::Symbol, args.symbol.is_some()),
         (ArgName::History, args.history == Some(true)),
         (ArgName::Blame, args.blame == Some(true)),
         (ArgName::DiffFrom, args.diff_from.is_some()),

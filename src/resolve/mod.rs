@@ -100,6 +100,9 @@ pub(crate) enum HintStyle {
 pub(crate) struct Target<L> {
     pub lookup: L,
     pub lines: LineRequest,
+    /// Whether the call named its lines (a line range, `offset`/`limit`, a URL's `#L` anchor);
+    /// without, `lines` is the first [`DEFAULT_LIMIT`] lines of a call that asked for the file.
+    pub lines_named: bool,
     pub hint_style: HintStyle,
     /// The caller's own `max_chars`, if sent (0 included): hints repeat it. The server's
     /// default budget is not the resolver's business.
@@ -233,6 +236,7 @@ fn target<L>(args: &ToolArgs, anchor: &Option<file_url::LineAnchor>, lookup: L) 
     Target {
         lookup,
         lines,
+        lines_named: given_lines(args, anchor).is_some(),
         hint_style,
         max_chars: args.max_chars,
         line_numbers: args.line_numbers.unwrap_or(false),

@@ -110,15 +110,23 @@ impl IndexEntry {
 /// The key of the index in the batch's answer, sent before the entries.
 pub(crate) const INDEX: &str = "index";
 
-/// The index of the entries' answers `files`, as the batch's answer sends it.
-pub(crate) fn index(files: &[Value]) -> Value {
-    Value::Array(index_of(files).iter().map(IndexEntry::to_value).collect())
+/// The index of the entries' answers `files`, as the batch's answer sends it; `complete` says
+/// of each entry rendered with content whether it holds all the entry asked for (`None` for
+/// the others, and where it is not known: then `metadata.truncated` says).
+pub(crate) fn index(files: &[Value], complete: &[Option<bool>]) -> Value {
+    let lines = index_of(files, complete);
+    Value::Array(lines.iter().map(IndexEntry::to_value).collect())
 }
 
 /// The index of `files`: each entry's path, status and hint, the hints cut to an equal share of
 /// [`INDEX_CHARS`] when they do not all fit whole.
-fn index_of(files: &[Value]) -> Vec<IndexEntry> {
-    let mut index: Vec<IndexEntry> = files.iter().map(entry_of).collect();
+fn index_of(files: &[Value], complete: &[Option<bool>]) -> Vec<IndexEntry> {
+    let known = complete.iter().copied().chain(std::iter::repeat(None));
+    let mut index: Vec<IndexEntry> = files
+        .iter()
+        .zip(known)
+        .map(|(file, complete)| entry_of(file, complete))
+        .collect();
     if compact_len(&index) > INDEX_CHARS {
         for entry in &mut index {
             entry.hint = entry.hint.take().map(|h| digest(&h));
@@ -165,8 +173,10 @@ const CALL_LEADS: [&str; 3] = [
     "call get_repository_file with ",
 ];
 
-/// An entry's line of the index, read from its answer.
-fn entry_of(file: &Value) -> IndexEntry {
+/// An entry's line of the index, read from its answer and, when known, whether it holds all
+/// the entry asked for: a window of lines 3-5 returned whole is complete though the file goes
+/// on (its `truncated` is true), a symbol read whole too.
+fn entry_of(file: &Value, complete: Option<bool>) -> IndexEntry {
     let field = |name: &str| file.get(name).and_then(Value::as_str).map(str::to_string);
     let metadata = file.get("metadata").and_then(Value::as_object);
     let flag = |m: &Map<String, Value>, name: &str| m.get(name).and_then(Value::as_bool);
@@ -174,6 +184,8 @@ fn entry_of(file: &Value) -> IndexEntry {
         (Some(_), _) => Status::Error,
         (None, None) => Status::NotRead,
         (None, Some(m)) if flag(m, "unchanged") == Some(true) => Status::Unchanged,
+        (None, Some(_)) if complete == Some(true) => Status::Complete,
+        (None, Some(_)) if complete == Some(false) => Status::Partial,
         (None, Some(m)) if flag(m, "truncated") == Some(true) => Status::Partial,
         (None, Some(_)) => Status::Complete,
     };
@@ -265,7 +277,7 @@ mod tests {
             json!({"path": null, "ref": null, "error": "project_id is missing."}),
         ];
         assert_eq!(
-            index(&files),
+            index(&files, &[]),
             json!([
                 {"path": "a.txt", "status": "complete"},
                 {"path": "b.txt", "status": "partial", "hint": "File truncated. Remaining lines: 4."},
@@ -277,12 +289,39 @@ mod tests {
     }
 
     #[test]
+    fn what_the_render_knows_of_completeness_wins_over_truncated() {
+        // Lines 3-5 of a longer file returned whole: `truncated`, yet all it asked for.
+        let files = vec![
+            window("a.txt", true, Some("File truncated. Remaining lines: 4.")),
+            window("b.txt", false, None),
+            window("c.txt", true, None),
+        ];
+        let statuses = |complete: &[Option<bool>]| -> Vec<Value> {
+            let index = index(&files, complete);
+            index
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| e["status"].clone())
+                .collect()
+        };
+        assert_eq!(
+            statuses(&[Some(true), Some(false), None]),
+            [json!("complete"), json!("partial"), json!("partial")]
+        );
+        assert_eq!(
+            statuses(&[]),
+            [json!("partial"), json!("complete"), json!("partial")]
+        );
+    }
+
+    #[test]
     fn twenty_long_hints_are_cut_to_fit_the_preview() {
         let hint = "File truncated. Remaining lines: 2500. To view more, call again with {\"offset\": 500, \"limit\": 500}. The window was shortened to stay within the 1048576 byte response limit.";
         let files: Vec<Value> = (0..20)
             .map(|i| window(&format!("src/file_{i:02}.txt"), true, Some(hint)))
             .collect();
-        let shown = index(&files).to_string();
+        let shown = index(&files, &[]).to_string();
         assert!(shown.chars().count() <= INDEX_CHARS, "{shown}");
         for i in 0..20 {
             assert!(shown.contains(&format!("\"src/file_{i:02}.txt\",\"status\":\"partial\",\"hint\":\"{{\\\"offset\\\":500,\\\"limit\\\":500}}\"")), "{shown}");
@@ -298,7 +337,7 @@ mod tests {
                 )
             })
             .collect();
-        let shown = index(&files).to_string();
+        let shown = index(&files, &[]).to_string();
         assert!(shown.chars().count() <= INDEX_CHARS, "{shown}");
         assert_eq!(
             shown.matches("\"hint\":\"{\\\"offset\\\":500").count(),
@@ -337,7 +376,7 @@ mod tests {
     #[test]
     fn hints_that_fit_are_whole() {
         let files = vec![window("a", true, Some("short hint"))];
-        assert_eq!(index(&files)[0]["hint"], "short hint");
+        assert_eq!(index(&files, &[])[0]["hint"], "short hint");
     }
 
     #[test]

@@ -173,12 +173,11 @@ fn line_cut_note(
         }
         _ => shown_chars,
     };
-    let window = format!(
-        "{{\"offset\": {}, \"limit\": 1, \"column\": {from}}}",
-        number - 1
-    );
+    // In words, not as a JSON object: merged into the search's arguments (the hints' rule for
+    // their first object), a window would be refused beside `pattern` (issue 46).
     note.push_str(&format!(
-        " To read the line from column {from}, call again without pattern (and without context_lines or ignore_case) with {window}."
+        " To read the line from column {from}, call again with only the window arguments offset {}, limit 1 and column {from} (without pattern, context_lines, ignore_case, start_line or end_line).",
+        number - 1
     ));
     note
 }
@@ -332,7 +331,7 @@ mod tests {
         let out = output(&text, &args("^x", None), Some(50));
         assert_eq!(
             out["system_instruction"],
-            "Line 2 (301 characters) is longer than the 50 character budget (max_chars) and only its first 48 characters are shown. To read the line from column 48, call again without pattern (and without context_lines or ignore_case) with {\"offset\": 1, \"limit\": 1, \"column\": 48}."
+            "Line 2 (301 characters) is longer than the 50 character budget (max_chars) and only its first 48 characters are shown. To read the line from column 48, call again with only the window arguments offset 1, limit 1 and column 48 (without pattern, context_lines, ignore_case, start_line or end_line)."
         );
         // A match past what is shown: the window starts at the match.
         let text = format!("a\n{}é€needle{}\n", "x".repeat(300), "y".repeat(10));
@@ -340,7 +339,7 @@ mod tests {
         let s = out["system_instruction"].as_str().unwrap();
         assert!(
             s.contains("Its first match starts at column 302.")
-                && s.ends_with("with {\"offset\": 1, \"limit\": 1, \"column\": 302}."),
+                && s.contains("offset 1, limit 1 and column 302 (without pattern"),
             "{s}"
         );
         let out = output(&text, &args("^x", None), None);

@@ -31,6 +31,12 @@ struct Shutdown {
     message: Arc<str>,
 }
 
+/// Fired when the client of one HTTP request left it (the connection closed before the answer
+/// was sent whole): the transport puts it in the request's extensions, and the call it carries
+/// ends as on `notifications/cancelled` ([`crate::tool::FileServer`]), its work stopped.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ClientLeft(pub(crate) CancellationToken);
+
 /// The answer to a call its client cancelled (rmcp sends none; kept for the log).
 const CANCELLED: &str = "The call was cancelled by its client.";
 

@@ -31,6 +31,8 @@ pub(crate) mod jsonrpc;
 mod outcome;
 mod resources;
 
+pub(crate) use cutoff::ClientLeft;
+
 use crate::base::tool_name::ToolName;
 use definition::tool;
 
@@ -254,11 +256,25 @@ async fn logged<T: Answer, E: std::fmt::Display>(
 
 impl FileServer {
     /// Fires when the call of `context` is cancelled: by its client (`notifications/cancelled`,
-    /// which rmcp turns into the request's token) or because the client is gone.
+    /// which rmcp turns into the request's token), because the client is gone (stdio), or
+    /// because it left the HTTP request carrying the call ([`ClientLeft`]; in session mode
+    /// rmcp keeps a call running when its stream is dropped, for a client that resumes it).
     async fn cancelled(&self, context: &RequestContext<RoleServer>) {
+        let left = context
+            .extensions
+            .get::<http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<ClientLeft>())
+            .cloned();
+        let left = async {
+            match left {
+                Some(ClientLeft(token)) => token.cancelled().await,
+                None => std::future::pending().await,
+            }
+        };
         tokio::select! {
             () = context.ct.cancelled() => {}
             () = self.client_gone.cancelled() => {}
+            () = left => {}
         }
     }
 

@@ -6,7 +6,8 @@
 //!
 //! Rendering is synchronous CPU work on owned or cheaply cloned inputs (the blob's text is an
 //! `Arc`): [`render_off_workers`] runs it on the CPU pool ([`crate::base::cpu`]) for a large blob,
-//! where a search stops between blocks of lines once the call's caller gives up.
+//! where a search stops between blocks of lines once the call's caller gives up. A window is
+//! cheap whatever its blob ([`pool_work`]): it never waits for the pool.
 
 mod blame;
 mod diff;
@@ -215,9 +216,37 @@ pub(crate) fn render<L>(
     }
 }
 
+/// The most text (summed over a batch's entries) whose windows render where the call runs: a
+/// window's work past its own lines is a vectorised count of the text's lines (over 10 GB/s in
+/// a release build, so about 13 ms at most), less than a wait for a pool that a heavy call holds.
+pub(crate) const WINDOW_INLINE_BYTES: usize = 128 * 1024 * 1024;
+
+/// The work to hand the CPU pool for rendering `views`, each over its blob's text of the given
+/// bytes ([`cpu::run`] runs less than [`cpu::INLINE_BYTES`] where it is called): every view's
+/// text but the windows' (issue 46: a 2-line window of a large cached file waited behind a
+/// caller's timed-out outlines), whose text counts only past [`WINDOW_INLINE_BYTES`].
+pub(crate) fn pool_work<'v>(views: impl IntoIterator<Item = (&'v View, usize)>) -> usize {
+    let (mut windows, mut others) = (0usize, 0usize);
+    for (view, bytes) in views {
+        match view {
+            View::Window(_) => windows = windows.saturating_add(bytes),
+            _ => others = others.saturating_add(bytes),
+        }
+    }
+    match windows > WINDOW_INLINE_BYTES {
+        true => others.saturating_add(windows),
+        false => others,
+    }
+}
+
+/// Counts a render of `work` bytes handed to [`cpu::run`]: on the pool or where the call runs.
+pub(crate) fn count_render(work: usize) {
+    crate::metrics::view_render(cpu::on_pool(work));
+}
+
 /// [`render`] fitted to one message (`response::message::within_one_message`, starting from
-/// the read's budget), off the async workers when the blob is large ([`cpu::run`]); dropping
-/// the future stops the work. `Ok` is the output object.
+/// the read's budget), off the async workers when its work is large ([`pool_work`],
+/// [`cpu::run`]); dropping the future stops the work. `Ok` is the output object.
 pub(crate) async fn render_off_workers<L>(
     view: View,
     target: Target<L>,
@@ -226,9 +255,10 @@ pub(crate) async fn render_off_workers<L>(
 where
     L: Send + 'static,
 {
-    let bytes = read.text_bytes();
+    let work = pool_work([(&view, read.text_bytes())]);
+    count_render(work);
     let budget = read.max_chars;
-    cpu::run(bytes, move |stop| {
+    cpu::run(work, move |stop| {
         within_one_message(budget, |max_chars| {
             read.max_chars = max_chars;
             read.fitted_to_message = max_chars != budget;
@@ -249,10 +279,20 @@ fn render_window<L>(
     let (content, cut_by_read_limit) = read.text()?;
     let fitted = window::fit_window(content, lines, read.fit(target)).map_err(ViewError::Window)?;
     let facts = read.facts(target, cut_by_read_limit);
-    Rendered::of(
+    let asked = target.lines_named.then_some(lines);
+    let complete = holds_all_asked(&fitted, asked, cut_by_read_limit);
+    let rendered = Rendered::of(
         response::file_output(facts, &fitted),
         fitted.charged_chars(),
-    )
+    )?;
+    Ok(rendered.complete(complete))
+}
+
+/// Whether `fitted` holds every line `asked` names (`None`: the whole file), and, when the text
+/// read was cut at GitLab's read limit, does not end at that cut (the file goes on past it).
+fn holds_all_asked(fitted: &window::Fitted, asked: Option<LineRequest>, cut: bool) -> bool {
+    let w = &fitted.window;
+    w.holds_all_of(asked) && !(cut && w.remaining() == 0)
 }
 
 /// Searches a fetched blob (the whole of it was fetched) and serialises the page of matches.
@@ -306,4 +346,47 @@ fn render_held<L>(
     let cut_by_read_limit = fitted.is_some() && text.is_some_and(|(_, cut)| cut);
     let facts = read.facts(target, cut_by_read_limit);
     Rendered::of(response::held_output(facts, fitted.as_ref()), 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MIB: usize = 1024 * 1024;
+
+    fn window() -> View {
+        View::Window(LineRequest::OffsetLimit {
+            offset: 0,
+            limit: 2,
+        })
+    }
+
+    fn history() -> View {
+        View::History {
+            args: HistoryArgs {
+                offset: 0,
+                limit: 20,
+            },
+            page: None,
+        }
+    }
+
+    #[test]
+    fn windows_never_wait_for_the_pool_up_to_their_bound() {
+        // A window of any one file the server reads renders where the call runs.
+        let (w, h) = (window(), history());
+        assert_eq!(pool_work([(&w, 100 * MIB)]), 0);
+        assert!(!cpu::on_pool(pool_work([(&w, 100 * MIB)])));
+        // Every other view's text counts.
+        assert_eq!(pool_work([(&h, 8 * MIB)]), 8 * MIB);
+        assert_eq!(pool_work([(&w, 8 * MIB), (&h, MIB)]), MIB);
+        // A batch's windows past the bound, summed, go to the pool with the rest.
+        let twenty = vec![(&w, 95 * MIB); 20];
+        assert_eq!(pool_work(twenty), 20 * 95 * MIB);
+        assert_eq!(pool_work([(&w, WINDOW_INLINE_BYTES)]), 0);
+        assert_eq!(
+            pool_work([(&w, WINDOW_INLINE_BYTES), (&w, 1)]),
+            WINDOW_INLINE_BYTES + 1
+        );
+    }
 }

@@ -48,10 +48,16 @@ pub(super) fn render_symbol<L>(
     let (text, cut_by_read_limit) = read.text()?;
     let shown = symbol_window(args, outlines, target, read, text, stop)?;
     let facts = read.facts(target, cut_by_read_limit);
-    Rendered::of(
+    let asked = LineRequest::StartEnd {
+        start: None,
+        end: Some(shown.last_line),
+    };
+    let complete = shown.fitted.window.holds_all_of(Some(asked));
+    let rendered = Rendered::of(
         response::symbol_output(facts, &shown.fitted, &shown.picked, shown.last_line),
         shown.fitted.charged_chars(),
-    )
+    )?;
+    Ok(rendered.complete(complete))
 }
 
 /// A symbol's window: the definition picked, and the last line the view reads (the

@@ -183,6 +183,19 @@ impl Window<'_> {
         self.returned < self.total_lines || self.cap != Cap::None || self.column > 0
     }
 
+    /// Whether the window holds every line `asked` names, each whole from where the window
+    /// starts in its first (no cap shortened it, and it reaches the last line asked, or the
+    /// file's end); `None` asks for the whole file.
+    pub fn holds_all_of(&self, asked: Option<LineRequest>) -> bool {
+        let total = self.total_lines;
+        let end = match asked {
+            None => total,
+            Some(LineRequest::OffsetLimit { offset, limit }) => offset.saturating_add(limit),
+            Some(LineRequest::StartEnd { end, .. }) => end.unwrap_or(total),
+        };
+        self.cap == Cap::None && self.next_offset() >= end.min(total)
+    }
+
     /// The characters of the first returned line that `content` holds, `(start, end)`,
     /// 0-based, `end` exclusive (a line's `\n` is its last character), when that is not the
     /// whole line: the window starts inside it, or a cap cut it. `None` otherwise.

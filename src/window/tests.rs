@@ -519,3 +519,28 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_window_holds_all_of_what_it_asked_or_not() {
+    let text = "a\nb\nc\nd\ne\n";
+    // Lines 2-3 returned whole: all that was asked, though the file goes on.
+    let w = win(text, start_end(Some(2), Some(3)));
+    assert!(w.holds_all_of(Some(start_end(Some(2), Some(3)))));
+    // The same window does not hold the whole file.
+    assert!(!w.holds_all_of(None));
+    // An end past the file is the file's end.
+    let w = win(text, start_end(Some(4), Some(90)));
+    assert!(w.holds_all_of(Some(start_end(Some(4), Some(90)))));
+    let w = win(text, offset_limit(3, 500));
+    assert!(w.holds_all_of(Some(offset_limit(3, 500))));
+    // A range of more lines than one window returns is not all returned.
+    let long = "x\n".repeat(2100);
+    let w = win(&long, start_end(Some(1), Some(2100)));
+    assert!(!w.holds_all_of(Some(start_end(Some(1), Some(2100)))));
+    // A cap that dropped lines leaves some out.
+    let w = window_capped(text, offset_limit(0, 5), 4).unwrap();
+    assert!(!w.holds_all_of(Some(offset_limit(0, 5))));
+    // Past the end: nothing left to ask.
+    let w = win(text, offset_limit(9, 5));
+    assert!(w.holds_all_of(Some(offset_limit(9, 5))));
+}

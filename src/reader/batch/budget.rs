@@ -34,10 +34,17 @@ impl SharedBudget {
         }
     }
 
-    /// Charges an entry's content. A first line is returned even past what is left (at least
-    /// its first character), so `charged` may pass the rest: the budget is then spent.
-    pub(crate) fn spend(&mut self, charged: u64) {
-        self.spent = self.spent.saturating_add(charged);
+    /// Charges an entry's content when it fits what is left, or when nothing was charged before
+    /// it: a view returns its first line (or first group of definitions, or first match) even
+    /// past its budget, as the single tool does, and only the first entry may take that floor.
+    /// An entry past what is left after others were charged is refused (`false`: it is not
+    /// read) and the budget is spent, so the entries after it are not read either and the
+    /// batch never holds more than its budget but for its first entry's floor.
+    pub(crate) fn take(&mut self, charged: u64) -> bool {
+        let after = self.spent.saturating_add(charged);
+        let fits = self.total == 0 || self.spent == 0 || after <= self.total;
+        self.spent = if fits { after } else { self.total };
+        fits
     }
 }
 
@@ -49,27 +56,37 @@ mod tests {
     fn entries_share_what_is_left_in_order() {
         let mut b = SharedBudget::new(100);
         assert_eq!(b.next(), Some(100));
-        b.spend(60);
+        assert!(b.take(60));
         assert_eq!(b.next(), Some(40));
-        b.spend(40);
+        assert!(b.take(40));
         // Exactly spent: the next entry is not read (0 would mean no budget at all).
         assert_eq!(b.next(), None);
         assert_eq!(b.total(), 100);
     }
 
     #[test]
-    fn a_first_line_past_the_rest_spends_it() {
+    fn only_the_first_entry_may_pass_the_budget() {
+        // The first entry's floor (its first line) is taken past the budget, and spends it.
         let mut b = SharedBudget::new(10);
-        b.spend(25);
+        assert!(b.take(25));
         assert_eq!(b.next(), None);
-        b.spend(u64::MAX);
+        // After others: an entry past what is left is refused, and the rest is spent.
+        let mut b = SharedBudget::new(50);
+        assert!(b.take(48));
+        assert!(!b.take(8));
+        assert_eq!((b.spent(), b.next()), (50, None));
+        // An entry charged nothing (an error, an empty file) leaves the next one first.
+        let mut b = SharedBudget::new(5);
+        assert!(b.take(0));
+        assert!(b.take(u64::MAX));
         assert_eq!(b.next(), None);
     }
 
     #[test]
     fn no_budget_is_never_spent() {
         let mut b = SharedBudget::new(0);
-        b.spend(5_000_000);
+        assert!(b.take(5_000_000));
+        assert!(b.take(5_000_000));
         assert_eq!(b.next(), Some(0));
     }
 }

@@ -23,7 +23,7 @@ use crate::resolve::args::ArgName;
 use crate::response;
 use crate::response::limit::SharedLimit;
 use crate::source::{BlobKind, Fetched, Source, Wanted, holds};
-use crate::view::{Read, render};
+use crate::view::{self, Read, render};
 use args::{BatchCall, Entry};
 use budget::SharedBudget;
 use failure::EntryFailure;
@@ -65,12 +65,21 @@ where
     let (mut fetched, changed) = fetch_all(steps, &wanted).await;
     drop(wanted);
     complete_all(steps, &mut planned, &mut fetched).await;
-    // Rendering every entry is one job off the async workers ([`cpu`]), as large as the text
-    // read; it fits the answer to one message as a single read does.
-    let bytes = fetched.iter().flatten().map(Fetched::text_bytes).sum();
+    // Rendering every entry is one job, off the async workers ([`cpu`]) when its work is large
+    // (windows are cheap: [`view::pool_work`]); it fits the answer to one message as a single
+    // read does.
+    let views = planned
+        .iter()
+        .filter_map(|p| p.as_ref().ok())
+        .map(|(_, v)| v);
+    let texts = fetched
+        .iter()
+        .map(|f| f.as_ref().map_or(0, Fetched::text_bytes));
+    let work = view::pool_work(views.zip(texts));
+    view::count_render(work);
     let budget = steps.budget(call.max_chars);
     let owned_call = call.clone();
-    let walked = cpu::run(bytes, move |stop| {
+    let walked = cpu::run(work, move |stop| {
         response::message::within_one_message(budget, |total| {
             let mut walk = EntryWalk {
                 budget: SharedBudget::new(total),
@@ -88,15 +97,20 @@ where
         Ok(Err(never)) => match never {},
         Err(e) => {
             let failure = EntryFailure::Cpu(e);
-            let fail = |entry| failed(label::<S::Lookup>(None, entry), &failure);
+            let fail = |entry| (failed(label::<S::Lookup>(None, entry), &failure), None);
             answer_of(call.entries.iter().map(fail).collect())
         }
     }
 }
 
+/// An entry's answer, and for one rendered with content whether it holds all the entry asked
+/// for (what the index calls `complete` or `partial`).
+type Answered = (Value, Option<bool>);
+
 /// The batch's answer: the index of its entries (the preview rule), then the entries.
-fn answer_of(files: Vec<Value>) -> Value {
-    let index = response::batch::index(&files);
+fn answer_of(answered: Vec<Answered>) -> Value {
+    let (files, complete): (Vec<Value>, Vec<Option<bool>>) = answered.into_iter().unzip();
+    let index = response::batch::index(&files, &complete);
     json!({ response::batch::INDEX: index, FILES: files })
 }
 
@@ -185,14 +199,14 @@ impl EntryWalk<'_> {
         planned: &[Result<Planned<L>, EntryFailure>],
         fetched: &[Result<Fetched, EntryFailure>],
         changed: &[Option<String>],
-    ) -> Vec<Value> {
+    ) -> Vec<Answered> {
         let call = self.call;
         let mut served = fetched.iter().zip(changed);
         call.entries
             .iter()
             .zip(planned)
             .map(|(entry, planned)| match planned {
-                Err(failure) => failed(label::<L>(None, entry), failure),
+                Err(failure) => (failed(label::<L>(None, entry), failure), None),
                 Ok(planned) => self.answer(planned, served.next(), entry),
             })
             .collect()
@@ -205,16 +219,17 @@ impl EntryWalk<'_> {
         planned: &Planned<L>,
         fetched: Option<(&Result<Fetched, EntryFailure>, &Option<String>)>,
         entry: &Entry,
-    ) -> Value {
+    ) -> Answered {
         let (target, _) = planned;
-        match fetched {
+        let failure = match fetched {
             Some((Ok(fetched), changed_from)) => {
-                self.served(planned, fetched.clone(), changed_from.clone(), entry)
+                return self.served(planned, fetched.clone(), changed_from.clone(), entry);
             }
-            Some((Err(failure), _)) => failed(label(Some(&target.lookup), entry), failure),
+            Some((Err(failure), _)) => failure,
             // `fetch_many` answers once per lookup: never reached.
-            None => failed(label(Some(&target.lookup), entry), &EntryFailure::NoAnswer),
-        }
+            None => &EntryFailure::NoAnswer,
+        };
+        (failed(label(Some(&target.lookup), entry), failure), None)
     }
 
     /// A fetched entry: its window or page of matches within what is left of the budget (the
@@ -226,14 +241,17 @@ impl EntryWalk<'_> {
         fetched: Fetched,
         changed_from: Option<String>,
         entry: &Entry,
-    ) -> Value {
+    ) -> Answered {
         let blob = &fetched.blob;
         let has_content = matches!(blob.kind, BlobKind::Text { .. })
             && !holds(target.held.as_deref(), blob.id.as_deref());
         let max_chars = match self.budget.next() {
             Some(left) => left,
             None if has_content => {
-                return not_read(self.shared_limit(), self.call, entry, &fetched);
+                return (
+                    not_read(self.shared_limit(), self.call, entry, &fetched),
+                    None,
+                );
             }
             // A binary or LFS file is an error without content, and an unchanged one has none:
             // nothing to spend.
@@ -247,17 +265,19 @@ impl EntryWalk<'_> {
             shared: Some(self.shared_limit()),
         };
         match render(view, target, &read, self.stop) {
-            Ok(rendered) => {
-                self.budget.spend(rendered.charged);
-                rendered.output
-            }
+            // An entry after others whose floor (its first line) passes what they left is not
+            // read: the batch holds at most its budget (55 of 50 characters with line numbers,
+            // 2,007 of 2,000 with an outline, before).
+            Ok(rendered) if !self.budget.take(rendered.charged) => (
+                not_read(self.shared_limit(), self.call, entry, &read.fetched),
+                None,
+            ),
+            Ok(rendered) => (rendered.output, Some(rendered.complete)),
             Err(e) => {
                 let blob = &read.fetched.blob;
                 let failure = EntryFailure::Read(ReadError::View(e));
-                failed(
-                    (json!(shown(&blob.path)), json!(shown(&blob.git_ref))),
-                    &failure,
-                )
+                let label = (json!(shown(&blob.path)), json!(shown(&blob.git_ref)));
+                (failed(label, &failure), None)
             }
         }
     }

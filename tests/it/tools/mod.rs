@@ -1,6 +1,7 @@
 //! What an agent sees of both tools over MCP: against wiremock GitLabs and a local repository.
 
 mod batch;
+mod batch_bounds;
 mod client_limits;
 mod find;
 mod gitlab_tool;

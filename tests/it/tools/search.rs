@@ -300,7 +300,7 @@ async fn the_budget_bounds_a_page_and_cuts_a_long_match() {
     assert_eq!(out["content"], format!("300:{}", "x".repeat(46)));
     let hint = out["system_instruction"].as_str().unwrap();
     assert!(
-        hint.ends_with("To read the line from column 46, call again without pattern (and without context_lines or ignore_case) with {\"offset\": 299, \"limit\": 1, \"column\": 46}."),
+        hint.ends_with("To read the line from column 46, call again with only the window arguments offset 299, limit 1 and column 46 (without pattern, context_lines, ignore_case, start_line or end_line)."),
         "{hint}"
     );
     server.stop().await;
