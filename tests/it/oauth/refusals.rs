@@ -192,6 +192,24 @@ async fn open_session(server: &crate::support::http_server::HttpServer, token: &
     session
 }
 
+/// A `tools/call` reading `README.md` in `session` with `token`.
+async fn session_call(
+    server: &crate::support::http_server::HttpServer,
+    session: &str,
+    token: &str,
+) -> reqwest::Result<reqwest::Response> {
+    crate::support::http_server::http_client()
+        .post(server.mcp())
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-session-id", session)
+        .header("mcp-protocol-version", "2025-11-25")
+        .bearer_auth(token)
+        .json(&serde_json::json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_repository_file","arguments":{"project_id":"g/p","file_path":"README.md","ref":"main"}}}))
+        .send()
+        .await
+}
+
 #[tokio::test]
 async fn the_call_that_meets_a_revocation_is_itself_a_401_in_session_mode_too() {
     // Session mode answers a call as an SSE stream; its status is still the 401 when GitLab
@@ -201,17 +219,7 @@ async fn the_call_that_meets_a_revocation_is_itself_a_401_in_session_mode_too() 
     let (_, tokens) = client::tokens(&server).await;
     let access = tokens["access_token"].as_str().unwrap();
     let session = open_session(&server, access).await;
-    let call = || {
-        crate::support::http_server::http_client()
-            .post(server.mcp())
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream")
-            .header("mcp-session-id", &session)
-            .header("mcp-protocol-version", "2025-11-25")
-            .bearer_auth(access)
-            .json(&serde_json::json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_repository_file","arguments":{"project_id":"g/p","file_path":"README.md","ref":"main"}}}))
-            .send()
-    };
+    let call = || session_call(&server, &session, access);
     let first = call().await.unwrap();
     assert_eq!(first.status(), StatusCode::OK);
     assert!(first.text().await.unwrap().contains("hello from GitLab"));
@@ -237,17 +245,8 @@ async fn a_session_belongs_to_the_gitlab_user_across_refreshes_and_sign_ins() {
     let server = start(&gitlab, KEY_A, &[]);
     let (client_id, first) = client::tokens(&server).await;
     let session = open_session(&server, first["access_token"].as_str().unwrap()).await;
-    let call = |token: String| {
-        crate::support::http_server::http_client()
-            .post(server.mcp())
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream")
-            .header("mcp-session-id", &session)
-            .header("mcp-protocol-version", "2025-11-25")
-            .bearer_auth(token)
-            .json(&serde_json::json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_repository_file","arguments":{"project_id":"g/p","file_path":"README.md","ref":"main"}}}))
-            .send()
-    };
+    let (server_at, session_id) = (&server, session.as_str());
+    let call = |token: String| async move { session_call(server_at, session_id, &token).await };
     let access = |tokens: &serde_json::Value| tokens["access_token"].as_str().unwrap().to_string();
     let refreshed = client::refresh(
         &server,
