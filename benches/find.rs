@@ -1,5 +1,5 @@
 //! `search_repository` bench (issue 47): a generated repository of 60,000 files behind the
-//! GitLab stand-in of `tests/it/support/tree_gitlab.rs` (GraphQL `paginatedTree`, 100 entries
+//! GitLab stand-in of `standin/src/tree_gitlab.rs` (GraphQL `paginatedTree`, 100 entries
 //! a request; GitLab's code search), read by the release binary over stdio.
 //!
 //! Measured: GitLab requests of a first listing of every path and of the same listing again
@@ -10,13 +10,11 @@
 //! page ≤ 50 ms on a cached tree. Run: `cargo bench --bench find`. The bench reports; it
 //! asserts nothing.
 
-#[path = "../tests/it/support/gitlab_mock.rs"]
-mod gitlab_mock;
 #[allow(dead_code)]
 #[path = "support/mcp.rs"]
 mod mcp;
-#[path = "../tests/it/support/tree_gitlab.rs"]
-mod tree_gitlab;
+
+use gitlab_standin::tree_gitlab;
 
 use std::time::{Duration, Instant};
 

@@ -151,9 +151,7 @@ async fn start_mock_gitlab() -> String {
             "id": "gid://gitlab/Project/42",
             "fullPath": "grp/proj",
             "repository": {"blobs": {"nodes": [{
-                "oid": gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, content.as_bytes())
-                    .expect("hash a blob")
-                    .to_string(),
+                "oid": gitlab_standin::gitlab_mock::git_blob_id(content.as_bytes()),
                 "path": "README.md",
                 "size": content.len().to_string(),
                 "rawSize": content.len().to_string(),

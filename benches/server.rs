@@ -23,13 +23,7 @@ use serde_json::{Value, json};
 /// GitLab's answer for one file: with its content, or (for a request with `withContent: false`)
 /// without. The oid is the content's git blob id, as GitLab's is.
 fn file_answer(path: &str, content: &str, with_content: bool) -> Bytes {
-    let oid = gix::objs::compute_hash(
-        gix::hash::Kind::Sha1,
-        gix::objs::Kind::Blob,
-        content.as_bytes(),
-    )
-    .expect("hash a blob")
-    .to_string();
+    let oid = gitlab_standin::gitlab_mock::git_blob_id(content.as_bytes());
     let mut node = json!({
         "oid": oid, "path": path,
         "size": content.len().to_string(), "rawSize": content.len().to_string(),

@@ -3,7 +3,7 @@
 //! answers (Omnibus nginx: `gzip on`, level 2, on JSON and text) and without.
 //!
 //! The release binary runs over stdio (rmcp's client) against the stand-in of
-//! `tests/it/support/deployed_gitlab.rs`, which counts the response bytes it sends as sent
+//! `standin/src/deployed_gitlab.rs`, which counts the response bytes it sends as sent
 //! (compressed when it compresses). Files: a ~600 KB source file and a 10 MiB log (exactly
 //! GitLab's read limit, so one GraphQL answer carries it). "Whole" pages the file in 2,000-line
 //! windows from offset 0 to its last line; every window is checked against the file. The
@@ -13,20 +13,13 @@
 //!
 //! Run: `cargo bench --bench wire`. The bench reports; it asserts nothing about speed.
 
-#[path = "../tests/it/support/deployed_gitlab.rs"]
-mod deployed_gitlab;
-#[path = "../tests/it/support/faulty_gitlab.rs"]
-#[allow(dead_code)]
-mod faulty_gitlab;
-#[path = "../tests/it/support/gitlab_mock.rs"]
-mod gitlab_mock;
 #[path = "support/mcp.rs"]
 #[allow(dead_code)]
 mod mcp;
 
 use std::time::{Duration, Instant};
 
-use deployed_gitlab::Deployed;
+use gitlab_standin::deployed_gitlab::{self, Deployed};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};

@@ -196,12 +196,8 @@ impl Blob {
     }
 }
 
-/// The git blob id: SHA-1 of `blob <len>\0` followed by the bytes.
-pub fn git_blob_oid(bytes: &[u8]) -> String {
-    gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, bytes)
-        .expect("SHA-1 of an in-memory buffer")
-        .to_string()
-}
+/// The git blob id (the stand-ins' one helper).
+pub use gitlab_standin::gitlab_mock::git_blob_id as git_blob_oid;
 
 struct Repo {
     /// By path, or by `"<ref>:<path>"` for a file at one ref only.

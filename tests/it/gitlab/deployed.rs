@@ -1,5 +1,5 @@
 //! GitLab as it is deployed (issue 25), end to end: the real binary over MCP against the
-//! stand-in of `support/deployed_gitlab.rs`, which compresses like Omnibus nginx, keeps LFS
+//! stand-in of `standin/src/deployed_gitlab.rs`, which compresses like Omnibus nginx, keeps LFS
 //! objects on an S3-like storage that refuses a second credential, applies the 20 MiB rule to
 //! full sizes, counts query complexity per path, and can be an older GitLab without `RefType`,
 //! `permalinkPath`, `Repository.commit` and Duo exclusion settings.

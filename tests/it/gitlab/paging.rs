@@ -1,6 +1,6 @@
 //! Paging a file for the price of one download (issue 9), and the cache's integrity (issue 20),
 //! end to end: the real binary over MCP against the GitLab stand-in of
-//! `support/faulty_gitlab.rs`, which answers like GitLab, counts every request and byte it
+//! `standin/src/faulty_gitlab.rs`, which answers like GitLab, counts every request and byte it
 //! sends, and bends its answers the way networks and proxies do.
 
 use crate::support::faulty_gitlab;

@@ -1,5 +1,5 @@
 //! `search_repository` over MCP (issue 47): paths and contents of a whole ref, against the
-//! GitLab stand-in of `tests/it/support/tree_gitlab.rs` (paginated trees, GitLab's code search
+//! GitLab stand-in of `standin/src/tree_gitlab.rs` (paginated trees, GitLab's code search
 //! with its literal semantics and 20-per-page default, a search turned off (403) or rate
 //! limited (429)) and a local repository (`tests/it/support/git_fixture.rs`). Requests are
 //! counted, never timed.
