@@ -630,6 +630,41 @@ async fn gitlab_diff_from_reads_both_sides_in_one_request_then_from_the_cache() 
 }
 
 #[tokio::test]
+async fn gitlab_diff_from_an_invalid_ref_names_that_ref() {
+    // GitLab answers `blobs` on a string that is no git ref with "Ref is not valid" on that
+    // field alone (its path names the alias), the rest of the answer resolved.
+    let gitlab = MockServer::start().await;
+    let mut refused = blob_with_base("src/a.rs", "x\n", None, true);
+    refused["data"]["project"]["repository"]["base"] = Value::Null;
+    refused["errors"] = json!([{"message": "Ref is not valid",
+        "locations": [{"line": 1, "column": 1}], "path": ["project", "repository", "base"]}]);
+    graphql()
+        .and(QueryContains("rawTextBlob"))
+        .and(Variables(json!({"withBase": true})))
+        .respond_with(json_response(refused))
+        .mount(&gitlab)
+        .await;
+    graphql()
+        .and(QueryContains("rawTextBlob"))
+        .and(Variables(json!({"ref": "a..b"})))
+        .respond_with(json_response(json!({"data": {"project": {
+            "id": "gid://gitlab/Project/7", "fullPath": "grp/proj", "repository": {"blobs": null}}},
+            "errors": [{"message": "Ref is not valid", "locations": [{"line": 1, "column": 1}],
+                "path": ["project", "repository", "blobs"]}]})))
+        .mount(&gitlab)
+        .await;
+    let server = spawn_gitlab(&gitlab.uri(), Some(TOKEN)).await;
+    let e = err(&server
+        .call(
+            json!({"project_id": "grp/proj", "file_path": "src/a.rs", "ref": "main",
+                     "diff_from": "a..b"}),
+        )
+        .await);
+    assert!(e.starts_with("Ref 'a..b' is not valid"), "{e}");
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn gitlab_diff_from_a_ref_without_the_file_says_it_was_added() {
     let gitlab = MockServer::start().await;
     graphql()

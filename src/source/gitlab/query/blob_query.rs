@@ -62,12 +62,15 @@ pub(crate) struct ProjectAnswer {
     pub nodes: Vec<BlobFields>,
     /// The blame of the lines asked (`None`: not asked, or no such file).
     pub blamed: Option<Blamed>,
-    /// The first blob found at the other ref asked (`None`: not asked, or none there).
-    pub base: Option<Box<BlobFields>>,
+    /// What the other ref asked holds at the path: `Some(None)` no blob, `None` not asked or
+    /// not answered (GitLab refused that field: an invalid ref, say).
+    pub base: Option<Option<Box<BlobFields>>>,
 }
 
 /// The alias under which the blob query blames the lines asked.
 const BLAMED_FIELD: &str = "blamed";
+/// The alias under which the blob query reads the paths at the other ref asked.
+const BASE_FIELD: &str = "base";
 
 /// The blob document for every combination of optional parts, by [`Optional::index`].
 static DOCUMENTS: LazyLock<[String; 8]> =
@@ -162,11 +165,13 @@ pub(crate) async fn ask_paths(
         if asked.rules {
             caps.exclusions.record(true);
         }
-        // Rules a user may not read, and a blame GitLab cannot give (the blame view then asks
-        // it alone, and says why), leave the file readable.
+        // Rules a user may not read, and a blame or another ref's file GitLab cannot give
+        // (the view then asks it alone, and says why: "Ref 'x' is not valid" names its ref),
+        // leave the file readable.
         let ignorable = [
             (asked.rules, EXCLUSIONS_FIELD),
             (request.blame.is_some(), BLAMED_FIELD),
+            (request.base_ref.is_some(), BASE_FIELD),
         ];
         let ignorable: Vec<&str> = ignorable.iter().filter(|i| i.0).map(|i| i.1).collect();
         let data: blob::ResponseData = answer_data_ignoring(answer, &ignorable)?;
@@ -246,13 +251,10 @@ impl ProjectAnswer {
     /// The answer about project `p`, with the blame of the lines `blame` asked.
     fn of(mut p: blob::ProjectBlob, blame: Option<(u64, u64)>) -> Self {
         let blamed = blame.and_then(|lines| blamed(p.repository.as_ref()?, lines));
-        let base = p
-            .repository
-            .as_mut()
-            .and_then(|r| r.base.take())
-            .and_then(|b| b.nodes)
-            .and_then(|nodes| nodes.into_iter().flatten().next())
-            .map(Box::new);
+        let base = p.repository.as_mut().and_then(|r| r.base.take()).map(|b| {
+            let nodes = b.nodes.unwrap_or_default();
+            nodes.into_iter().flatten().next().map(Box::new)
+        });
         let rules = p
             .duo_exclusions_if_supported
             .duo_context_exclusion_settings

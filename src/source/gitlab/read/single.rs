@@ -108,8 +108,10 @@ async fn read(
         let mut reply =
             answer::ask_lookup(&shared.connection, wanted.lookup, fields, credential).await?;
         out.extras.blamed = reply.project.blamed.take();
-        let base = fields.base_ref.map(|git_ref| Base {
-            node: reply.project.base.take().map(|b| *b),
+        // A base GitLab did not answer (an invalid ref) is read alone, which names its ref.
+        let base_node = reply.project.base.take();
+        let base = fields.base_ref.zip(base_node).map(|(git_ref, node)| Base {
+            node: node.map(|b| *b),
             project: reply.project.clone(),
             git_ref,
             path: reply.path.clone(),
