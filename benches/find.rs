@@ -33,22 +33,6 @@ fn object(v: Value) -> Map<String, Value> {
     }
 }
 
-/// A repository of `FILES` Python files in 10 directories, one defining `retry_policy`.
-fn repo() -> Repo {
-    let files = (0..FILES)
-        .map(|i| {
-            let body = if i == FILES / 2 {
-                "import os\n\n\ndef retry_policy(attempts):\n    return min(attempts, 5)\n"
-                    .to_string()
-            } else {
-                format!("# module {i}\nVALUE = {i}\n")
-            };
-            (format!("pkg{}/mod_{i:05}.py", i % 10), body)
-        })
-        .collect();
-    Repo::new(files)
-}
-
 /// Lists every path from `first`, following the hints; the time of each page and the paths.
 async fn list_all(server: &mcp::Server, first: Value) -> (Vec<Duration>, usize) {
     let mut times = Vec::new();
@@ -82,7 +66,7 @@ async fn count(gitlab: &wiremock::MockServer, kind: &str) -> usize {
 
 #[tokio::main]
 async fn main() {
-    let gitlab = tree_gitlab::serve(repo(), SearchMode::Works).await;
+    let gitlab = tree_gitlab::serve(Repo::python_modules(FILES), SearchMode::Works).await;
     let server = mcp::start(&gitlab.uri()).await;
     let started = Instant::now();
     let (first, paths) = list_all(&server, json!({"project_id": PROJECT})).await;

@@ -53,6 +53,20 @@ pub(crate) struct OauthArgs {
     pub oauth_no_client_metadata_documents: bool,
 }
 
+#[cfg(test)]
+impl OauthArgs {
+    /// Sign-in on, public at `https://mcp.example.com`, the default scope.
+    pub(crate) fn for_tests() -> Self {
+        OauthArgs {
+            oauth: true,
+            public_url: Some("https://mcp.example.com".into()),
+            oauth_scope: DEFAULT_SCOPE.into(),
+            oauth_allow_private_client_metadata: false,
+            oauth_no_client_metadata_documents: false,
+        }
+    }
+}
+
 /// Why `--oauth` cannot start.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum OauthStartError {
@@ -141,13 +155,7 @@ impl OauthSettings {
     /// `app` (with `secret` when given), one fixed key.
     #[cfg(test)]
     pub(crate) fn for_tests(gitlab: &GitlabConfig, secret: Option<&str>) -> Self {
-        let args = OauthArgs {
-            oauth: true,
-            public_url: Some("https://mcp.example.com".into()),
-            oauth_scope: DEFAULT_SCOPE.into(),
-            oauth_allow_private_client_metadata: false,
-            oauth_no_client_metadata_documents: false,
-        };
+        let args = OauthArgs::for_tests();
         let keys = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8";
         Self::new(&args, Some(gitlab), |name| match name {
             CLIENT_ID_VAR => Some("app".into()),
@@ -238,13 +246,7 @@ mod tests {
     fn each_missing_setting_is_named() {
         let config =
             GitlabConfig::from_parts(&crate::config::GitlabArgs::for_tests(""), |_| None).unwrap();
-        let args = OauthArgs {
-            oauth: true,
-            public_url: Some("https://mcp.example.com".into()),
-            oauth_scope: DEFAULT_SCOPE.into(),
-            oauth_allow_private_client_metadata: false,
-            oauth_no_client_metadata_documents: false,
-        };
+        let args = OauthArgs::for_tests();
         let key = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8";
         let with = |vars: &'static [(&'static str, &'static str)]| {
             OauthSettings::new(&args, Some(&config), |name| {

@@ -1,6 +1,8 @@
 //! What a view needs of its source beyond the blob, asked once the file was read (so a
 //! missing ref, path or project is the read's own error): a history's commits, the blame of
-//! a window's lines, at the commit the read resolved.
+//! a window's lines past what the read's own request blamed, a diff's other side when the
+//! read did not bring it, all at the commit the read resolved; and a diff's miss explained
+//! (deleted since `diff_from`).
 
 use std::sync::Arc;
 
@@ -49,9 +51,7 @@ impl<S: Source> Steps<'_, S> {
         }
         Ok(())
     }
-}
 
-impl<S: Source> Steps<'_, S> {
     /// The blame of the lines `first..=last`: `early`, what the read's own request blamed of
     /// them, and the rest asked of the source (nothing when `early` covers them all).
     async fn blame_rest(
@@ -80,9 +80,7 @@ impl<S: Source> Steps<'_, S> {
         blamed.extend(rest);
         Ok(blamed)
     }
-}
 
-impl<S: Source> Steps<'_, S> {
     /// The read's own error `e`, unless the read is a diff whose file is missing at the ref
     /// read while its `diff_from` ref has it: then it was deleted since, and said so.
     pub(crate) async fn diff_miss(

@@ -53,6 +53,23 @@ impl Repo {
         }
     }
 
+    /// `n` Python files in 10 directories (`pkg<d>/mod_<i>.py`), the middle one defining
+    /// `retry_policy`: the repository the `search_repository` tests and bench list and search.
+    pub fn python_modules(n: usize) -> Self {
+        let files = (0..n)
+            .map(|i| {
+                let body = if i == n / 2 {
+                    "import os\n\n\ndef retry_policy(attempts):\n    return min(attempts, 5)\n"
+                        .to_string()
+                } else {
+                    format!("# module {i}\nVALUE = {i}\n")
+                };
+                (format!("pkg{}/mod_{i:05}.py", i % 10), body)
+            })
+            .collect();
+        Self::new(files)
+    }
+
     /// Every directory and file under `dir`, trees first then blobs, each sorted.
     fn entries(&self, dir: &str) -> (Vec<String>, Vec<&(String, String)>) {
         let prefix = if dir.is_empty() {

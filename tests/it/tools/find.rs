@@ -54,22 +54,6 @@ async fn all_pages(server: &Server, first: Value) -> Vec<Value> {
     pages
 }
 
-/// A repository of `n` Python files in 10 directories, one of them defining `retry_policy`.
-fn many_files(n: usize) -> Repo {
-    let files = (0..n)
-        .map(|i| {
-            let body = if i == n / 2 {
-                "import os\n\n\ndef retry_policy(attempts):\n    return min(attempts, 5)\n"
-                    .to_string()
-            } else {
-                format!("# module {i}\nVALUE = {i}\n")
-            };
-            (format!("pkg{}/mod_{i:05}.py", i % 10), body)
-        })
-        .collect();
-    Repo::new(files)
-}
-
 async fn gitlab(repo: Repo, mode: SearchMode) -> (wiremock::MockServer, Server) {
     let gitlab = tg::serve(repo, mode).await;
     let server = mcp::spawn_gitlab(&gitlab.uri(), Some("t0ken")).await;
@@ -78,7 +62,7 @@ async fn gitlab(repo: Repo, mode: SearchMode) -> (wiremock::MockServer, Server) 
 
 #[tokio::test]
 async fn gitlab_paths_page_through_a_large_tree_and_a_second_listing_asks_only_the_ref() {
-    let (gitlab, server) = gitlab(many_files(1_000), SearchMode::Works).await;
+    let (gitlab, server) = gitlab(Repo::python_modules(1_000), SearchMode::Works).await;
     let pages = all_pages(
         &server,
         json!({"project_id": PROJECT, "ref": "main", "max_chars": 20_000}),
@@ -121,7 +105,7 @@ async fn gitlab_paths_page_through_a_large_tree_and_a_second_listing_asks_only_t
 
 #[tokio::test]
 async fn gitlab_contents_reads_only_the_candidates_gitlab_search_names() {
-    let (gitlab, server) = gitlab(many_files(300), SearchMode::Works).await;
+    let (gitlab, server) = gitlab(Repo::python_modules(300), SearchMode::Works).await;
     let answer = found(
         &find(
             &server,
@@ -182,7 +166,7 @@ async fn gitlab_contents_reads_only_the_candidates_gitlab_search_names() {
 #[tokio::test]
 async fn gitlab_search_turned_off_or_rate_limited_falls_back_to_a_scan_and_says_so() {
     for mode in [SearchMode::Forbidden, SearchMode::RateLimited] {
-        let (_gitlab, server) = gitlab(many_files(40), mode).await;
+        let (_gitlab, server) = gitlab(Repo::python_modules(40), mode).await;
         let answer = found(
             &find(
                 &server,
@@ -202,7 +186,7 @@ async fn gitlab_search_turned_off_or_rate_limited_falls_back_to_a_scan_and_says_
             "{hint}"
         );
         // A scope too large to scan is refused with what to narrow, not answered in part.
-        let (_big, server_big) = gitlab(many_files(600), mode).await;
+        let (_big, server_big) = gitlab(Repo::python_modules(600), mode).await;
         let refused = err(&find(
             &server_big,
             json!({"project_id": PROJECT, "pattern": "retry_policy"}),
@@ -216,7 +200,7 @@ async fn gitlab_search_turned_off_or_rate_limited_falls_back_to_a_scan_and_says_
         server_big.stop().await;
     }
     // A regex without a literal is verified on every file of a small scope.
-    let (gitlab, server) = gitlab(many_files(40), SearchMode::Works).await;
+    let (gitlab, server) = gitlab(Repo::python_modules(40), SearchMode::Works).await;
     let answer = found(
         &find(
             &server,
@@ -231,7 +215,7 @@ async fn gitlab_search_turned_off_or_rate_limited_falls_back_to_a_scan_and_says_
 
 #[tokio::test]
 async fn gitlab_errors_are_the_reads_errors() {
-    let (_gitlab, server) = gitlab(many_files(5), SearchMode::Works).await;
+    let (_gitlab, server) = gitlab(Repo::python_modules(5), SearchMode::Works).await;
     let private = err(&find(&server, json!({"project_id": "group/private"})).await);
     assert!(private.contains("not found or inaccessible"), "{private}");
     let missing = err(&find(&server, json!({"project_id": PROJECT, "ref": "missing"})).await);
@@ -399,7 +383,7 @@ async fn gitlab_search_results_are_paged_past_gitlabs_default_and_excluded_files
 #[tokio::test]
 #[ignore = "a measurement: run it on purpose"]
 async fn measure_60000_files() {
-    let (gitlab, server) = gitlab(many_files(60_000), SearchMode::Works).await;
+    let (gitlab, server) = gitlab(Repo::python_modules(60_000), SearchMode::Works).await;
     let started = std::time::Instant::now();
     let pages = all_pages(&server, json!({"project_id": PROJECT})).await;
     let first = started.elapsed();
