@@ -1,5 +1,5 @@
 //! `search_repository` bench (issue 47): a generated repository of 60,000 files behind the
-//! GitLab stand-in of `standin/src/tree_gitlab.rs` (GraphQL `paginatedTree`, 100 entries
+//! GitLab stand-in of `standin/src/gitlab/` (GraphQL `paginatedTree`, 100 entries
 //! a request; GitLab's code search), read by the release binary over stdio.
 //!
 //! Measured: GitLab requests of a first listing of every path and of the same listing again
@@ -14,16 +14,16 @@
 #[path = "support/mcp.rs"]
 mod mcp;
 
-use gitlab_standin::tree_gitlab;
+use gitlab_standin::gitlab::{self as standin, Gitlab};
 
 use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 
 use mcp::{error_of, percentile};
-use tree_gitlab::{PROJECT, Repo, SearchMode};
 
 const TOOL: &str = "search_repository";
+const PROJECT: &str = "grp/proj";
 const FILES: usize = 60_000;
 
 fn object(v: Value) -> Map<String, Value> {
@@ -57,7 +57,7 @@ async fn list_all(server: &mcp::Server, first: Value) -> (Vec<Duration>, usize) 
 }
 
 async fn count(gitlab: &wiremock::MockServer, kind: &str) -> usize {
-    tree_gitlab::requests(gitlab)
+    standin::requests(gitlab)
         .await
         .iter()
         .filter(|(k, _)| k == kind)
@@ -66,7 +66,10 @@ async fn count(gitlab: &wiremock::MockServer, kind: &str) -> usize {
 
 #[tokio::main]
 async fn main() {
-    let gitlab = tree_gitlab::serve(Repo::python_modules(FILES), SearchMode::Works).await;
+    let gitlab = Gitlab::default()
+        .with_files(gitlab_standin::python_modules(FILES))
+        .start()
+        .await;
     let server = mcp::start(&gitlab.uri()).await;
     let started = Instant::now();
     let (first, paths) = list_all(&server, json!({"project_id": PROJECT})).await;
@@ -76,14 +79,14 @@ async fn main() {
         count(&gitlab, "TreeCommit").await,
     );
     let rss = server.peak_rss_kib().unwrap_or(0);
-    let before = tree_gitlab::requests(&gitlab).await.len();
+    let before = standin::requests(&gitlab).await.len();
     let (mut cached, _) = list_all(&server, json!({"project_id": PROJECT})).await;
-    let cached_requests = tree_gitlab::requests(&gitlab).await.len() - before;
+    let cached_requests = standin::requests(&gitlab).await.len() - before;
     cached.sort();
-    let before = tree_gitlab::requests(&gitlab).await;
+    let before = standin::requests(&gitlab).await;
     let args = object(json!({"project_id": PROJECT, "pattern": r"def\s+retry_policy\("}));
     let search = server.call_named(TOOL, &args).await;
-    let after = tree_gitlab::requests(&gitlab).await;
+    let after = standin::requests(&gitlab).await;
     let kinds: Vec<&str> = after[before.len()..]
         .iter()
         .map(|(k, _)| k.as_str())

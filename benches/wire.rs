@@ -3,7 +3,7 @@
 //! answers (Omnibus nginx: `gzip on`, level 2, on JSON and text) and without.
 //!
 //! The release binary runs over stdio (rmcp's client) against the stand-in of
-//! `standin/src/deployed_gitlab.rs`, which counts the response bytes it sends as sent
+//! `standin/src/gitlab/` told to compress or not, which counts the response bytes it sends as sent
 //! (compressed when it compresses). Files: a ~600 KB source file and a 10 MiB log (exactly
 //! GitLab's read limit, so one GraphQL answer carries it). "Whole" pages the file in 2,000-line
 //! windows from offset 0 to its last line; every window is checked against the file. The
@@ -19,7 +19,7 @@ mod mcp;
 
 use std::time::{Duration, Instant};
 
-use gitlab_standin::deployed_gitlab::{self, Deployed};
+use gitlab_standin::gitlab::Gitlab;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -68,7 +68,7 @@ fn args(path: &str, offset: u64) -> serde_json::Map<String, Value> {
 }
 
 /// Pages `path` whole; the bytes GitLab put on the wire and whether every window matched.
-async fn read_whole(base_url: &str, gitlab: &Deployed, path: &str, content: &str) -> (usize, bool) {
+async fn read_whole(base_url: &str, gitlab: &Gitlab, path: &str, content: &str) -> (usize, bool) {
     let before = gitlab.log().wire;
     let server = mcp::start(base_url).await;
     let lines: Vec<&str> = content.split_inclusive('\n').collect();
@@ -159,14 +159,14 @@ async fn main() {
     let mut timings = Vec::new();
     let mut wire = Vec::new();
     for gzip in [false, true] {
-        let gitlab = Deployed {
+        let gitlab = Gitlab {
             gzip,
-            ..Deployed::default()
+            ..Gitlab::default()
         };
         for (_, path, content) in &files {
-            gitlab.put("refs/heads/main", path, content.clone().into_bytes(), false);
+            gitlab.put(path, content.clone().into_bytes(), false);
         }
-        let mock = deployed_gitlab::start(&gitlab).await;
+        let mock = gitlab.start_quietly().await;
         for (_, path, content) in &files {
             wire.push(read_whole(&mock.uri(), &gitlab, path, content).await);
         }

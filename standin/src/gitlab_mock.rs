@@ -1,6 +1,8 @@
-//! Test support: a wiremock GitLab answering `POST /api/graphql` with GitLab-shaped JSON
-//! (BigInt as strings, `project: null`, empty `nodes`, graphql-ruby errors), matched on the
-//! GraphQL variables and on words in the query document.
+//! GitLab's answer shapes for scripted wiremock tests (BigInt as strings, `project: null`,
+//! empty `nodes`, graphql-ruby errors), the matchers on GraphQL variables and on words in the
+//! query document, the git blob id every answer names blobs by, and servers that fail below
+//! HTTP (a reset, a stalled body). The stateful stand-in, [`crate::gitlab`], builds its answers
+//! with the same shapes.
 #![allow(dead_code)]
 
 use serde_json::{Value, json};
@@ -151,76 +153,6 @@ pub fn ref_check_answer(ref_exists: bool, is_dir: bool) -> Value {
         "root": {"lastCommit": last_commit, "trees": {"nodes": []}, "blobs": {"nodes": []}},
         "dir": {"trees": {"nodes": entries, "pageInfo": page}, "blobs": {"nodes": [], "pageInfo": page}}
     }}}})
-}
-
-/// Answers the miss probe like GitLab's `tree(ref:, path:)` for a repository holding `files`
-/// (full paths) at the refs `refs`: a tree per asked directory with its subdirectories and files
-/// (a page of 100 of each), none for a missing path; a missing ref's trees have no last commit
-/// and no entries. Aliases the query leaves out (`@include(if: false)`) are not answered.
-pub struct TreeResponder {
-    pub refs: Vec<String>,
-    pub files: Vec<String>,
-}
-
-impl TreeResponder {
-    pub fn new(refs: &[&str], files: &[&str]) -> Self {
-        TreeResponder {
-            refs: refs.iter().map(|r| r.to_string()).collect(),
-            files: files.iter().map(|f| f.to_string()).collect(),
-        }
-    }
-
-    /// `dir`'s entries, as GitLab's `Tree` lists them (sorted, 100 per kind).
-    fn tree(&self, exists: bool, dir: &str) -> Value {
-        let mut trees = std::collections::BTreeSet::new();
-        let mut blobs = std::collections::BTreeSet::new();
-        let prefix = if dir.is_empty() {
-            String::new()
-        } else {
-            format!("{dir}/")
-        };
-        for file in self.files.iter().filter(|_| exists) {
-            let Some(rest) = file.strip_prefix(&prefix) else {
-                continue;
-            };
-            match rest.split_once('/') {
-                Some((sub, _)) => trees.insert(sub.to_string()),
-                None => blobs.insert(rest.to_string()),
-            };
-        }
-        let page = |names: std::collections::BTreeSet<String>| {
-            let more = names.len() > 100;
-            let nodes: Vec<Value> = names
-                .into_iter()
-                .take(100)
-                .map(|n| json!({"name": n}))
-                .collect();
-            json!({"nodes": nodes, "pageInfo": {"hasNextPage": more}})
-        };
-        json!({"trees": page(trees), "blobs": page(blobs)})
-    }
-}
-
-impl wiremock::Respond for TreeResponder {
-    fn respond(&self, request: &Request) -> ResponseTemplate {
-        let body: Value = serde_json::from_slice(&request.body).unwrap_or_default();
-        let vars = &body["variables"];
-        let text = |k: &str| vars[k].as_str().unwrap_or_default().to_string();
-        let exists = self.refs.contains(&text("ref"));
-        let mut root = self.tree(exists, "");
-        root["lastCommit"] = if exists {
-            json!({"sha": "9a1c8e2f0d8e7a6b5c4d3e2f1a0b9c8d7e6f5a4b"})
-        } else {
-            Value::Null
-        };
-        let mut repository = json!({"root": root, "dir": self.tree(exists, &text("path"))});
-        for i in 0..3 {
-            if vars[format!("withUp{i}")] == json!(true) {
-                repository[format!("up{i}")] = self.tree(exists, &text(&format!("up{i}")));
-            }
-        }
-        json_response(json!({"data": {"project": {"repository": repository}}}))
-    }
 }
 
 /// The answer to a project completion (`query CompleteProjects`): `paths` as GitLab lists

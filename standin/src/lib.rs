@@ -1,11 +1,25 @@
-//! GitLab stand-ins for the tests and benches of gitlab-file-mcp, each answering as GitLab does
-//! (`../shared/gitlab/samples/`): [`gitlab_mock`] (wiremock helpers shaping GitLab's answers,
-//! and the git blob id every stand-in names blobs by), [`faulty_gitlab`] (a blob cache's GitLab
-//! with the faults of networks and proxies), [`deployed_gitlab`] (GitLab as deployed: gzip, LFS
-//! on object storage, size and complexity limits, old instances), [`tree_gitlab`] (a repository's
-//! trees and code search). `tests/it/support` re-exports them; the benches use them directly.
+//! The GitLab stand-in of gitlab-file-mcp's tests and benches (dev-only, not published):
+//! [`gitlab::Gitlab`], one GitLab answering GraphQL, REST and the sign-in from a repository the
+//! test fills, as GitLab does (`../shared/gitlab/samples/`), with knobs for the faults of
+//! networks and proxies, GitLab as deployed, and OAuth; and [`gitlab_mock`], GitLab's answer
+//! shapes for tests that script each answer. `tests/it/support` re-exports both; the benches use
+//! them directly.
 
-pub mod deployed_gitlab;
-pub mod faulty_gitlab;
+pub mod gitlab;
 pub mod gitlab_mock;
-pub mod tree_gitlab;
+
+/// `n` Python files in 10 directories (`pkg<d>/mod_<i>.py`), the middle one defining
+/// `retry_policy`: the repository the `search_repository` tests and bench list and search.
+pub fn python_modules(n: usize) -> Vec<(String, String)> {
+    (0..n)
+        .map(|i| {
+            let body = if i == n / 2 {
+                "import os\n\n\ndef retry_policy(attempts):\n    return min(attempts, 5)\n"
+                    .to_string()
+            } else {
+                format!("# module {i}\nVALUE = {i}\n")
+            };
+            (format!("pkg{}/mod_{i:05}.py", i % 10), body)
+        })
+        .collect()
+}

@@ -1,14 +1,14 @@
 //! GitLab as it is deployed (issue 25), end to end: the real binary over MCP against the
-//! stand-in of `standin/src/deployed_gitlab.rs`, which compresses like Omnibus nginx, keeps LFS
+//! GitLab stand-in (`standin/src/gitlab/`) told to be deployed, which compresses like Omnibus nginx, keeps LFS
 //! objects on an S3-like storage that refuses a second credential, applies the 20 MiB rule to
 //! full sizes, counts query complexity per path, and can be an older GitLab without `RefType`,
 //! `permalinkPath`, `Repository.commit` and Duo exclusion settings.
 
-use crate::support::deployed_gitlab;
+use crate::support::gitlab;
 use crate::support::gitlab_mock;
 use crate::support::mcp;
 
-use deployed_gitlab::{Deployed, Storage, start};
+use gitlab::{Gitlab, Storage};
 use mcp::{err, ok, spawn};
 use serde_json::{Value, json};
 use tokio::io::AsyncReadExt;
@@ -43,13 +43,13 @@ async fn server_for(mock: &wiremock::MockServer, args: &[&str]) -> mcp::Server {
 
 #[tokio::test]
 async fn answers_come_gzip_compressed_and_are_read_decoded() {
-    let gitlab = Deployed {
+    let gitlab = Gitlab {
         gzip: true,
-        ..Deployed::default()
+        ..Gitlab::default()
     };
     let text = source(600_000);
-    gitlab.put(MAIN, "src/big.rs", text.clone().into_bytes(), false);
-    let mock = start(&gitlab).await;
+    gitlab.put_at(MAIN, "src/big.rs", text.clone().into_bytes(), false);
+    let mock = gitlab.start().await;
     let server = server_for(&mock, &[]).await;
     let out = ok(&server.call(read("src/big.rs")).await);
     let window = out["content"].as_str().unwrap();
@@ -72,15 +72,15 @@ async fn answers_come_gzip_compressed_and_are_read_decoded() {
 
 #[tokio::test]
 async fn a_file_past_the_cut_is_verified_on_its_decoded_bytes() {
-    let gitlab = Deployed {
+    let gitlab = Gitlab {
         gzip: true,
-        ..Deployed::default()
+        ..Gitlab::default()
     };
     // 10.5 MiB: GraphQL sends the first 10 MiB, REST the whole blob (compressed).
     let line = "2026-12-01T20:00:00Z INFO request served in 3 ms\n";
     let text = line.repeat(10 * 1024 * 1024 / line.len() + 20_000);
-    gitlab.put(MAIN, "logs/app.log", text.clone().into_bytes(), false);
-    let mock = start(&gitlab).await;
+    gitlab.put_at(MAIN, "logs/app.log", text.clone().into_bytes(), false);
+    let mock = gitlab.start().await;
     let server = server_for(&mock, &[]).await;
     let total = text.lines().count();
     let mut args = read("logs/app.log");
@@ -96,14 +96,14 @@ async fn a_file_past_the_cut_is_verified_on_its_decoded_bytes() {
 
 #[tokio::test]
 async fn a_small_compressed_body_that_expands_past_the_maximum_is_refused() {
-    let gitlab = Deployed {
+    let gitlab = Gitlab {
         gzip: true,
         bomb: true,
-        ..Deployed::default()
+        ..Gitlab::default()
     };
     // An LFS file of 1,000 bytes, whose download expands to 64 MiB.
-    gitlab.put(MAIN, "data/small.txt", vec![b'x'; 1_000], true);
-    let mock = start(&gitlab).await;
+    gitlab.put_at(MAIN, "data/small.txt", vec![b'x'; 1_000], true);
+    let mock = gitlab.start().await;
     let server = server_for(&mock, &["--max-file-bytes", "1000000"]).await;
     let e = err(&server.call(read("data/small.txt")).await);
     // Refused one byte past the pointer's size (issue 35), long before the maximum: a body
@@ -122,19 +122,19 @@ async fn a_small_compressed_body_that_expands_past_the_maximum_is_refused() {
 async fn lfs_on_storage(
     expired: bool,
 ) -> (
-    Deployed,
+    Gitlab,
     Storage,
     (wiremock::MockServer, wiremock::MockServer),
     String,
 ) {
     let (storage, storage_server) = Storage::start(expired).await;
-    let gitlab = Deployed {
+    let gitlab = Gitlab {
         storage: Some(storage.clone()),
-        ..Deployed::default()
+        ..Gitlab::default()
     };
     let text = source(5_000);
-    gitlab.put(MAIN, "assets/model.txt", text.clone().into_bytes(), true);
-    let mock = start(&gitlab).await;
+    gitlab.put_at(MAIN, "assets/model.txt", text.clone().into_bytes(), true);
+    let mock = gitlab.start().await;
     (gitlab, storage, (mock, storage_server), text)
 }
 
@@ -253,12 +253,12 @@ async fn a_slow_object_store_is_named_as_such() {
         uri: stalling_storage(text.len()).await,
         ..Storage::default()
     };
-    let gitlab = Deployed {
+    let gitlab = Gitlab {
         storage: Some(storage),
-        ..Deployed::default()
+        ..Gitlab::default()
     };
-    gitlab.put(MAIN, "assets/model.txt", text.into_bytes(), true);
-    let mock = start(&gitlab).await;
+    gitlab.put_at(MAIN, "assets/model.txt", text.into_bytes(), true);
+    let mock = gitlab.start().await;
     let server = server_for(&mock, &["--request-timeout", "1"]).await;
     let e = err(&server.call(read("assets/model.txt")).await);
     assert!(
@@ -304,21 +304,21 @@ async fn a_missing_storage_object_is_its_own_error() {
 }
 
 /// An older GitLab with a branch and a tag both named `v1`.
-async fn old_gitlab() -> (Deployed, wiremock::MockServer) {
-    let gitlab = Deployed {
+async fn old_gitlab() -> (Gitlab, wiremock::MockServer) {
+    let gitlab = Gitlab {
         old: true,
-        ..Deployed::default()
+        ..Gitlab::default()
     };
-    gitlab.put(
+    gitlab.put_at(
         "refs/heads/v1",
         "dir/a.txt",
         b"on the branch\n".to_vec(),
         false,
     );
-    gitlab.put("refs/tags/v1", "dir/a.txt", b"on the tag\n".to_vec(), false);
-    gitlab.put(MAIN, "dir/a.txt", b"on main\nsecond\n".to_vec(), false);
-    gitlab.put(MAIN, "dir/b.txt", b"b on main\n".to_vec(), false);
-    let mock = start(&gitlab).await;
+    gitlab.put_at("refs/tags/v1", "dir/a.txt", b"on the tag\n".to_vec(), false);
+    gitlab.put_at(MAIN, "dir/a.txt", b"on main\nsecond\n".to_vec(), false);
+    gitlab.put_at(MAIN, "dir/b.txt", b"b on main\n".to_vec(), false);
+    let mock = gitlab.start().await;
     (gitlab, mock)
 }
 
@@ -364,18 +364,18 @@ async fn an_older_gitlab_answers_reads_urls_misses_searches_and_batches() {
 #[tokio::test]
 async fn a_costly_url_split_is_asked_in_smaller_requests_and_remembered() {
     // 10 + 14 per candidate: 8 candidates cost 122, past this instance's 100.
-    let gitlab = Deployed {
+    let gitlab = Gitlab {
         complexity: Some((100, 14)),
-        ..Deployed::default()
+        ..Gitlab::default()
     };
     let deep = "a/b/c/d/e/f/g/h/i/j.txt";
-    gitlab.put(
+    gitlab.put_at(
         "refs/heads/a/b/c/d/e/f/g/h/i",
         "j.txt",
         b"deep\n".to_vec(),
         false,
     );
-    let mock = start(&gitlab).await;
+    let mock = gitlab.start().await;
     let server = server_for(&mock, &[]).await;
     let url = json!({"url": format!("{}/grp/proj/-/blob/{deep}", mock.uri())});
     let out = ok(&server.call(url.clone()).await);
@@ -421,12 +421,12 @@ fn named_text(name: &str, bytes: usize) -> Vec<u8> {
 
 #[tokio::test]
 async fn files_too_large_together_by_full_size_are_asked_in_parts() {
-    let gitlab = Deployed::default();
+    let gitlab = Gitlab::default();
     // 12 MB + 9.3 MB: their cut parts (10 MiB + 9.3 MB) fit 20 MiB, their full sizes do not.
-    gitlab.put(MAIN, "big.log", named_text("big", 12_000_000), false);
-    gitlab.put(MAIN, "mid.log", named_text("mid", 9_300_000), false);
-    gitlab.put(MAIN, "small.txt", named_text("small", 100), false);
-    let mock = start(&gitlab).await;
+    gitlab.put_at(MAIN, "big.log", named_text("big", 12_000_000), false);
+    gitlab.put_at(MAIN, "mid.log", named_text("mid", 9_300_000), false);
+    gitlab.put_at(MAIN, "small.txt", named_text("small", 100), false);
+    let mock = gitlab.start().await;
     let server = server_for(&mock, &[]).await;
     let got = first_lines(
         &server
@@ -448,19 +448,19 @@ async fn files_too_large_together_by_full_size_are_asked_in_parts() {
 #[tokio::test]
 async fn a_part_refused_under_another_versions_rule_is_halved_not_failed() {
     // An instance with a 1 MB cap: 20 MiB packing is not enough, halving is.
-    let gitlab = Deployed {
+    let gitlab = Gitlab {
         cap: Some(1_000_000),
-        ..Deployed::default()
+        ..Gitlab::default()
     };
     for name in ["a", "b", "c"] {
-        gitlab.put(
+        gitlab.put_at(
             MAIN,
             &format!("{name}.txt"),
             named_text(name, 600_000),
             false,
         );
     }
-    let mock = start(&gitlab).await;
+    let mock = gitlab.start().await;
     let server = server_for(&mock, &[]).await;
     let got = first_lines(&server.call_many(batch(&["a.txt", "b.txt", "c.txt"])).await);
     assert_eq!(got, ["a", "b", "c"]);
@@ -470,15 +470,15 @@ async fn a_part_refused_under_another_versions_rule_is_halved_not_failed() {
 #[tokio::test]
 async fn a_costly_batch_is_asked_in_smaller_requests_and_remembered() {
     // GitLab 18.4.2 counted about 14 per path: 20 paths cost 290, past 250.
-    let gitlab = Deployed {
+    let gitlab = Gitlab {
         complexity: Some((250, 14)),
-        ..Deployed::default()
+        ..Gitlab::default()
     };
     let names: Vec<String> = (0..20).map(|i| format!("f{i}.txt")).collect();
     for name in &names {
-        gitlab.put(MAIN, name, named_text(name, 50), false);
+        gitlab.put_at(MAIN, name, named_text(name, 50), false);
     }
-    let mock = start(&gitlab).await;
+    let mock = gitlab.start().await;
     let server = server_for(&mock, &[]).await;
     let paths: Vec<&str> = names.iter().map(String::as_str).collect();
     let got = first_lines(&server.call_many(batch(&paths)).await);

@@ -1,14 +1,14 @@
 //! Paging a file for the price of one download (issue 9), and the cache's integrity (issue 20),
 //! end to end: the real binary over MCP against the GitLab stand-in of
-//! `standin/src/faulty_gitlab.rs`, which answers like GitLab, counts every request and byte it
+//! `standin/src/gitlab/` (`Gitlab`), which answers like GitLab, counts every request and byte it
 //! sends, and bends its answers the way networks and proxies do.
 
-use crate::support::faulty_gitlab;
+use crate::support::gitlab;
 use crate::support::gitlab_mock;
 use crate::support::http_server;
 use crate::support::mcp;
 
-use faulty_gitlab::{Bent, BentText, File, Gitlab, hex, secret_location, start};
+use gitlab::{Access, Bent, BentText, Gitlab, hex, secret_location};
 use gitlab_mock::git_blob_id;
 use mcp::{err, ok, spawn};
 use rmcp::model::CallToolRequestParams;
@@ -54,7 +54,7 @@ async fn paging_a_file_whole_downloads_it_once() {
     let gitlab = Gitlab::default();
     let file = text(2_400, 20); // 48,000 bytes
     gitlab.put("src/big.rs", file.clone().into_bytes(), false);
-    let mock = start(&gitlab).await;
+    let mock = gitlab.start().await;
     let server = spawn(&[], &[("GITLAB_URL", &mock.uri())]).await;
     let (content, outputs) = page_whole(&server, "src/big.rs", 500).await;
     assert_eq!(content, file);
@@ -89,7 +89,7 @@ async fn paging_a_file_whole_downloads_it_once() {
 async fn a_changed_blob_gives_the_new_content_and_says_so() {
     let gitlab = Gitlab::default();
     gitlab.put("a.txt", b"one\ntwo\nthree\n".to_vec(), false);
-    let mock = start(&gitlab).await;
+    let mock = gitlab.start().await;
     let server = spawn(&[], &[("GITLAB_URL", &mock.uri())]).await;
     let mut first = args("a.txt");
     first["limit"] = json!(1);
@@ -141,7 +141,7 @@ async fn a_file_past_the_read_limit_is_read_whole_over_rest() {
     let lines = 120_000;
     let file = text(lines, 100); // 12,000,000 bytes: GraphQL returns 104,857.6 lines of it
     gitlab.put("huge.log", file.clone().into_bytes(), false);
-    let mock = start(&gitlab).await;
+    let mock = gitlab.start().await;
     let server = spawn(&[], &[("GITLAB_URL", &mock.uri())]).await;
     // A window inside the part GraphQL returned: served from it, flagged as before.
     let out = ok(&server.call(args("huge.log")).await);
@@ -199,7 +199,7 @@ async fn a_file_past_the_read_limit_is_read_whole_over_rest() {
 async fn a_file_larger_than_the_maximum_is_refused_naming_the_limit() {
     let gitlab = Gitlab::default();
     gitlab.put("big.txt", text(40, 50).into_bytes(), false); // 2,000 bytes
-    let mock = start(&gitlab).await;
+    let mock = gitlab.start().await;
     let server = spawn(
         &["--max-file-bytes", "1000"],
         &[("GITLAB_URL", &mock.uri())],
@@ -221,7 +221,7 @@ async fn lfs_text_is_read_like_any_file_and_lfs_binary_keeps_its_error() {
     let mut binary = vec![0u8, 1, 2, 3];
     binary.extend(std::iter::repeat_n(7u8, 20_000));
     gitlab.put("files/blob.iso", binary.clone(), true);
-    let mock = start(&gitlab).await;
+    let mock = gitlab.start().await;
     let server = spawn(&[], &[("GITLAB_URL", &mock.uri())]).await;
     let (content, outputs) = page_whole(&server, "data/table.csv", 100).await;
     assert_eq!(content, csv);
@@ -252,7 +252,7 @@ async fn lfs_text_is_read_like_any_file_and_lfs_binary_keeps_its_error() {
 #[tokio::test]
 async fn rest_bodies_that_are_not_the_blob_are_retried_once_never_served_never_cached() {
     let gitlab = Gitlab::default();
-    let mock = start(&gitlab).await;
+    let mock = gitlab.start().await;
     let server = spawn(&[], &[("GITLAB_URL", &mock.uri())]).await;
     for (i, how) in [Bent::Short, Bent::Long, Bent::Altered, Bent::Binary]
         .into_iter()
@@ -295,7 +295,7 @@ async fn past_the_read_limit_an_altered_body_is_retried_into_the_blob() {
     let gitlab = Gitlab::default();
     let file = text(120_000, 100);
     gitlab.put("huge.log", file.clone().into_bytes(), false);
-    let mock = start(&gitlab).await;
+    let mock = gitlab.start().await;
     let server = spawn(&[], &[("GITLAB_URL", &mock.uri())]).await;
     *gitlab.rest_bodies.lock().unwrap() = vec![Bent::Altered];
     let mut tail = args("huge.log");
@@ -318,7 +318,7 @@ async fn graphql_verdicts_are_not_sticky_and_do_not_overwrite_proven_content() {
     gitlab.put("a.txt", file.clone().into_bytes(), false);
     gitlab.put("copy-of-a.txt", file.clone().into_bytes(), false);
     gitlab.put("b.txt", text(200, 30).into_bytes(), false);
-    let mock = start(&gitlab).await;
+    let mock = gitlab.start().await;
     let server = spawn(&[], &[("GITLAB_URL", &mock.uri())]).await;
     // One answer whose rawTextBlob is null: that call is told the file is binary…
     *gitlab.texts.lock().unwrap() = vec![BentText::Null];
@@ -347,7 +347,7 @@ async fn lfs_objects_are_hashed_and_a_missing_one_is_a_permanent_error() {
     let csv = "id,name\n1,alpha\n2,beta\n".repeat(100);
     gitlab.put("data/table.csv", csv.clone().into_bytes(), true);
     let sha = hex(&Sha256::digest(csv.as_bytes()));
-    let mock = start(&gitlab).await;
+    let mock = gitlab.start().await;
     let server = spawn(&[], &[("GITLAB_URL", &mock.uri())]).await;
     // Altered twice: an error naming the object; nothing kept.
     *gitlab.rest_bodies.lock().unwrap() = vec![Bent::Altered, Bent::Altered];
@@ -406,7 +406,7 @@ async fn concurrent_first_reads_download_a_blob_once() {
     gitlab.put("shared.rs", file.into_bytes(), false);
     let huge = text(120_000, 100);
     gitlab.put("huge.log", huge.into_bytes(), false);
-    let mock = start(&gitlab).await;
+    let mock = gitlab.start().await;
     let server = spawn(&[], &[("GITLAB_URL", &mock.uri())]).await;
     let calls = (0..8).map(|i| {
         let mut a = args("shared.rs");
@@ -439,7 +439,7 @@ async fn eviction_under_the_byte_budget() {
     let gitlab = Gitlab::default();
     gitlab.put("a.txt", text(60, 10).into_bytes(), false); // 600 bytes
     gitlab.put("b.txt", text(60, 10).replace('0', "x").into_bytes(), false);
-    let mock = start(&gitlab).await;
+    let mock = gitlab.start().await;
     let server = spawn(&["--cache-bytes", "1000"], &[("GITLAB_URL", &mock.uri())]).await;
     for path in ["a.txt", "a.txt", "b.txt", "b.txt", "a.txt"] {
         ok(&server.call(args(path)).await);
@@ -454,7 +454,7 @@ async fn eviction_under_the_byte_budget() {
 async fn rest_faults_are_retried_and_worded() {
     let gitlab = Gitlab::default();
     gitlab.put("huge.log", text(120_000, 100).into_bytes(), false);
-    let mock = start(&gitlab).await;
+    let mock = gitlab.start().await;
     let server = spawn(&[], &[("GITLAB_URL", &mock.uri())]).await;
     let mut tail = args("huge.log");
     tail["offset"] = json!(119_000);
@@ -478,14 +478,9 @@ async fn rest_faults_are_retried_and_worded() {
 
 #[tokio::test]
 async fn a_reset_connection_is_retried_like_a_502_and_worded() {
-    let gitlab = Gitlab::default();
     let file = "line\n".repeat(10);
     // A 20 MiB file of which GraphQL sent only these 50 bytes: any window past them needs REST.
-    let mut node = gitlab.node(
-        "cut.log",
-        &File::new(file.clone().into_bytes(), false),
-        true,
-    );
+    let mut node = gitlab_mock::text_node("cut.log", &file);
     node["rawSize"] = json!("20971520");
     let answer =
         serde_json::to_vec(&gitlab_mock::project_answer("grp/proj", 42, vec![node])).unwrap();
@@ -503,11 +498,11 @@ async fn a_reset_connection_is_retried_like_a_502_and_worded() {
 #[tokio::test]
 async fn one_cache_many_users_and_no_content_without_access() {
     let gitlab = Gitlab {
-        reader: Some("alice-token".into()),
+        access: Access::Only("alice-token".into()),
         ..Gitlab::default()
     };
     gitlab.put("secret.txt", b"the secret\n".to_vec(), false);
-    let mock = start(&gitlab).await;
+    let mock = gitlab.start().await;
     let server =
         http_server::HttpServer::start(&mock.uri(), &["--stateless", "--token-from-request"], None);
     let call = |token: &'static str| call_as(server.mcp(), token, "secret.txt");
@@ -547,12 +542,12 @@ async fn call_as(url: String, token: &str, path: &str) -> rmcp::model::CallToolR
 async fn a_caller_without_access_never_waits_on_the_owners_read() {
     // The owner's answer takes an hour; the other caller's is immediate and says "no".
     let gitlab = Gitlab {
-        reader: Some("owner-token".into()),
+        access: Access::Only("owner-token".into()),
         slow: Some(("owner-token".into(), std::time::Duration::from_secs(3600))),
         ..Gitlab::default()
     };
     gitlab.put("private.txt", b"the secret\n".to_vec(), false);
-    let mock = start(&gitlab).await;
+    let mock = gitlab.start().await;
     let server = http_server::HttpServer::start(
         &mock.uri(),
         &[
@@ -590,7 +585,7 @@ async fn waiters_of_a_stalled_download_share_its_one_failure_and_the_next_call_s
     let gitlab = Gitlab::default();
     let file = text(120_000, 100);
     gitlab.put("huge.log", file.clone().into_bytes(), false);
-    let mock = start(&gitlab).await;
+    let mock = gitlab.start().await;
     let server = spawn(&["--request-timeout", "15"], &[("GITLAB_URL", &mock.uri())]).await;
     *gitlab.rest_bodies.lock().unwrap() = vec![Bent::Stalled];
     let calls = (0..4).map(|i| {
@@ -640,7 +635,7 @@ async fn window_of_a(
 #[tokio::test]
 async fn the_file_changed_hint_never_attributes_another_clients_reads() {
     let gitlab = Gitlab::default();
-    let mock = start(&gitlab).await;
+    let mock = gitlab.start().await;
     let change = |n: usize| gitlab.put("a.txt", format!("version {n}\n").into_bytes(), false);
     // (mode flags, whether a client is told about its own earlier window)
     let modes: [(&[&str], bool); 3] = [
@@ -674,14 +669,9 @@ async fn the_file_changed_hint_never_attributes_another_clients_reads() {
 
 #[tokio::test]
 async fn a_body_that_stops_coming_is_a_timeout_worded_as_one() {
-    let gitlab = Gitlab::default();
     // GraphQL names a 20 MiB blob and sends 50 bytes of it: not GitLab's cut, so the blob is
     // read over REST, whose body stops after its first bytes.
-    let mut node = gitlab.node(
-        "cut.log",
-        &File::new("line\n".repeat(10).into_bytes(), false),
-        true,
-    );
+    let mut node = gitlab_mock::text_node("cut.log", &"line\n".repeat(10));
     node["rawSize"] = json!("20971520");
     let answer =
         serde_json::to_vec(&gitlab_mock::project_answer("grp/proj", 42, vec![node])).unwrap();
@@ -709,7 +699,7 @@ async fn an_lfs_download_longer_than_its_pointer_says_is_not_the_object() {
     for path in ["small.csv", "big.csv"] {
         gitlab.raw_sizes.lock().unwrap().insert(path.into(), 10);
     }
-    let mock = start(&gitlab).await;
+    let mock = gitlab.start().await;
     let server = spawn(
         &["--max-file-bytes", "3000"],
         &[("GITLAB_URL", &mock.uri())],
@@ -738,7 +728,7 @@ async fn a_search_reads_past_the_read_limit_and_then_costs_no_content() {
     let mut file = text(lines, 100); // 11,000,000 bytes: GraphQL returns the first 10 MiB
     file.push_str("fn needle() {}\n");
     gitlab.put("huge.rs", file.clone().into_bytes(), false);
-    let mock = start(&gitlab).await;
+    let mock = gitlab.start().await;
     let server = spawn(&[], &[("GITLAB_URL", &mock.uri())]).await;
     // A window first: only the 10 MiB part is read (and cached as such).
     let out = ok(&server.call(args("huge.rs")).await);
@@ -781,7 +771,7 @@ async fn a_search_reads_past_the_read_limit_and_then_costs_no_content() {
 async fn a_cache_hit_is_citable_and_content_free() {
     let gitlab = Gitlab::default();
     gitlab.put("a.txt", text(30, 10).into_bytes(), false);
-    let mock = start(&gitlab).await;
+    let mock = gitlab.start().await;
     let server = spawn(&[], &[("GITLAB_URL", &mock.uri())]).await;
     let mut a = args("a.txt");
     a["limit"] = json!(10);
@@ -805,7 +795,7 @@ async fn if_none_match_costs_one_content_free_request_when_unchanged() {
     let file = text(30, 10);
     gitlab.put("a.txt", file.clone().into_bytes(), false);
     let held = git_blob_id(file.as_bytes());
-    let mock = start(&gitlab).await;
+    let mock = gitlab.start().await;
     // A fresh server (nothing cached): one request, without content, and no window.
     let server = spawn(&[], &[("GITLAB_URL", &mock.uri())]).await;
     let mut a = args("a.txt");
@@ -859,7 +849,7 @@ async fn a_search_after_a_read_of_the_same_file_is_one_content_free_request() {
     let gitlab = Gitlab::default();
     let file = text(2_400, 20);
     gitlab.put("src/big.rs", file.into_bytes(), false);
-    let mock = start(&gitlab).await;
+    let mock = gitlab.start().await;
     let server = spawn(&[], &[("GITLAB_URL", &mock.uri())]).await;
     ok(&server.call(args("src/big.rs")).await);
     let after_read = gitlab.sent();
@@ -885,7 +875,7 @@ async fn if_none_match_of_an_older_blob_gets_the_normal_answer() {
     let gitlab = Gitlab::default();
     let old = b"one\ntwo\n".to_vec();
     gitlab.put("a.txt", old.clone(), false);
-    let mock = start(&gitlab).await;
+    let mock = gitlab.start().await;
     let server = spawn(&[], &[("GITLAB_URL", &mock.uri())]).await;
     let old_commit = gitlab.head();
     // The branch moves before the caller re-reads with the blob it holds.

@@ -10,7 +10,7 @@
 //! truncated; `Tree.lastCommit` costs 10 plus its children. `@skip`/`@include` are applied with
 //! the variables sent. Which fields call Gitaly is [`GITALY`], read from GitLab's types.
 
-use crate::support::deployed_gitlab;
+use crate::support::gitlab::Gitlab;
 use crate::support::mcp;
 
 use apollo_compiler::executable::{DirectiveList, Selection, SelectionSet};
@@ -202,9 +202,9 @@ async fn every_document_as_sent_stays_within_the_anonymous_limit() {
         eprintln!("!!! ../shared/gitlab/schema.graphql missing: query cost NOT checked !!!");
         return;
     };
-    let gitlab = deployed_gitlab::Deployed::default();
+    let gitlab = Gitlab::default();
     let main = "refs/heads/main";
-    gitlab.put(
+    gitlab.put_at(
         "refs/heads/a/b/c/d/e/f/g/h/i",
         "j.txt",
         b"deep\n".to_vec(),
@@ -212,12 +212,12 @@ async fn every_document_as_sent_stays_within_the_anonymous_limit() {
     );
     let names: Vec<String> = (0..20).map(|i| format!("dir/f{i}.txt")).collect();
     for name in &names {
-        gitlab.put(main, name, b"x\n".to_vec(), false);
+        gitlab.put_at(main, name, b"x\n".to_vec(), false);
     }
     let long: String = (1..=1000).map(|n| format!("line {n}\n")).collect();
-    gitlab.put(main, "long.txt", long.into_bytes(), false);
-    gitlab.put("refs/heads/v1", "long.txt", b"line 1\n".to_vec(), false);
-    let mock = deployed_gitlab::start(&gitlab).await;
+    gitlab.put_at(main, "long.txt", long.into_bytes(), false);
+    gitlab.put_at("refs/heads/v1", "long.txt", b"line 1\n".to_vec(), false);
+    let mock = gitlab.start().await;
     let server = mcp::spawn(&[], &[("GITLAB_URL", &mock.uri())]).await;
     let read = |path: &str| json!({"project_id": "grp/proj", "file_path": path, "ref": "main"});
     mcp::ok(&server.call(read("dir/f0.txt")).await);
@@ -274,10 +274,10 @@ async fn every_document_as_sent_stays_within_the_anonymous_limit() {
         "blobs, 20 path(s), with content",
         "blobs, 20 path(s), without content, language",
         "blobs, 1 path(s), with content, blamed",
-        // The stand-in answers no `blamed`, so the Blame query asks all 1,000 lines: eight
-        // fields (its most), then two.
+        // The read's `blamed` field gives the first 100 lines, so the Blame query asks the
+        // other 900: eight fields (its most), then one.
         "blame, 8 field(s)",
-        "blame, 2 field(s)",
+        "blame, 1 field(s)",
         "blobs, 1 path(s), with content, base",
         "history, first 100",
     ] {

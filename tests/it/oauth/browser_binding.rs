@@ -6,8 +6,8 @@
 //! `Retry-After` on `/register`'s 429, and the answer to a client this server no longer knows.
 
 use super::client::{self, Answer, REDIRECT, VERIFIER};
-use super::provider::Provider;
 use super::{KEY_A, KEY_B, start};
+use crate::support::gitlab::Provider;
 use crate::support::http_server::HttpServer as Server;
 
 use reqwest::StatusCode;

@@ -10,11 +10,11 @@
 use reqwest::StatusCode;
 use serde_json::json;
 
+use super::KEY_A;
 use super::client::{self, PUBLIC, REDIRECT, VERIFIER};
 use super::document_host::{DocumentHost, Reply, ca_file};
-use super::provider::{Provider, README};
 use super::sign_in::call;
-use super::{KEY_A, provider};
+use crate::support::gitlab::{Provider, README};
 use crate::support::http_server::HttpServer as Server;
 
 /// `serve --http --oauth` trusting the test CA, with `extra` flags.
@@ -27,7 +27,7 @@ fn start(gitlab: &wiremock::MockServer, extra: &[&str]) -> Server {
         &flags,
         None,
         &[
-            ("GITLAB_OAUTH_CLIENT_ID", provider::APP_ID),
+            ("GITLAB_OAUTH_CLIENT_ID", crate::support::gitlab::APP_ID),
             ("GITLAB_FILE_MCP_OAUTH_KEYS", KEY_A),
             ("GITLAB_CA_FILE", ca.to_str().unwrap()),
         ],

@@ -1,5 +1,5 @@
 //! Sign in with GitLab (issue 36), against the real binary with `serve --http --oauth` and a
-//! GitLab stand-in answering as GitLab's OAuth provider does ([`provider`]), driven by a
+//! the GitLab stand-in answering as GitLab's OAuth provider does (`gitlab::Provider`), driven by a
 //! scripted client ([`client`]): the whole sign-in then a tool call ([`sign_in`]), what is
 //! refused and how ([`refusals`]); the sign-in bound to the browser that consented
 //! ([`browser_binding`]); rmcp's own OAuth client signing in ([`rmcp_client`]);
@@ -10,13 +10,13 @@ mod browser_binding;
 mod client;
 mod document_host;
 mod documents;
-mod provider;
 mod refusals;
 mod rmcp_client;
 mod sign_in;
 
 use wiremock::MockServer;
 
+use crate::support::gitlab;
 use crate::support::http_server::HttpServer as Server;
 
 /// Two sealing keys (32 bytes each, base64url without padding).
@@ -32,7 +32,7 @@ pub fn start(gitlab: &MockServer, keys: &str, extra: &[&str]) -> Server {
         &flags,
         None,
         &[
-            ("GITLAB_OAUTH_CLIENT_ID", provider::APP_ID),
+            ("GITLAB_OAUTH_CLIENT_ID", gitlab::APP_ID),
             ("GITLAB_FILE_MCP_OAUTH_KEYS", keys),
         ],
     )

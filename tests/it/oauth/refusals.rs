@@ -5,9 +5,9 @@
 //! that succeeded).
 
 use super::client::{self, CHALLENGE, PUBLIC, REDIRECT, VERIFIER};
-use super::provider::Provider;
 use super::sign_in::call;
 use super::{KEY_A, start};
+use crate::support::gitlab::Provider;
 
 use reqwest::StatusCode;
 

@@ -8,8 +8,8 @@
 
 use super::client::{self, REDIRECT};
 use super::document_host::{DocumentHost, Reply, ca_file};
-use super::provider::{APP_ID, Provider, README};
 use super::{KEY_A, sign_in::read_readme};
+use crate::support::gitlab::{APP_ID, Provider, README};
 use crate::support::http_server::{HttpServer as Server, http_client, text};
 
 use reqwest::StatusCode;

@@ -4,8 +4,8 @@
 //! followed); two processes sharing keys; a key rotation; nothing secret in the debug log.
 
 use super::client::{self, PUBLIC, REDIRECT, VERIFIER};
-use super::provider::{Provider, README};
 use super::{KEY_A, KEY_B, start};
+use crate::support::gitlab::{Provider, README};
 use crate::support::http_server::{HttpServer as Server, http_client, mcp_client, text};
 
 use reqwest::StatusCode;

@@ -1,5 +1,5 @@
-//! What the tests share: the binary over stdio (`mcp`) and HTTP (`http_server`), GitLab
-//! stand-ins (`gitlab_mock`, `faulty_gitlab`, `deployed_gitlab`, `tree_gitlab`: the
+//! What the tests share: the binary over stdio (`mcp`) and HTTP (`http_server`), the GitLab
+//! stand-in (`gitlab`, and the answer shapes of `gitlab_mock` for scripted tests: the
 //! `gitlab-standin` crate of `standin/`, which the benches share; `users`), git fixtures, the
 //! heavy work of the CPU tests and the environment a spawned server must not inherit (`env`).
 
@@ -11,4 +11,4 @@ pub mod mcp;
 pub mod users;
 pub mod wire;
 
-pub use gitlab_standin::{deployed_gitlab, faulty_gitlab, gitlab_mock, tree_gitlab};
+pub use gitlab_standin::{gitlab, gitlab_mock, python_modules};

@@ -1,5 +1,5 @@
 //! `search_repository` over MCP (issue 47): paths and contents of a whole ref, against the
-//! GitLab stand-in of `standin/src/tree_gitlab.rs` (paginated trees, GitLab's code search
+//! GitLab stand-in (`standin/src/gitlab/`: paginated trees, GitLab's code search
 //! with its literal semantics and 20-per-page default, a search turned off (403) or rate
 //! limited (429)) and a local repository (`tests/it/support/git_fixture.rs`). Requests are
 //! counted, never timed.
@@ -8,8 +8,22 @@ use rmcp::model::CallToolResult;
 use serde_json::{Map, Value, json};
 
 use crate::support::git_fixture as fx;
+use crate::support::gitlab::{self as tg, Gitlab, SearchMode};
 use crate::support::mcp::{self, Server, err, first_call, text};
-use crate::support::tree_gitlab::{self as tg, PROJECT, Repo, SearchMode, TREE_COMMIT};
+use crate::support::python_modules;
+
+/// The stand-in's project.
+const PROJECT: &str = "grp/proj";
+
+/// A GitLab holding `files` on `main`.
+fn repo_of(files: Vec<(String, String)>) -> Gitlab {
+    Gitlab::default().with_files(files)
+}
+
+/// A GitLab holding `n` Python modules on `main` ([`python_modules`]).
+fn modules(n: usize) -> Gitlab {
+    repo_of(python_modules(n))
+}
 
 /// Calls `search_repository`.
 async fn find(server: &Server, arguments: Value) -> CallToolResult {
@@ -54,15 +68,22 @@ async fn all_pages(server: &Server, first: Value) -> Vec<Value> {
     pages
 }
 
-async fn gitlab(repo: Repo, mode: SearchMode) -> (wiremock::MockServer, Server) {
-    let gitlab = tg::serve(repo, mode).await;
+async fn gitlab(repo: Gitlab, mode: SearchMode) -> (wiremock::MockServer, Server) {
+    let gitlab = Gitlab {
+        search: mode,
+        ..repo
+    }
+    .start()
+    .await;
     let server = mcp::spawn_gitlab(&gitlab.uri(), Some("t0ken")).await;
     (gitlab, server)
 }
 
 #[tokio::test]
 async fn gitlab_paths_page_through_a_large_tree_and_a_second_listing_asks_only_the_ref() {
-    let (gitlab, server) = gitlab(Repo::python_modules(1_000), SearchMode::Works).await;
+    let repo = modules(1_000);
+    let tree_commit = repo.head();
+    let (gitlab, server) = gitlab(repo, SearchMode::Works).await;
     let pages = all_pages(
         &server,
         json!({"project_id": PROJECT, "ref": "main", "max_chars": 20_000}),
@@ -74,7 +95,7 @@ async fn gitlab_paths_page_through_a_large_tree_and_a_second_listing_asks_only_t
     let mut sorted = listed.clone();
     sorted.sort();
     assert_eq!(listed, sorted, "sorted, each path once");
-    assert_eq!(pages[0]["commit_sha"], TREE_COMMIT);
+    assert_eq!(pages[0]["commit_sha"], tree_commit);
     assert_eq!(
         pages[0]["entries"][0],
         json!({"path": "pkg0", "type": "tree", "size": null})
@@ -105,7 +126,9 @@ async fn gitlab_paths_page_through_a_large_tree_and_a_second_listing_asks_only_t
 
 #[tokio::test]
 async fn gitlab_contents_reads_only_the_candidates_gitlab_search_names() {
-    let (gitlab, server) = gitlab(Repo::python_modules(300), SearchMode::Works).await;
+    let repo = modules(300);
+    let tree_commit = repo.head();
+    let (gitlab, server) = gitlab(repo, SearchMode::Works).await;
     let answer = found(
         &find(
             &server,
@@ -121,11 +144,11 @@ async fn gitlab_contents_reads_only_the_candidates_gitlab_search_names() {
     );
     assert_eq!(
         file["read"],
-        json!({"project_id": PROJECT, "ref": TREE_COMMIT, "file_path": "pkg0/mod_00150.py",
+        json!({"project_id": PROJECT, "ref": tree_commit, "file_path": "pkg0/mod_00150.py",
             "pattern": r"def\s+retry_policy\(", "context_lines": 0})
     );
     assert!(file["web_url"].as_str().unwrap().ends_with(&format!(
-        "/{PROJECT}/-/blob/{TREE_COMMIT}/pkg0/mod_00150.py#L4"
+        "/{PROJECT}/-/blob/{tree_commit}/pkg0/mod_00150.py#L4"
     )));
     assert_eq!(answer["truncated"], false);
     let grep = text(
@@ -166,7 +189,7 @@ async fn gitlab_contents_reads_only_the_candidates_gitlab_search_names() {
 #[tokio::test]
 async fn gitlab_search_turned_off_or_rate_limited_falls_back_to_a_scan_and_says_so() {
     for mode in [SearchMode::Forbidden, SearchMode::RateLimited] {
-        let (_gitlab, server) = gitlab(Repo::python_modules(40), mode).await;
+        let (_gitlab, server) = gitlab(modules(40), mode).await;
         let answer = found(
             &find(
                 &server,
@@ -186,7 +209,7 @@ async fn gitlab_search_turned_off_or_rate_limited_falls_back_to_a_scan_and_says_
             "{hint}"
         );
         // A scope too large to scan is refused with what to narrow, not answered in part.
-        let (_big, server_big) = gitlab(Repo::python_modules(600), mode).await;
+        let (_big, server_big) = gitlab(modules(600), mode).await;
         let refused = err(&find(
             &server_big,
             json!({"project_id": PROJECT, "pattern": "retry_policy"}),
@@ -200,7 +223,7 @@ async fn gitlab_search_turned_off_or_rate_limited_falls_back_to_a_scan_and_says_
         server_big.stop().await;
     }
     // A regex without a literal is verified on every file of a small scope.
-    let (gitlab, server) = gitlab(Repo::python_modules(40), SearchMode::Works).await;
+    let (gitlab, server) = gitlab(modules(40), SearchMode::Works).await;
     let answer = found(
         &find(
             &server,
@@ -215,7 +238,7 @@ async fn gitlab_search_turned_off_or_rate_limited_falls_back_to_a_scan_and_says_
 
 #[tokio::test]
 async fn gitlab_errors_are_the_reads_errors() {
-    let (_gitlab, server) = gitlab(Repo::python_modules(5), SearchMode::Works).await;
+    let (_gitlab, server) = gitlab(modules(5), SearchMode::Works).await;
     let private = err(&find(&server, json!({"project_id": "group/private"})).await);
     assert!(private.contains("not found or inaccessible"), "{private}");
     let missing = err(&find(&server, json!({"project_id": PROJECT, "ref": "missing"})).await);
@@ -339,7 +362,7 @@ async fn gitlab_search_results_are_paged_past_gitlabs_default_and_excluded_files
         })
         .collect();
     files.push(("secret/keys.py".into(), "retry_policy = 7\n".into()));
-    let mut repo = Repo::new(files);
+    let mut repo = repo_of(files);
     repo.rules = Some(vec!["secret/**".into()]);
     let (gitlab, server) = gitlab(repo, SearchMode::Works).await;
     let pages = all_pages(
@@ -383,7 +406,7 @@ async fn gitlab_search_results_are_paged_past_gitlabs_default_and_excluded_files
 #[tokio::test]
 #[ignore = "a measurement: run it on purpose"]
 async fn measure_60000_files() {
-    let (gitlab, server) = gitlab(Repo::python_modules(60_000), SearchMode::Works).await;
+    let (gitlab, server) = gitlab(modules(60_000), SearchMode::Works).await;
     let started = std::time::Instant::now();
     let pages = all_pages(&server, json!({"project_id": PROJECT})).await;
     let first = started.elapsed();

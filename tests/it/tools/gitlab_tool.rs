@@ -2,6 +2,7 @@
 //! wiremock GitLab answering like GitLab's GraphQL API. Covers windowing and metadata, every
 //! error case, Duo exclusion, retries, and the one-request rule (`expect(n)`).
 
+use crate::support::gitlab::Gitlab;
 use crate::support::gitlab_mock;
 use crate::support::mcp;
 
@@ -932,6 +933,12 @@ const NEAR_FILES: &[&str] = &[
     "config/settings.key",
 ];
 
+/// The stand-in's project `grp/sub/proj` holding `files` (empty) on `main`, to answer the miss
+/// probe from.
+fn tree_of(files: &[&str]) -> Gitlab {
+    Gitlab::of_project("grp/sub/proj", 42).with_files(files.iter().map(|f| (*f, "")))
+}
+
 /// A GitLab where every blob is missing (with `rules`, if any) and the miss probe answers from
 /// [`NEAR_FILES`]; each mock expects `misses` requests: one blob query and one probe per miss.
 async fn gitlab_for_misses(rules: Option<Value>, misses: u64) -> MockServer {
@@ -948,7 +955,7 @@ async fn gitlab_for_misses(rules: Option<Value>, misses: u64) -> MockServer {
         .await;
     graphql()
         .and(QueryContains("query MissProbe"))
-        .respond_with(TreeResponder::new(&["main"], NEAR_FILES))
+        .respond_with(tree_of(NEAR_FILES))
         .expect(misses)
         .mount(&gitlab)
         .await;
@@ -1054,7 +1061,7 @@ async fn a_large_directory_names_a_hundred_entries_and_counts_the_rest() {
         .await;
     graphql()
         .and(QueryContains("query MissProbe"))
-        .respond_with(TreeResponder::new(&["main"], &files))
+        .respond_with(tree_of(&files))
         .expect(1)
         .mount(&gitlab)
         .await;

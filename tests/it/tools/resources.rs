@@ -1,14 +1,14 @@
 //! Resources over MCP (issue 49): templates, `resources/read`, the local list and path
 //! completion, through rmcp against a local repository (`git_fixture`), the GraphQL stand-in
-//! of `gitlab_mock` (reads) and the tree stand-in of `tree_gitlab` (completion).
+//! of `gitlab_mock` (reads) and the stateful stand-in of `gitlab` (completion).
 
 use rmcp::model::{ReadResourceResult, ResourceContents};
 use serde_json::json;
 
 use crate::support::git_fixture as fx;
+use crate::support::gitlab as tg;
 use crate::support::gitlab_mock::{self as gm, graphql, json_response, project_answer, text_node};
 use crate::support::mcp::{self, Server};
-use crate::support::tree_gitlab::{self as tg, PROJECT, Repo, SearchMode};
 
 /// The MCP error code of a missing resource.
 const RESOURCE_NOT_FOUND: i32 = -32002;
@@ -152,14 +152,14 @@ resource serves of a binary file; read it with git in the repository: git show '
 
 #[tokio::test]
 async fn gitlab_binary_is_a_verified_blob_and_an_lfs_text_is_text() {
-    use crate::support::deployed_gitlab::{Deployed, start};
-    let gitlab = Deployed::default();
+    use crate::support::gitlab::Gitlab;
+    let gitlab = Gitlab::default();
     let main = "refs/heads/main";
-    gitlab.put(main, "img/logo.png", fx::LOGO_PNG.to_vec(), false);
-    gitlab.put(main, "img/huge.png", vec![0; 700_001], false);
+    gitlab.put_at(main, "img/logo.png", fx::LOGO_PNG.to_vec(), false);
+    gitlab.put_at(main, "img/huge.png", vec![0; 700_001], false);
     let notes = "# Notes\n\nKept in LFS.\n";
-    gitlab.put(main, "docs/notes.md", notes.as_bytes().to_vec(), true);
-    let mock = start(&gitlab).await;
+    gitlab.put_at(main, "docs/notes.md", notes.as_bytes().to_vec(), true);
+    let mock = gitlab.start().await;
     let server = mcp::spawn_gitlab(&mock.uri(), Some(TOKEN)).await;
     let at = |path: &str| format!("{}/grp/proj/-/blob/main/{path}", mock.uri());
 
@@ -323,15 +323,15 @@ async fn gitlab_missing_project_is_not_found_and_completes_to_nothing() {
 
 #[tokio::test]
 async fn gitlab_path_completes_from_the_tree_and_never_from_an_unreadable_project() {
-    let repo = Repo::new(vec![
-        ("README.md".into(), "# r\n".into()),
-        ("src/main.rs".into(), "fn main() {}\n".into()),
-        ("src/util/mod.rs".into(), "\n".into()),
+    let repo = tg::Gitlab::default().with_files([
+        ("README.md", "# r\n"),
+        ("src/main.rs", "fn main() {}\n"),
+        ("src/util/mod.rs", "\n"),
     ]);
-    let gitlab = tg::serve(repo, SearchMode::Works).await;
+    let gitlab = repo.start().await;
     let server = mcp::spawn_gitlab(&gitlab.uri(), Some("t0ken")).await;
     let template = format!("{}/{{+project}}/-/blob/{{+ref}}/{{+path}}", gitlab.uri());
-    let at = [("project", PROJECT), ("ref", "main")];
+    let at = [("project", "grp/proj"), ("ref", "main")];
     let c = server.complete(&template, "path", "src/", &at).await;
     assert_eq!(c.values, ["src/main.rs", "src/util/"]);
     let c = server.complete(&template, "path", "", &at).await;

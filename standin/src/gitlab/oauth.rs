@@ -1,31 +1,26 @@
-//! A GitLab stand-in answering as GitLab's OAuth provider (Doorkeeper) does
-//! (`../shared/gitlab/OAUTH.md` §1): `GET /oauth/authorize` approves at once for a signed-in user
-//! (a 302 to the redirect URI with `code` and `state`), `POST /oauth/token` exchanges a code
-//! (once, PKCE S256 checked, the redirect URI matched) or a refresh token (rotated: the old one
-//! is spent, and replaying it revokes the whole family), errors as Doorkeeper's JSON
-//! (`invalid_grant`, 400); `GET /oauth/token/info` names a live token's user
-//! (`resource_owner_id`: [`Ledger::user`] when its family was signed in) or answers 401
-//! `invalid_token`; `POST /api/graphql` accepts a live access token (the token check and a file
-//! read) and answers any other with 401 `Invalid token`.
+//! GitLab as an OAuth provider, as Doorkeeper answers (`../shared/gitlab/OAUTH.md` §1):
+//! `GET /oauth/authorize` approves at once for a signed-in user (a 302 to the redirect URI with
+//! `code` and `state`); `POST /oauth/token` exchanges a code (once, PKCE S256 checked, the
+//! redirect URI matched) or a refresh token (rotated: the old one is spent, and replaying it
+//! revokes the whole family), errors as Doorkeeper's JSON (`invalid_grant`, 400);
+//! `GET /oauth/token/info` names a live token's user (`resource_owner_id`: [`Ledger::user`] when
+//! its family was signed in) or answers 401 `invalid_token`. With a [`Provider`], the stand-in's
+//! GraphQL accepts only a live access token and answers any other with 401 `Invalid token`.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 use base64::Engine;
-use serde_json::json;
+use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
-use wiremock::matchers::{method, path};
-use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
-
-use crate::support::gitlab_mock::{project_answer, text_node};
-use crate::support::users;
+use wiremock::{Request, ResponseTemplate};
 
 /// The GitLab application's id the server is configured with.
 pub const APP_ID: &str = "gitlab-app-4f2c";
-/// The file every read gets.
+/// The file the sign-in GitLab's project (`g/p`, id 1) holds on `main`, as `README.md`.
 pub const README: &str = "hello from GitLab\n";
 
-/// What the stand-in remembers.
+/// What the provider remembers.
 #[derive(Debug, Default)]
 pub struct Ledger {
     /// Codes issued at `/oauth/authorize`: code → (redirect URI, PKCE challenge).
@@ -51,31 +46,29 @@ pub struct Ledger {
     pub clients: Vec<(Option<String>, Option<String>)>,
 }
 
-/// The stand-in, its ledger shared with the test.
-#[derive(Clone)]
+/// The provider, its ledger shared with the test.
+#[derive(Clone, Default)]
 pub struct Provider(pub Arc<Mutex<Ledger>>);
 
 impl Provider {
-    /// Starts the stand-in: access tokens live `expires_in` seconds.
-    pub async fn start(expires_in: u64) -> (MockServer, Provider) {
-        let server = MockServer::start().await;
-        let provider = Provider(Arc::new(Mutex::new(Ledger {
+    /// A provider whose access tokens live `expires_in` seconds.
+    pub fn new(expires_in: u64) -> Provider {
+        Provider(Arc::new(Mutex::new(Ledger {
             expires_in,
             ..Ledger::default()
-        })));
-        for (verb, route) in [
-            ("GET", "/oauth/authorize"),
-            ("GET", "/oauth/token/info"),
-            ("POST", "/oauth/token"),
-            ("POST", "/api/graphql"),
-        ] {
-            Mock::given(method(verb))
-                .and(path(route))
-                .respond_with(provider.clone())
-                .mount(&server)
-                .await;
-        }
-        (server, provider)
+        })))
+    }
+
+    /// Starts a GitLab whose project `g/p` (id 1) holds [`README`] and which only a live
+    /// access token of this provider may read; its access tokens live `expires_in` seconds.
+    pub async fn start(expires_in: u64) -> (wiremock::MockServer, Provider) {
+        let provider = Provider::new(expires_in);
+        let gitlab = super::Gitlab {
+            access: super::Access::SignedIn(provider.clone()),
+            ..super::Gitlab::of_project("g/p", 1)
+        };
+        gitlab.put("README.md", README.as_bytes().to_vec(), false);
+        (gitlab.start().await, provider)
     }
 
     /// The user revokes the application: every token GitLab issued stops working.
@@ -94,6 +87,43 @@ impl Provider {
             .filter(|(_, f)| !ledger.revoked.contains(f))
             .map(|(t, _)| t.clone())
             .collect()
+    }
+
+    /// The user a live access token acts for.
+    pub fn user_of(&self, token: &str) -> Option<u64> {
+        let ledger = self.0.lock().unwrap();
+        let family = ledger
+            .access
+            .get(token)
+            .filter(|f| !ledger.revoked.contains(f))?;
+        ledger.users.get(family).copied()
+    }
+
+    /// The answer to a sign-in endpoint, `None` for any other path.
+    pub fn answer(&self, request: &Request) -> Option<ResponseTemplate> {
+        let mut ledger = self.0.lock().unwrap();
+        Some(match request.url.path() {
+            "/oauth/authorize" => ledger.authorize(request),
+            "/oauth/token" => ledger.token(request),
+            "/oauth/token/info" => {
+                drop(ledger);
+                self.token_info(request)
+            }
+            _ => return None,
+        })
+    }
+
+    /// Doorkeeper's token info: the live token's user.
+    fn token_info(&self, request: &Request) -> ResponseTemplate {
+        let token = super::access::bearer(request).unwrap_or_default();
+        let Some(user) = self.user_of(token) else {
+            return ResponseTemplate::new(401).set_body_json(json!({"error": "invalid_token", "error_description": "The access token is invalid"}));
+        };
+        let ledger = self.0.lock().unwrap();
+        ResponseTemplate::new(200).set_body_json(json!({
+            "resource_owner_id": user, "scope": ["read_api"], "expires_in": ledger.expires_in,
+            "application": {"uid": APP_ID}, "created_at": 1_700_000_000u64
+        }))
     }
 }
 
@@ -189,60 +219,14 @@ impl Ledger {
         let refresh = format!("gl-refresh-{}", self.next);
         self.access.insert(access.clone(), family);
         self.refresh.insert(refresh.clone(), family);
-        ResponseTemplate::new(200).set_body_json(json!({
+        let answer: Value = json!({
             "access_token": access,
             "token_type": "Bearer",
             "expires_in": self.expires_in,
             "refresh_token": refresh,
             "scope": "read_api",
             "created_at": 1_700_000_000u64,
-        }))
-    }
-
-    /// Doorkeeper's token info: the live token's user.
-    fn token_info(&self, request: &Request) -> ResponseTemplate {
-        let token = users::bearer(request).unwrap_or_default();
-        let family = self
-            .access
-            .get(&token)
-            .filter(|f| !self.revoked.contains(f));
-        let Some(user) = family.and_then(|f| self.users.get(f)) else {
-            return ResponseTemplate::new(401).set_body_json(json!({"error": "invalid_token", "error_description": "The access token is invalid"}));
-        };
-        ResponseTemplate::new(200).set_body_json(json!({
-            "resource_owner_id": user, "scope": ["read_api"], "expires_in": self.expires_in,
-            "application": {"uid": APP_ID}, "created_at": 1_700_000_000u64
-        }))
-    }
-
-    fn graphql(&self, request: &Request) -> ResponseTemplate {
-        let token = users::bearer(request).unwrap_or_default();
-        let live = self
-            .access
-            .get(&token)
-            .is_some_and(|f| !self.revoked.contains(f));
-        if !live {
-            return users::current_user(None);
-        }
-        if users::is_token_check(request) {
-            return users::current_user(Some(7));
-        }
-        ResponseTemplate::new(200).set_body_json(project_answer(
-            "g/p",
-            1,
-            vec![text_node("README.md", README)],
-        ))
-    }
-}
-
-impl Respond for Provider {
-    fn respond(&self, request: &Request) -> ResponseTemplate {
-        let mut ledger = self.0.lock().unwrap();
-        match request.url.path() {
-            "/oauth/authorize" => ledger.authorize(request),
-            "/oauth/token" => ledger.token(request),
-            "/oauth/token/info" => ledger.token_info(request),
-            _ => ledger.graphql(request),
-        }
+        });
+        ResponseTemplate::new(200).set_body_json(answer)
     }
 }
