@@ -397,4 +397,146 @@ mod tests {
             assert!(!shown.contains("gl-") && !shown.contains('<'), "{shown}");
         }
     }
+
+    /// The form of the one token request `server` received.
+    async fn the_form(server: &MockServer) -> std::collections::HashMap<String, String> {
+        let received = server.received_requests().await.expect("recording is on");
+        assert_eq!(received.len(), 1);
+        url::form_urlencoded::parse(&received[0].body)
+            .into_owned()
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn a_refresh_answers_a_new_pair_that_replaces_the_old() {
+        let (server, config) = gitlab().await;
+        Mock::given(method("POST"))
+            .and(path("/oauth/token"))
+            .respond_with(ResponseTemplate::new(200).set_body_json(serde_json::json!({
+                "access_token": "gl-access-2", "token_type": "Bearer",
+                "refresh_token": "gl-refresh-2", "scope": "read_api", "created_at": 1_700_000_000u64
+            })))
+            .expect(1)
+            .mount(&server)
+            .await;
+        let upstream = Upstream::new(&config).unwrap();
+        let tokens = upstream
+            .refresh(&settings(&config, Some("s3")), "gl-refresh-1")
+            .await
+            .unwrap();
+        assert_eq!(tokens.access_token.expose(), "gl-access-2");
+        assert_eq!(
+            tokens.refresh_token.as_ref().map(Secret::expose),
+            Some("gl-refresh-2")
+        );
+        // No `expires_in`: GitLab's two hours.
+        assert!(tokens.expires_at >= now() + DEFAULT_EXPIRES_IN - 1);
+        let form = the_form(&server).await;
+        assert_eq!(form["grant_type"], "refresh_token");
+        assert_eq!(form["refresh_token"], "gl-refresh-1");
+        assert_eq!(form["client_id"], "app");
+        assert_eq!(form["client_secret"], "s3");
+        // RFC 6749 §6 and Doorkeeper's refresh read no redirect URI.
+        assert!(!form.contains_key("redirect_uri"));
+    }
+
+    #[tokio::test]
+    async fn a_public_client_sends_no_secret() {
+        let (server, config) = gitlab().await;
+        Mock::given(method("POST"))
+            .and(path("/oauth/token"))
+            .respond_with(ResponseTemplate::new(200).set_body_json(serde_json::json!({
+                "access_token": "gl-access", "token_type": "bearer", "expires_in": 60
+            })))
+            .mount(&server)
+            .await;
+        let upstream = Upstream::new(&config).unwrap();
+        let tokens = upstream
+            .exchange(&settings(&config, None), "gl-code", "v1")
+            .await
+            .unwrap();
+        assert!(tokens.refresh_token.is_none());
+        assert!(tokens.expires_at <= now() + 60);
+        let form = the_form(&server).await;
+        assert_eq!(form["client_id"], "app");
+        assert!(!form.contains_key("client_secret"));
+        assert_eq!(form["code_verifier"], "v1");
+        assert_eq!(
+            form["redirect_uri"],
+            "https://mcp.example.com/oauth/callback"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_503_is_unavailable_and_invalid_client_a_refusal() {
+        let (server, config) = gitlab().await;
+        let settings = settings(&config, Some("s3"));
+        let upstream = Upstream::new(&config).unwrap();
+        Mock::given(method("POST"))
+            .and(path("/oauth/token"))
+            .respond_with(ResponseTemplate::new(503).set_body_json(serde_json::json!({
+                "error": "temporarily_unavailable"
+            })))
+            .mount(&server)
+            .await;
+        let failure = upstream.exchange(&settings, "gl-code", "v1").await;
+        assert!(
+            matches!(&failure, Err(UpstreamError::Unavailable { why }) if why == "HTTP 503"),
+            "{failure:?}"
+        );
+        server.reset().await;
+        Mock::given(method("POST"))
+            .and(path("/oauth/token"))
+            .respond_with(ResponseTemplate::new(401).set_body_json(serde_json::json!({
+                "error": "invalid_client",
+                "error_description": "Client authentication failed due to unknown client."
+            })))
+            .mount(&server)
+            .await;
+        let failure = upstream.exchange(&settings, "gl-code", "v1").await;
+        assert!(
+            matches!(&failure, Err(UpstreamError::Refused { error }) if error == "invalid_client"),
+            "{failure:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn no_debug_holds_a_token() {
+        let (server, config) = gitlab().await;
+        let settings = settings(&config, Some("gl-secret"));
+        let upstream = Upstream::new(&config).unwrap();
+        let answers = [
+            (
+                200,
+                r#"{"access_token":"gl-a","token_type":"Bearer","refresh_token":"gl-r"}"#,
+            ),
+            // Taken for no token (no `token_type`), the tokens it holds never quoted.
+            (
+                200,
+                r#"{"access_token":"gl-a","refresh_token":"gl-r","expires_in":"gl-e"}"#,
+            ),
+            (400, r#"{"error":"gl-a","error_description":"gl-r"}"#),
+            (400, r#"{"no error":"gl-a"}"#),
+            (502, r#"{"error":"gl-a"}"#),
+        ];
+        for (status, body) in answers {
+            server.reset().await;
+            Mock::given(method("POST"))
+                .and(path("/oauth/token"))
+                .respond_with(ResponseTemplate::new(status).set_body_raw(body, "application/json"))
+                .mount(&server)
+                .await;
+            for answer in [
+                upstream.exchange(&settings, "gl-code", "gl-verifier").await,
+                upstream.refresh(&settings, "gl-refresh").await,
+            ] {
+                let shown = format!("{answer:?}");
+                assert!(!shown.contains("gl-"), "{shown}");
+                if let Err(failure) = answer {
+                    assert!(!failure.to_string().contains("gl-"), "{failure}");
+                }
+            }
+        }
+        assert!(!format!("{upstream:?} {settings:?}").contains("gl-"));
+    }
 }
