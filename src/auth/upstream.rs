@@ -6,10 +6,10 @@
 //! failures; and `/oauth/token/info` (no OAuth standard call, so plain reqwest), whose user a
 //! sign-in's sessions belong to. Nothing here logs a token.
 
-use oauth2::basic::{BasicClient, BasicErrorResponse, BasicTokenResponse};
 use std::future::Future;
 use std::pin::Pin;
 
+use oauth2::basic::{BasicClient, BasicErrorResponse, BasicTokenResponse};
 use oauth2::{
     AsyncHttpClient, AuthType, AuthUrl, AuthorizationCode, ClientId, ClientSecret, CsrfToken,
     EndpointNotSet, EndpointSet, HttpRequest, HttpResponse, PkceCodeChallenge, PkceCodeVerifier,
@@ -172,8 +172,8 @@ async fn send(
     Ok(answer)
 }
 
-/// GitLab's application: this server's id (and secret, for a confidential application) in the
-/// form, as today's GitLab docs show it, GitLab's endpoints, and the callback.
+/// GitLab's application: this server's id (and secret, for a confidential application) sent in
+/// the form, as GitLab's docs show them, not as HTTP Basic; GitLab's endpoints; the callback.
 fn app(settings: &OauthSettings) -> GitlabApp {
     let gitlab = |path: &str| checked(format!("{}{path}", settings.gitlab));
     let app = BasicClient::new(ClientId::new(settings.client_id.clone()))
@@ -197,9 +197,10 @@ fn checked(url: String) -> url::Url {
 }
 
 /// GitLab's tokens from oauth2's answer, secrets from here on, or why there are none.
-/// GitLab (Doorkeeper) always names `token_type` (`bearer` or `Bearer`, oauth2 reads either),
-/// which oauth2's token answer requires: doorkeeper's `OAuth::TokenResponse#body` and
-/// `AccessTokenMixin#token_type`.
+/// oauth2's answer needs a `token_type`, which GitLab's always has: Doorkeeper's
+/// `OAuth::TokenResponse#body` writes it, `"Bearer"` (`"bearer"` in older versions; oauth2
+/// reads either) from `AccessTokenMixin#token_type`. (../shared/gitlab/OAUTH.md names the
+/// token endpoint's errors, §1.7, not its answer's fields.)
 fn tokens(answer: Result<BasicTokenResponse, GrantError>) -> Result<GitlabTokens, UpstreamError> {
     let answer = answer.map_err(failure)?;
     let access_token = Secret::new(answer.access_token().secret().as_str())
