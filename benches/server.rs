@@ -1,5 +1,6 @@
-//! Server benchmark: the release binary over stdio (rmcp's client) against an in-process mock
-//! GitLab that answers from memory, so what is measured is the server, not the network.
+//! Server benchmark: the release binary over stdio (rmcp's client) against the GitLab
+//! stand-in of the tests (`standin/src/gitlab/`) answering from memory, so what is measured is
+//! the server, not the network.
 //!
 //! Prints a table of the server's own time per call (from its `gitlab_file_mcp::calls` log
 //! line: total minus time spent waiting on GitLab) and the process's peak RSS (VmHWM) after
@@ -12,72 +13,16 @@ mod mcp;
 
 use std::time::{Duration, Instant};
 
-use axum::Router;
-use axum::body::Bytes;
-use axum::routing::post;
+use gitlab_standin::gitlab::Gitlab;
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
 
-/// GitLab's answer for one file: with its content, or (for a request with `withContent: false`)
-/// without. The oid is the content's git blob id, as GitLab's is.
-fn file_answer(path: &str, content: &str, with_content: bool) -> Bytes {
-    let oid = gitlab_standin::gitlab_mock::git_blob_id(content.as_bytes());
-    let mut node = json!({
-        "oid": oid, "path": path,
-        "size": content.len().to_string(), "rawSize": content.len().to_string(),
-        "storedExternally": false, "externalStorage": null
-    });
-    if with_content {
-        node["rawTextBlob"] = json!(content);
-    }
-    Bytes::from(
-        json!({"data": {"project": {
-            "id": "gid://gitlab/Project/42", "fullPath": "grp/proj",
-            "repository": {"blobs": {"nodes": [node]}}
-        }}})
-        .to_string(),
-    )
-}
-
 fn text(lines: usize) -> String {
     (0..lines)
         .map(|i| format!("    let value_{i:06} = compute(input, {i}); // a line of code\n"))
         .collect()
-}
-
-/// One file's two answers: with and without content.
-#[derive(Clone)]
-struct Answers {
-    full: Bytes,
-    bare: Bytes,
-}
-
-async fn mock_gitlab(small: Answers, big: Answers) -> String {
-    let app = Router::new().route(
-        "/api/graphql",
-        post(move |body: Bytes| {
-            let (small, big) = (small.clone(), big.clone());
-            async move {
-                let file = if body.windows(7).any(|w| w == b"big.txt") {
-                    big
-                } else {
-                    small
-                };
-                let needle: &[u8] = b"\"withContent\":false";
-                let bare = body.windows(needle.len()).any(|w| w == needle);
-                let answer = if bare { file.bare } else { file.full };
-                ([("content-type", "application/json")], answer)
-            }
-        }),
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    tokio::spawn(async move { axum::serve(listener, app).await.expect("mock serve") });
-    format!("http://{addr}")
 }
 
 fn percentile(sorted: &[u64], p: f64) -> u64 {
@@ -99,17 +44,9 @@ async fn main() {
     let small_text = text(3_000);
     let big_text = text(10 * 1024 * 1024 / 60);
     let big_len = big_text.len();
-    let base = mock_gitlab(
-        Answers {
-            full: file_answer("small.rs", &small_text, true),
-            bare: file_answer("small.rs", &small_text, false),
-        },
-        Answers {
-            full: file_answer("big.txt", &big_text, true),
-            bare: file_answer("big.txt", &big_text, false),
-        },
-    )
-    .await;
+    let gitlab = Gitlab::default().with_files([("small.rs", &small_text), ("big.txt", &big_text)]);
+    let mock = gitlab.start_quietly().await;
+    let base = mock.uri();
     drop((small_text, big_text));
 
     let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_gitlab-file-mcp"));
