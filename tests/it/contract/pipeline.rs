@@ -106,13 +106,14 @@ fn every_push_and_merge_request_is_tested_before_any_release_job() {
         !test.contains("rules:"),
         "the test job runs in every pipeline: {test}"
     );
-    // .ci/run is that test: fmt, clippy, the packages' check, cargo test.
+    // .ci/run is that test: fmt, clippy, the packages' check, the README's test command (the
+    // workspace: the server and its GitLab stand-in).
     let ci = read(".ci/run");
     for step in [
         "cargo fmt --check",
-        "cargo clippy --all-targets -- -D warnings",
+        "cargo clippy --workspace --all-targets -- -D warnings",
         "scripts/check-dist.sh",
-        "\ncargo test",
+        "\ncargo test --workspace\n",
     ] {
         assert!(ci.contains(step), ".ci/run lacks {step}");
     }

@@ -219,7 +219,7 @@ fn the_readme_is_a_front_door_installs_first_then_its_two_commands() {
         commands,
         [
             "cargo run --release -- read --repo . --path README.md --limit 20",
-            "cargo test"
+            "cargo test --workspace"
         ]
     );
     // CI runs exactly the README's test command, last.
