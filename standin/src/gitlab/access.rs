@@ -7,10 +7,12 @@ use wiremock::{Request, ResponseTemplate};
 
 use super::oauth::Provider;
 
-/// The token a request carries (`Authorization: Bearer …`).
+/// The token a request carries (`Authorization: Bearer …`, or `PRIVATE-TOKEN`).
 pub fn bearer(request: &Request) -> Option<&str> {
-    let value = request.headers.get("authorization")?.to_str().ok()?;
-    value.strip_prefix("Bearer ")
+    let header = |name: &str| request.headers.get(name)?.to_str().ok();
+    header("authorization")
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .or_else(|| header("private-token"))
 }
 
 /// Whether `request` is the token check.
@@ -32,31 +34,52 @@ pub fn current_user(known: Option<u64>) -> ResponseTemplate {
     }
 }
 
-/// Who may read the project.
+/// A user of [`Access::Users`]: the token, the user's id, the projects the user may read
+/// (none listed: every project).
+#[derive(Clone, Debug)]
+pub struct User {
+    pub token: String,
+    pub id: u64,
+    pub projects: Vec<String>,
+}
+
+impl User {
+    /// A user with token `token` and id `id` who may read `projects` (none: every project).
+    pub fn new(token: &str, id: u64, projects: &[&str]) -> User {
+        User {
+            token: token.into(),
+            id,
+            projects: projects.iter().map(|p| p.to_string()).collect(),
+        }
+    }
+}
+
+/// Who may read the projects.
 #[derive(Clone, Default)]
 pub enum Access {
-    /// Anyone, with or without a token (a public project).
+    /// Anyone, with or without a token (public projects).
     #[default]
     Anyone,
-    /// Only this token; GitLab hides the project from any other (`project: null`, REST 404).
+    /// Only this token; GitLab hides the projects from any other (`project: null`, REST 404).
     Only(String),
     /// Only a live access token of this provider; any other is 401 `Invalid token`.
     SignedIn(Provider),
+    /// These users, each to their projects; any other token is 401 `Invalid token`.
+    Users(Vec<User>),
 }
 
 /// What GitLab makes of a request's credential.
 pub enum Verdict {
-    /// It may read, as this user.
+    /// It may read what it sees, as this user.
     Reads(u64),
-    /// The project is hidden from it.
+    /// A token GitLab knows, to which every project is hidden.
     Hidden,
     /// GitLab refuses the token itself.
     Invalid,
 }
 
 impl Access {
-    pub fn verdict(&self, request: &Request) -> Verdict {
-        let token = bearer(request);
+    pub fn verdict(&self, token: Option<&str>) -> Verdict {
         match self {
             Access::Anyone => Verdict::Reads(7),
             Access::Only(reader) if token == Some(reader.as_str()) => Verdict::Reads(7),
@@ -65,6 +88,23 @@ impl Access {
                 Some(user) => Verdict::Reads(user),
                 None => Verdict::Invalid,
             },
+            Access::Users(users) => match users.iter().find(|u| Some(u.token.as_str()) == token) {
+                Some(user) => Verdict::Reads(user.id),
+                None => Verdict::Invalid,
+            },
+        }
+    }
+
+    /// Whether `token` sees the project at `path`.
+    pub fn sees(&self, token: Option<&str>, path: &str) -> bool {
+        match (self, self.verdict(token)) {
+            (_, Verdict::Hidden | Verdict::Invalid) => false,
+            (Access::Users(users), _) => users.iter().any(|u| {
+                Some(u.token.as_str()) == token
+                    && (u.projects.is_empty()
+                        || u.projects.iter().any(|p| p.eq_ignore_ascii_case(path)))
+            }),
+            _ => true,
         }
     }
 }

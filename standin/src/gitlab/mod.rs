@@ -1,13 +1,18 @@
-//! The one GitLab stand-in of the tests and benches: one project (`grp/proj`, id 42, unless
-//! told) whose repository ([`Repository`]) the test fills, answering GraphQL ([`graphql`]),
-//! REST ([`rest`]) and the sign-in ([`oauth`]) as GitLab does (`../shared/gitlab/samples/`),
-//! logging what it saw and sent ([`Log`]). What it can be told, each a field:
-//! - who may read ([`Access`]: anyone, one token, or a signed-in user of a [`Provider`]);
+//! The one GitLab stand-in of the tests and benches: the projects it hosts ([`projects`]; by
+//! default `grp/proj`, id 42), each a repository the test fills ([`repository`]), answering
+//! GraphQL ([`graphql`]), REST ([`rest`]) and the sign-in ([`oauth`]) as GitLab does
+//! (`../shared/gitlab/samples/`), and logging what it saw and sent ([`log`]). What it can be
+//! told, each a field of [`Gitlab`]:
+//! - who may read ([`Access`]: anyone, one token, users each to their projects, or the
+//!   signed-in users of a [`Provider`]);
 //! - the faults of networks and proxies ([`faults`]): REST statuses, bent REST bodies, bent
-//!   GraphQL texts, lying `rawSize`s, slow answers for one token;
-//! - GitLab as deployed ([`deployment`]): gzip, a decompression bomb, LFS on object storage,
-//!   another size cap, a complexity limit, an old instance;
-//! - the Duo rules, and how the code search answers.
+//!   GraphQL texts, lying `rawSize`s, slow answers for one token or for all, refused refs;
+//! - GitLab as deployed ([`deployment`]): a relative URL root, gzip, a decompression bomb, LFS
+//!   on object storage, another size cap, a complexity limit, an old instance;
+//! - each project's Duo rules, and how the code search answers.
+//!
+//! A test serves it whole ([`Gitlab::start`]) or mounts it behind its own matchers (it is a
+//! wiremock `Respond`).
 
 pub mod access;
 pub mod deployment;
@@ -15,55 +20,39 @@ pub mod faults;
 pub mod graphql;
 pub mod log;
 pub mod oauth;
+pub mod projects;
 pub mod repository;
 pub mod rest;
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::Value;
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
-pub use access::{Access, Verdict, bearer, current_user, is_token_check};
+pub use access::{Access, User, Verdict, bearer, current_user, is_token_check};
 pub use deployment::{Storage, StorageRequest, gzip};
 pub use faults::{Bent, BentText, secret_location};
 pub use log::{Count, Endpoint, Log, Sent, Traffic};
 pub use oauth::{APP_ID, Ledger, Provider, README};
+pub use projects::{Hosted, Project, Projects};
 pub use repository::{File, MAIN, READ_LIMIT, Repository, cut, hex};
 pub use rest::{Route, SearchMode};
-
-/// The stand-in's project: its full path and numeric id.
-#[derive(Clone, Debug)]
-pub struct Project {
-    pub path: String,
-    pub id: u64,
-}
-
-impl Project {
-    pub fn gid(&self) -> String {
-        format!("gid://gitlab/Project/{}", self.id)
-    }
-}
-
-impl Default for Project {
-    fn default() -> Self {
-        Project {
-            path: "grp/proj".into(),
-            id: 42,
-        }
-    }
-}
 
 /// A GitLab, its state shared by every clone (the test keeps one, the server answers with one).
 #[derive(Clone, Default)]
 pub struct Gitlab {
-    pub project: Project,
-    pub repo: Arc<Mutex<Repository>>,
+    /// The hosted projects; the first (`grp/proj`, id 42, unless told) is the default one.
+    pub projects: Projects,
     pub access: Access,
-    /// The project's Duo context exclusion rules (none: an empty list).
-    pub rules: Option<Vec<String>>,
     pub search: SearchMode,
+    /// The instance's relative URL root (`/gitlab`): its API and permalinks are below it.
+    pub root: String,
+    /// Every answer comes this late (a slow GitLab, so that requests sent together overlap).
+    pub delay: Option<Duration>,
+    /// Ref names GitLab is told to refuse "Ref is not valid", besides those git would refuse.
+    pub refused_refs: Arc<Mutex<BTreeSet<String>>>,
     // The faults of networks and proxies.
     /// REST answers to fail with, in order, before answering normally.
     pub rest_faults: Arc<Mutex<Vec<u16>>>,
@@ -114,7 +103,7 @@ impl Reply {
     }
 
     /// A raw blob as GitLab's raw endpoints send it, with its `X-Gitlab-*` headers.
-    fn raw(body: Vec<u8>, oid: &str, repo: &Repository) -> Reply {
+    fn raw(body: Vec<u8>, oid: &str, commit: String) -> Reply {
         let size = body.len().to_string();
         Reply::Body {
             status: 200,
@@ -123,7 +112,7 @@ impl Reply {
             headers: vec![
                 ("x-gitlab-size", size),
                 ("x-gitlab-blob-id", oid.to_string()),
-                ("x-gitlab-commit-id", repo.commit_of(MAIN)),
+                ("x-gitlab-commit-id", commit),
             ],
         }
     }
@@ -137,32 +126,40 @@ impl Reply {
 }
 
 impl Gitlab {
-    /// A GitLab whose project is `path` with id `id`.
+    /// A GitLab whose one project is `path` with id `id`.
     pub fn of_project(path: &str, id: u64) -> Gitlab {
         Gitlab {
-            project: Project {
-                path: path.into(),
-                id,
-            },
+            projects: Projects::of(Hosted::new(path, id)),
             ..Gitlab::default()
         }
     }
 
-    /// Stores a file on `main`: one commit more.
+    /// Hosts one more project, `path` with id `id`.
+    pub fn host(&self, path: &str, id: u64) {
+        self.projects.lock().push(Hosted::new(path, id));
+    }
+
+    /// Stores a file on `main` of the default project: one commit more.
     pub fn put(&self, path: &str, bytes: Vec<u8>, lfs: bool) {
         self.put_at(MAIN, path, bytes, lfs);
     }
 
-    /// Stores a file at a qualified ref (`refs/tags/v1`).
+    /// Stores a file at a qualified ref (`refs/tags/v1`) of the default project.
     pub fn put_at(&self, git_ref: &str, path: &str, bytes: Vec<u8>, lfs: bool) {
-        let file = self.repo.lock().unwrap().put(git_ref, path, bytes, lfs);
+        let first = self.projects.lock()[0].project.path.clone();
+        self.put_in(&first, git_ref, path, bytes, lfs);
+    }
+
+    /// Stores a file at a qualified ref of the hosted project `project`.
+    pub fn put_in(&self, project: &str, git_ref: &str, path: &str, bytes: Vec<u8>, lfs: bool) {
+        let file = self.with_project(project, |h| h.repo.put(git_ref, path, bytes, lfs));
         if let (Some(storage), Some(sha)) = (&self.storage, &file.sha) {
             let mut objects = storage.objects.lock().unwrap();
             objects.insert(sha.clone(), file.bytes.clone());
         }
     }
 
-    /// Stores text files on `main`.
+    /// Stores text files on `main` of the default project.
     pub fn with_files<P: AsRef<str>, T: AsRef<str>>(
         self,
         files: impl IntoIterator<Item = (P, T)>,
@@ -173,14 +170,32 @@ impl Gitlab {
         self
     }
 
-    /// The commit `main` is at, as `permalinkPath` names it.
+    /// Sets the Duo context exclusion rules of the hosted project `project`.
+    pub fn set_rules(&self, project: &str, rules: &[&str]) {
+        let rules = rules.iter().map(|r| r.to_string()).collect();
+        self.with_project(project, |h| h.rules = Some(rules));
+    }
+
+    /// Tells GitLab to refuse the ref name `name` "Ref is not valid".
+    pub fn refuse_ref(&self, name: &str) {
+        self.refused_refs.lock().unwrap().insert(name.to_string());
+    }
+
+    fn with_project<T>(&self, project: &str, f: impl FnOnce(&mut Hosted) -> T) -> T {
+        let mut projects = self.projects.lock();
+        let hosted = projects::find(&mut projects[..], &projects::Named::Path(project));
+        f(hosted.unwrap_or_else(|| panic!("the stand-in hosts no {project}")))
+    }
+
+    /// The commit the default project's `main` is at, as `permalinkPath` names it.
     pub fn head(&self) -> String {
         self.commit_of("HEAD")
     }
 
-    /// The commit a ref name resolves to (empty for none).
+    /// The commit a ref name of the default project resolves to (empty for none).
     pub fn commit_of(&self, git_ref: &str) -> String {
-        let repo = self.repo.lock().unwrap();
+        let projects = self.projects.lock();
+        let repo = &projects[0].repo;
         repo.resolve(git_ref, None)
             .map(|q| repo.commit_of(&q))
             .unwrap_or_default()
@@ -261,65 +276,43 @@ impl Gitlab {
     fn graphql(&self, request: &Request) -> ResponseTemplate {
         let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
         self.log.lock().unwrap().graphql.push(body.clone());
-        let with_content =
-            body["variables"]["withContent"] != Value::Bool(false) && !is_token_check(request);
+        let token = bearer(request);
+        let verdict = self.access.verdict(token);
+        if is_token_check(request) || matches!(verdict, Verdict::Invalid) {
+            return current_user(match verdict {
+                Verdict::Reads(user) => Some(user),
+                Verdict::Hidden => Some(8),
+                Verdict::Invalid => None,
+            });
+        }
+        let with_content = body["variables"]["withContent"] != Value::Bool(false);
+        let answer = self.graphql_answer(&body, token).render();
         let endpoint = Endpoint::Graphql { with_content };
-        let answer = match self.access.verdict(request) {
-            Verdict::Invalid => return current_user(None),
-            _ if is_token_check(request) => {
-                let user = match self.access.verdict(request) {
-                    Verdict::Reads(user) => user,
-                    _ => 8,
-                };
-                return current_user(Some(user));
-            }
-            Verdict::Hidden => serde_json::json!({"data": {"project": null}})
-                .to_string()
-                .into_bytes(),
-            Verdict::Reads(_) => self.graphql_answer(&body).render(),
-        };
         let response = self.send(request, endpoint, Reply::json(200, answer));
         match &self.slow {
-            Some((token, delay)) if bearer(request) == Some(token.as_str()) => {
-                response.set_delay(*delay)
-            }
+            Some((slow, delay)) if token == Some(slow.as_str()) => response.set_delay(*delay),
             _ => response,
         }
     }
 
-    fn rest(&self, request: &Request) -> ResponseTemplate {
-        let path = request.url.path();
+    fn rest(&self, request: &Request, path: &str) -> ResponseTemplate {
         let shown = match request.url.query() {
             Some(q) => format!("{path}?{q}"),
             None => path.to_string(),
         };
         self.log.lock().unwrap().rest.push(shown);
-        let route = Route::parse(&request.url, (self.project.id, &self.project.path));
-        let endpoint = route.endpoint();
+        let asked = rest::Asked::parse(path, &request.url);
+        let endpoint = asked.endpoint();
         if let Some(status) = faults::next(&self.rest_faults) {
             self.log.lock().unwrap().sent(endpoint, 0, 0);
             return ResponseTemplate::new(status).insert_header("retry-after", "0");
         }
-        if self.bomb {
-            let body = vec![b'a'; 64 * 1024 * 1024];
-            return self.send(
-                request,
-                endpoint,
-                Reply::raw(body, "", &self.repo.lock().unwrap()),
-            );
-        }
-        match self.access.verdict(request) {
-            Verdict::Invalid => {
-                return self.send(
-                    request,
-                    endpoint,
-                    Reply::json(401, br#"{"message":"401 Unauthorized"}"#.to_vec()),
-                );
-            }
-            Verdict::Hidden => return self.send(request, endpoint, rest::not_found("Project")),
-            Verdict::Reads(_) => {}
-        }
-        let reply = self.rest_answer(&route);
+        let token = bearer(request);
+        let reply = match self.access.verdict(token) {
+            _ if self.bomb => Reply::raw(vec![b'a'; 64 * 1024 * 1024], "", String::new()),
+            Verdict::Invalid => Reply::json(401, br#"{"message":"401 Unauthorized"}"#.to_vec()),
+            _ => self.rest_answer(&asked, token),
+        };
         match (faults::next(&self.rest_bodies), reply) {
             (
                 Some(how),
@@ -336,21 +329,30 @@ impl Gitlab {
             (_, reply) => self.send(request, endpoint, reply),
         }
     }
+
+    /// The answer to any request, before the instance's own delay.
+    fn answer(&self, request: &Request) -> ResponseTemplate {
+        if let Access::SignedIn(provider) = &self.access
+            && let Some(answer) = provider.answer(request)
+        {
+            return answer;
+        }
+        let path = request.url.path();
+        let below_root = path.strip_prefix(self.root.as_str()).unwrap_or(path);
+        if below_root == "/api/graphql" {
+            self.graphql(request)
+        } else {
+            self.rest(request, below_root)
+        }
+    }
 }
 
 impl Respond for Gitlab {
     fn respond(&self, request: &Request) -> ResponseTemplate {
-        let provider = match &self.access {
-            Access::SignedIn(provider) => provider.answer(request),
-            _ => None,
-        };
-        if let Some(answer) = provider {
-            return answer;
-        }
-        if request.url.path() == "/api/graphql" {
-            self.graphql(request)
-        } else {
-            self.rest(request)
+        let response = self.answer(request);
+        match self.delay {
+            Some(delay) => response.set_delay(delay),
+            None => response,
         }
     }
 }

@@ -118,6 +118,11 @@ impl Repository {
         file
     }
 
+    /// Every qualified ref, sorted.
+    pub fn refs(&self) -> impl Iterator<Item = &str> {
+        self.refs.keys().map(String::as_str)
+    }
+
     pub fn ref_exists(&self, qualified: &str) -> bool {
         self.refs.contains_key(qualified)
     }

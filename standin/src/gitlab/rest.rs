@@ -1,18 +1,28 @@
-//! The stand-in's REST API (`/api/v4`), each path parsed once ([`Route`]) and answered from the
-//! repository as GitLab does: `repository/blobs/:oid/raw` (a blob by oid, any blob ever stored),
+//! The stand-in's REST API (`<root>/api/v4/projects/:id/…`), each path parsed once ([`Route`])
+//! and answered from the project it names (`:id` the numeric id or the URL-encoded full path)
+//! as GitLab does: `repository/blobs/:oid/raw` (a blob by oid, any blob ever stored),
 //! `repository/files/:path/raw?ref=R[&lfs=true]` (the file at a ref; with `lfs=true` the LFS
-//! object, or a 302 to object storage), and `search?scope=blobs` (GitLab's basic code search: a
-//! case-insensitive literal, path matches first then one result per matching line, `per_page`
-//! 20 by default and at most 100). `:id` is the numeric id or the URL-encoded full path.
+//! object, or a 302 to object storage), `repository/tags?search=` (the tags holding the search),
+//! and `search?scope=blobs` (GitLab's basic code search of the default branch: a case-insensitive
+//! literal, path matches first then one result per matching line, `per_page` 20 by default and
+//! at most 100). A project it does not host, or one hidden from the token, is a 404.
 
 use percent_encoding::percent_decode_str;
 use serde_json::{Value, json};
 
 use super::log::Endpoint;
-use super::repository::Repository;
+use super::projects::{Hosted, Named, find};
+use super::repository::{File, MAIN};
 use super::{Gitlab, Reply};
 
-/// A REST path the stand-in knows.
+/// A REST request the stand-in knows: the project it names, and what of it.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Asked {
+    pub project: String,
+    pub route: Route,
+}
+
+/// What a REST path asks of a project.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Route {
     BlobRaw {
@@ -23,6 +33,9 @@ pub enum Route {
         git_ref: String,
         lfs: bool,
     },
+    Tags {
+        search: String,
+    },
     Search {
         term: String,
         per_page: usize,
@@ -31,53 +44,56 @@ pub enum Route {
     Unknown,
 }
 
-impl Route {
-    /// The route of a request to project `(id, full path)`; another project's is `Unknown`.
-    pub fn parse(url: &url::Url, project: (u64, &str)) -> Route {
-        let Some(rest) = url.path().strip_prefix("/api/v4/projects/") else {
-            return Route::Unknown;
+impl Asked {
+    /// What a request's URL path (below the instance's root) and query ask.
+    pub fn parse(path: &str, url: &url::Url) -> Asked {
+        let unknown = |project: &str| Asked {
+            project: project.to_string(),
+            route: Route::Unknown,
+        };
+        let Some(rest) = path.strip_prefix("/api/v4/projects/") else {
+            return unknown("");
         };
         let (id, rest) = rest.split_once('/').unwrap_or((rest, ""));
-        let id = percent_decode_str(id).decode_utf8_lossy();
-        if id != project.0.to_string() && id != project.1 {
-            return Route::Unknown;
-        }
+        let project = percent_decode_str(id).decode_utf8_lossy().to_string();
         let query = |k: &str| {
             url.query_pairs()
                 .find(|(n, _)| n == k)
                 .map(|(_, v)| v.to_string())
         };
         let number = |k: &str, or: usize| query(k).and_then(|v| v.parse().ok()).unwrap_or(or);
-        if let Some(oid) = rest
-            .strip_prefix("repository/blobs/")
-            .and_then(|r| r.strip_suffix("/raw"))
-        {
-            return Route::BlobRaw {
+        let raw = |prefix: &str| {
+            rest.strip_prefix(prefix)
+                .and_then(|r| r.strip_suffix("/raw"))
+        };
+        let route = if let Some(oid) = raw("repository/blobs/") {
+            Route::BlobRaw {
                 oid: oid.to_string(),
-            };
-        }
-        if let Some(path) = rest
-            .strip_prefix("repository/files/")
-            .and_then(|r| r.strip_suffix("/raw"))
-        {
-            return Route::FileRaw {
-                path: percent_decode_str(path).decode_utf8_lossy().to_string(),
+            }
+        } else if let Some(file) = raw("repository/files/") {
+            Route::FileRaw {
+                path: percent_decode_str(file).decode_utf8_lossy().to_string(),
                 git_ref: query("ref").unwrap_or_else(|| "HEAD".into()),
                 lfs: query("lfs").as_deref() == Some("true"),
-            };
-        }
-        if rest == "search" {
-            return Route::Search {
+            }
+        } else if rest == "repository/tags" {
+            Route::Tags {
+                search: query("search").unwrap_or_default(),
+            }
+        } else if rest == "search" {
+            Route::Search {
                 term: query("search").unwrap_or_default(),
                 per_page: number("per_page", 20).min(100),
                 page: number("page", 1).max(1),
-            };
-        }
-        Route::Unknown
+            }
+        } else {
+            Route::Unknown
+        };
+        Asked { project, route }
     }
 
     pub fn endpoint(&self) -> Endpoint {
-        match self {
+        match self.route {
             Route::BlobRaw { .. } => Endpoint::BlobRaw,
             Route::FileRaw { .. } => Endpoint::FileRaw,
             _ => Endpoint::OtherRest,
@@ -87,55 +103,98 @@ impl Route {
 
 /// GitLab's 404 body.
 pub fn not_found(what: &str) -> Reply {
+    let what = if what.is_empty() {
+        String::new()
+    } else {
+        format!("{what} ")
+    };
     Reply::json(
         404,
-        format!(r#"{{"message":"404 {what} Not Found"}}"#).into_bytes(),
+        format!(r#"{{"message":"404 {what}Not Found"}}"#).into_bytes(),
     )
 }
 
 impl Gitlab {
-    /// The answer to a REST request the stand-in may serve.
-    pub(super) fn rest_answer(&self, route: &Route) -> Reply {
-        let repo = self.repo.lock().unwrap();
+    /// The answer to a REST request from `token`.
+    pub(super) fn rest_answer(&self, asked: &Asked, token: Option<&str>) -> Reply {
+        let mut projects = self.projects.lock();
+        let named = match asked.project.parse::<u64>() {
+            Ok(id) => Named::Id(id),
+            Err(_) => Named::Path(&asked.project),
+        };
+        let hosted =
+            find(&mut projects[..], &named).filter(|h| self.access.sees(token, &h.project.path));
+        match (hosted, &asked.route) {
+            (_, Route::Unknown) => not_found(""),
+            (None, _) => not_found("Project"),
+            (Some(hosted), route) => self.project_answer(hosted, route),
+        }
+    }
+
+    fn project_answer(&self, hosted: &Hosted, route: &Route) -> Reply {
+        let repo = &hosted.repo;
         match route {
             Route::BlobRaw { oid } => match repo.object(oid) {
-                Some(file) => Reply::raw(file.blob.clone(), &file.oid, &repo),
+                Some(file) => Reply::raw(file.blob.clone(), &file.oid, repo.commit_of(MAIN)),
                 None => not_found("Blob"),
             },
             Route::FileRaw { path, git_ref, lfs } => {
                 let qualified = repo.resolve(git_ref, None);
-                let Some(file) = qualified.as_deref().and_then(|q| repo.file(q, path)) else {
-                    return not_found("File");
-                };
-                match (&file.sha, &self.storage) {
-                    (Some(sha), Some(storage)) if *lfs => Reply::Redirect(storage.signed_url(sha)),
-                    (Some(_), None) if *lfs => Reply::raw(file.bytes.clone(), &file.oid, &repo),
-                    _ => Reply::raw(file.blob.clone(), &file.oid, &repo),
+                match qualified.as_deref().and_then(|q| repo.file(q, path)) {
+                    Some(file) => self.file_raw(
+                        &file,
+                        *lfs,
+                        repo.commit_of(qualified.as_deref().unwrap_or(MAIN)),
+                    ),
+                    None => not_found("File"),
                 }
+            }
+            Route::Tags { search } => {
+                let tags: Vec<Value> = repo
+                    .refs()
+                    .filter_map(|r| r.strip_prefix("refs/tags/"))
+                    .filter(|name| name.contains(search.as_str()))
+                    .map(|name| {
+                        let commit = repo.commit_of(&format!("refs/tags/{name}"));
+                        json!({"name": name, "message": "", "target": commit, "commit": {"id": commit}})
+                    })
+                    .collect();
+                Reply::json(200, Value::Array(tags).to_string().into_bytes())
             }
             Route::Search {
                 term,
                 per_page,
                 page,
-            } => match self.search {
-                SearchMode::Forbidden => {
-                    Reply::json(403, br#"{"message":"403 Forbidden"}"#.to_vec())
-                }
-                SearchMode::RateLimited => {
-                    Reply::json(429, br#"{"message":"429 Too Many Requests"}"#.to_vec())
-                        .with_header("retry-after", "0")
-                }
-                SearchMode::Works => {
-                    let all = search(&repo, term);
-                    let page: Vec<Value> = all
-                        .into_iter()
-                        .skip((page - 1) * per_page)
-                        .take(*per_page)
-                        .collect();
-                    Reply::json(200, Value::Array(page).to_string().into_bytes())
-                }
-            },
+            } => self.search_answer(hosted, term, *per_page, *page),
             Route::Unknown => not_found(""),
+        }
+    }
+
+    /// A file's raw answer: the blob, or with `lfs=true` its LFS object (or a 302 to storage).
+    fn file_raw(&self, file: &File, lfs: bool, commit: String) -> Reply {
+        match (&file.sha, &self.storage) {
+            (Some(sha), Some(storage)) if lfs => Reply::Redirect(storage.signed_url(sha)),
+            (Some(_), None) if lfs => Reply::raw(file.bytes.clone(), &file.oid, commit),
+            _ => Reply::raw(file.blob.clone(), &file.oid, commit),
+        }
+    }
+
+    fn search_answer(&self, hosted: &Hosted, term: &str, per_page: usize, page: usize) -> Reply {
+        match self.search {
+            SearchMode::Forbidden => Reply::json(403, br#"{"message":"403 Forbidden"}"#.to_vec()),
+            SearchMode::RateLimited => {
+                Reply::json(429, br#"{"message":"429 Too Many Requests"}"#.to_vec())
+                    .with_header("retry-after", "0")
+            }
+            SearchMode::Works => {
+                let all = search(hosted, term);
+                let page: Vec<Value> = all
+                    .into_iter()
+                    .skip((page - 1) * per_page)
+                    .take(per_page)
+                    .collect();
+                Reply::json(200, Value::Array(page).to_string().into_bytes())
+            }
         }
     }
 }
@@ -151,10 +210,10 @@ pub enum SearchMode {
 
 /// GitLab's basic search of the default branch: path matches first, then one result per
 /// matching line.
-fn search(repo: &Repository, term: &str) -> Vec<Value> {
+fn search(hosted: &Hosted, term: &str) -> Vec<Value> {
     let needle = term.to_lowercase();
-    let files = repo.files(super::repository::MAIN);
-    let text = |f: &super::repository::File| String::from_utf8_lossy(&f.blob).into_owned();
+    let files = hosted.repo.files(MAIN);
+    let text = |f: &File| String::from_utf8_lossy(&f.blob).into_owned();
     let mut results: Vec<Value> = files
         .iter()
         .filter(|(p, _)| p.to_lowercase().contains(&needle))
@@ -176,40 +235,20 @@ fn search(repo: &Repository, term: &str) -> Vec<Value> {
 mod tests {
     use super::*;
 
-    fn request(path: &str) -> url::Url {
-        url::Url::parse(&format!("http://127.0.0.1{path}")).unwrap()
+    fn asked(path: &str) -> Asked {
+        let url = url::Url::parse(&format!("http://127.0.0.1{path}")).unwrap();
+        Asked::parse(url.path(), &url)
     }
 
     #[test]
-    fn routes_take_the_id_or_the_encoded_path() {
-        let project = (42, "grp/proj");
+    fn routes_name_their_project_by_id_or_encoded_path() {
         let raw = Route::BlobRaw { oid: "abc".into() };
+        let a = asked("/api/v4/projects/42/repository/blobs/abc/raw");
+        assert_eq!((a.project.as_str(), &a.route), ("42", &raw));
+        let a = asked("/api/v4/projects/grp%2Fproj/repository/blobs/abc/raw");
+        assert_eq!((a.project.as_str(), &a.route), ("grp/proj", &raw));
         assert_eq!(
-            Route::parse(
-                &request("/api/v4/projects/42/repository/blobs/abc/raw"),
-                project
-            ),
-            raw
-        );
-        assert_eq!(
-            Route::parse(
-                &request("/api/v4/projects/grp%2Fproj/repository/blobs/abc/raw"),
-                project
-            ),
-            raw
-        );
-        assert_eq!(
-            Route::parse(
-                &request("/api/v4/projects/7/repository/blobs/abc/raw"),
-                project
-            ),
-            Route::Unknown
-        );
-        assert_eq!(
-            Route::parse(
-                &request("/api/v4/projects/42/repository/files/a%2Fb.txt/raw?ref=v1&lfs=true"),
-                project
-            ),
+            asked("/api/v4/projects/42/repository/files/a%2Fb.txt/raw?ref=v1&lfs=true").route,
             Route::FileRaw {
                 path: "a/b.txt".into(),
                 git_ref: "v1".into(),
@@ -217,15 +256,17 @@ mod tests {
             }
         );
         assert_eq!(
-            Route::parse(
-                &request("/api/v4/projects/42/search?scope=blobs&search=x&per_page=500"),
-                project
-            ),
+            asked("/api/v4/projects/42/search?scope=blobs&search=x&per_page=500").route,
             Route::Search {
                 term: "x".into(),
                 per_page: 100,
                 page: 1
             }
         );
+        assert_eq!(
+            asked("/api/v4/projects/42/repository/tags?search=v").route,
+            Route::Tags { search: "v".into() }
+        );
+        assert_eq!(asked("/api/v4/version").route, Route::Unknown);
     }
 }

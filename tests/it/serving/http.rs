@@ -7,6 +7,7 @@
 //! SIGTERM draining, HTTPS_PROXY/NO_PROXY, and that no token reaches the logs. No test asserts
 //! a duration: waits are on conditions, with generous hang guards.
 
+use crate::support::gitlab::{Access, Gitlab, User};
 use crate::support::http_server;
 use crate::support::users;
 
@@ -20,8 +21,8 @@ use http_server::{
 };
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use serde_json::{Value, json};
-use wiremock::matchers::{method, path};
-use wiremock::{Mock, MockServer, Respond, ResponseTemplate};
+
+use wiremock::MockServer;
 
 const BIN: &str = env!("CARGO_BIN_EXE_gitlab-file-mcp");
 const ALICE: &str = "glpat-ALICE-aaaaaaaaaaaaaaaa";
@@ -31,71 +32,55 @@ const SERVER_TOKEN: &str = "glpat-SERVER-ssssssssssssss";
 // ---------------------------------------------------------------------------------------------
 // A GitLab that knows who may read what.
 
-/// Answers `POST /api/graphql` like GitLab: the project and its file when the bearer token may
-/// read it, `project: null` otherwise. The file's content names its project and path. The
-/// token check before a session opens knows the three tokens and refuses any other (401).
-struct FakeGitlab {
-    delay: Duration,
-}
+/// The files each project holds on `main`; a file's text names its project and path.
+const FILES: &[&str] = &[
+    "a.txt",
+    "after-delete.txt",
+    "after.txt",
+    "alice-denied.txt",
+    "as-alice.txt",
+    "as-bob.txt",
+    "bob-denied.txt",
+    "in-flight.txt",
+    "no-token.txt",
+    "p.txt",
+    "refused.txt",
+    "shared.txt",
+    "slow.txt",
+];
 
-impl Respond for FakeGitlab {
-    fn respond(&self, request: &wiremock::Request) -> ResponseTemplate {
-        let token = bearer(request).unwrap_or_default();
-        if users::is_token_check(request) {
-            let known = [SERVER_TOKEN, ALICE, BOB].iter().position(|t| *t == token);
-            return users::current_user(known.map(|i| i as u64 + 1)).set_delay(self.delay);
+/// The GitLab stand-in with `grp/alice` and `grp/bob`: the server's token reads both, Alice's
+/// and Bob's tokens their own, any other token is refused (401); each answer comes `delay` late.
+async fn gitlab(delay: Duration) -> MockServer {
+    let users = vec![
+        User::new(SERVER_TOKEN, 1, &[]),
+        User::new(ALICE, 2, &["grp/alice"]),
+        User::new(BOB, 3, &["grp/bob"]),
+    ];
+    let gitlab = Gitlab {
+        access: Access::Users(users),
+        delay: (!delay.is_zero()).then_some(delay),
+        ..Gitlab::of_project("grp/alice", 42)
+    };
+    gitlab.host("grp/bob", 43);
+    let numbered = (0..8)
+        .map(|i| format!("alice-{i}.txt"))
+        .chain((0..8).map(|i| format!("bob-{i}.txt")));
+    let names: Vec<String> = FILES
+        .iter()
+        .map(|f| f.to_string())
+        .chain(numbered)
+        .collect();
+    for project in ["grp/alice", "grp/bob"] {
+        for name in &names {
+            let text = format!("{project}:{name}\n").into_bytes();
+            gitlab.put_in(project, "refs/heads/main", name, text, false);
         }
-        let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
-        let project = body
-            .pointer("/variables/projectPath")
-            .and_then(Value::as_str)
-            .unwrap_or("");
-        let file = body
-            .pointer("/variables/paths/0")
-            .and_then(Value::as_str)
-            .unwrap_or("");
-        let readable = match token.as_str() {
-            SERVER_TOKEN => true,
-            ALICE => project == "grp/alice",
-            BOB => project == "grp/bob",
-            _ => false,
-        };
-        let answer = if readable {
-            let content = format!("{project}:{file}\n");
-            json!({"data": {"project": {
-                "id": "gid://gitlab/Project/42",
-                "fullPath": project,
-                "repository": {"blobs": {"nodes": [{
-                    // GitLab's oid is the content's git blob id.
-                    "oid": crate::support::gitlab_mock::git_blob_id(content.as_bytes()),
-                    "path": file,
-                    "size": content.len().to_string(),
-                    "rawSize": content.len().to_string(),
-                    "rawTextBlob": content,
-                    "storedExternally": false,
-                    "externalStorage": null
-                }]}}
-            }}})
-        } else {
-            json!({"data": {"project": null}})
-        };
-        ResponseTemplate::new(200)
-            .set_body_json(answer)
-            .set_delay(self.delay)
     }
+    gitlab.start().await
 }
 
 use users::bearer;
-
-async fn gitlab(delay: Duration) -> MockServer {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/api/graphql"))
-        .respond_with(FakeGitlab { delay })
-        .mount(&server)
-        .await;
-    server
-}
 
 /// (file path, token) of every GitLab request but the token checks (tests/it/serving/sessions.rs counts
 /// those), in order.

@@ -3,57 +3,34 @@
 //! the per-caller cache never answers one with the other's), a blob URL is read as a resource
 //! with the caller's token, and the read counts in `/metrics` as a `get_repository_file` call.
 
-use crate::support::gitlab_mock::{
-    json_response, project_answer, projects_search_answer, text_node,
-};
+use crate::support::gitlab::{Access, Gitlab, MAIN, User};
 use crate::support::http_server::{HttpServer, mcp_client};
-use crate::support::users::{self, bearer};
 
 use rmcp::model::{
     ArgumentInfo, CompleteRequestParams, ReadResourceRequestParams, Reference, ResourceContents,
 };
-use serde_json::Value;
-use wiremock::matchers::{method, path};
-use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+
+use wiremock::MockServer;
 
 const ALICE: &str = "glpat-ALICE-resources-0000000";
 const BOB: &str = "glpat-BOB-resources-111111111";
 
-/// GitLab for two users: each token's projects, and a README in each.
-struct TwoUsers;
-
-impl Respond for TwoUsers {
-    fn respond(&self, request: &Request) -> ResponseTemplate {
-        let token = bearer(request).unwrap_or_default();
-        let user = [ALICE, BOB].iter().position(|t| *t == token);
-        if users::is_token_check(request) {
-            return users::current_user(user.map(|i| i as u64 + 1));
-        }
-        let name = match user {
-            Some(0) => "alice",
-            Some(_) => "bob",
-            None => return ResponseTemplate::new(401),
-        };
-        let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
-        let query = body["query"].as_str().unwrap_or_default();
-        if query.contains("query CompleteProjects") {
-            let mine = format!("{name}/proj");
-            return json_response(projects_search_answer(&[&mine], false));
-        }
-        let project = format!("{name}/proj");
-        let readme = text_node("README.md", &format!("{name}'s readme\n"));
-        json_response(project_answer(&project, 1, vec![readme]))
-    }
-}
-
+/// The GitLab stand-in for two users: Alice reads `alice/proj`, Bob `bob/proj`, each holding a
+/// README that names its user.
 async fn gitlab() -> MockServer {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/api/graphql"))
-        .respond_with(TwoUsers)
-        .mount(&server)
-        .await;
-    server
+    let gitlab = Gitlab {
+        access: Access::Users(vec![
+            User::new(ALICE, 1, &["alice/proj"]),
+            User::new(BOB, 2, &["bob/proj"]),
+        ]),
+        ..Gitlab::of_project("alice/proj", 1)
+    };
+    gitlab.host("bob/proj", 2);
+    for name in ["alice", "bob"] {
+        let readme = format!("{name}'s readme\n").into_bytes();
+        gitlab.put_in(&format!("{name}/proj"), MAIN, "README.md", readme, false);
+    }
+    gitlab.start().await
 }
 
 async fn each_caller_completes_and_reads_with_their_own_token(mode: &[&str]) {

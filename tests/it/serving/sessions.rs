@@ -8,6 +8,7 @@
 //! memory back, and 5,000 made-up tokens cost the server at most 64 MiB. Counts are of
 //! requests and sessions; no test asserts a duration.
 
+use crate::support::gitlab::{Access, Gitlab, User};
 use crate::support::http_server;
 use crate::support::users;
 
@@ -15,33 +16,34 @@ use std::time::Duration;
 
 use http_server::{HttpServer as Server, PATIENCE, http_client};
 use serde_json::json;
-use wiremock::matchers::{method, path};
-use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+use wiremock::matchers::method;
+use wiremock::{Mock, MockServer, ResponseTemplate};
 
 /// Tokens the stand-in knows start with this; any other is refused (401).
 const GOOD: &str = "glpat-good-";
 
-/// GitLab: the token check as GitLab answers it, a file for any other query.
-struct Gitlab;
+/// The users GitLab knows: `GOOD` followed by each of these.
+const KNOWN: &[&str] = &[
+    "alice", "bob", "carol", "0", "1", "2", "3", "server", "warm-up", "after", "measure",
+];
 
-impl Respond for Gitlab {
-    fn respond(&self, request: &Request) -> ResponseTemplate {
-        let token = users::bearer(request).unwrap_or_default();
-        if users::is_token_check(request) {
-            return users::current_user(token.starts_with(GOOD).then_some(7));
-        }
-        ResponseTemplate::new(200).set_body_json(json!({"data": {"project": null}}))
-    }
+/// The GitLab stand-in knowing the [`KNOWN`] users (any other token is refused, 401), each
+/// answer `delay` late.
+async fn slow_gitlab(delay: Option<Duration>) -> MockServer {
+    let users = KNOWN
+        .iter()
+        .map(|name| User::new(&format!("{GOOD}{name}"), 7, &[]))
+        .collect();
+    let gitlab = Gitlab {
+        access: Access::Users(users),
+        delay,
+        ..Gitlab::default()
+    };
+    gitlab.start().await
 }
 
 async fn gitlab() -> MockServer {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/api/graphql"))
-        .respond_with(Gitlab)
-        .mount(&server)
-        .await;
-    server
+    slow_gitlab(None).await
 }
 
 /// The token checks GitLab received, with the token each carried.
@@ -189,23 +191,10 @@ async fn the_token_check_is_asked_once_per_token() {
     assert_eq!(metric(&server, OPEN).await, 12.0);
 }
 
-/// GitLab as [`Gitlab`], each answer delayed this long, so checks sent together overlap.
-struct SlowGitlab(Duration);
-
-impl Respond for SlowGitlab {
-    fn respond(&self, request: &Request) -> ResponseTemplate {
-        Gitlab.respond(request).set_delay(self.0)
-    }
-}
-
 #[tokio::test]
 async fn concurrent_first_initializes_with_one_token_share_one_check() {
-    let gitlab = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/api/graphql"))
-        .respond_with(SlowGitlab(Duration::from_millis(500)))
-        .mount(&gitlab)
-        .await;
+    // Each answer half a second late, so checks sent together overlap.
+    let gitlab = slow_gitlab(Some(Duration::from_millis(500))).await;
     let server = start(&gitlab, &[]);
     let good = format!("{GOOD}carol");
     let sessions = futures::future::join_all((0..8).map(|_| open(&server, &good))).await;

@@ -1,9 +1,9 @@
-//! Test support: GitLab's answer to the token check the server makes before it opens a session
-//! (`query CurrentUser { currentUser { id } }`), from the stand-in's [`crate::support::gitlab`],
-//! for the tests that script their own GitLab.
+//! Test support: which GitLab requests are the token check the server makes before it opens a
+//! session (`query CurrentUser { currentUser { id } }`), and the token a request carried, as
+//! the GitLab stand-in ([`crate::support::gitlab`]) reads them.
 #![allow(dead_code)]
 
-pub use gitlab_standin::gitlab::{current_user, is_token_check};
+pub use gitlab_standin::gitlab::is_token_check;
 use wiremock::Request;
 
 /// The bearer token of a GitLab request.

@@ -1,32 +1,20 @@
 //! `get_repository_files` end to end (issue 19): the real binary over MCP against a GitLab
-//! stand-in that answers `blobs(paths: [...])` for every path asked, as GitLab does, for
-//! several projects (by full path or numeric id), with Duo exclusion rules, GitLab's 20 MiB cap
-//! on one request's content, and the miss probe; it logs every request, so the tests count
-//! what each call cost. And the same tool over a local repository.
+//! stand-in (`standin/src/gitlab/`) hosting several projects (by full path or numeric id), with
+//! Duo exclusion rules, GitLab's 20 MiB rule and the miss probe; the tests count what each call
+//! cost from its log. And the same tool over a local repository.
 
 use crate::support::git_fixture;
+use crate::support::gitlab;
 use crate::support::gitlab_mock;
 use crate::support::mcp;
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use mcp::{err, ok, spawn, spawn_gitlab};
 use serde_json::{Value, json};
-use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+use wiremock::MockServer;
 
-/// GitLab's cap on the content of one `blobs` request.
-const REQUEST_CAP: usize = 20 * 1024 * 1024;
-
-/// One project of the stand-in.
-#[derive(Clone, Default)]
-struct Project {
-    id: u64,
-    files: HashMap<String, String>,
-    rules: Vec<String>,
-}
-
-/// One request the stand-in answered.
+/// One request the stand-in answered, as these tests count them.
 #[derive(Debug, Clone, PartialEq)]
 enum Sent {
     Blobs {
@@ -38,122 +26,71 @@ enum Sent {
     Probe { path: String },
 }
 
+/// The GitLab stand-in, and how much of its log the test has taken.
 #[derive(Clone, Default)]
 struct Gitlab {
-    projects: Arc<Mutex<HashMap<String, Project>>>,
-    sent: Arc<Mutex<Vec<Sent>>>,
+    standin: gitlab::Gitlab,
+    taken: Arc<Mutex<usize>>,
 }
 
 impl Gitlab {
+    /// Hosts `full_path` (id `id`) holding `files` on `main`.
     fn project(&self, full_path: &str, id: u64, files: &[(&str, String)]) {
-        let files = files
-            .iter()
-            .map(|(p, c)| (p.to_string(), c.clone()))
-            .collect();
-        let project = Project {
-            id,
-            files,
-            rules: Vec::new(),
-        };
-        self.projects
+        let hosted = self
+            .standin
+            .projects
             .lock()
-            .unwrap()
-            .insert(full_path.to_string(), project);
+            .iter()
+            .any(|h| h.project.path == full_path);
+        if !hosted {
+            self.standin.host(full_path, id);
+        }
+        for (path, text) in files {
+            let bytes = text.as_bytes().to_vec();
+            self.standin
+                .put_in(full_path, gitlab::MAIN, path, bytes, false);
+        }
     }
 
     fn rules(&self, full_path: &str, rules: &[&str]) {
-        let mut projects = self.projects.lock().unwrap();
-        let project = projects.get_mut(full_path).unwrap();
-        project.rules = rules.iter().map(|r| r.to_string()).collect();
+        self.standin.set_rules(full_path, rules);
     }
 
-    /// The requests answered since the last call, and forgets them.
+    /// The requests answered since the last call, read from the stand-in's log.
     fn take_sent(&self) -> Vec<Sent> {
-        std::mem::take(&mut *self.sent.lock().unwrap())
-    }
-
-    fn log(&self, sent: Sent) {
-        self.sent.lock().unwrap().push(sent);
-    }
-
-    fn blobs(&self, query: &str, vars: &Value) -> Value {
-        let projects = self.projects.lock().unwrap();
-        let by_id = vars["byId"] == json!(true);
-        let found = projects.iter().find(|(path, p)| {
-            if by_id {
-                vars["ids"][0] == json!(format!("gid://gitlab/Project/{}", p.id))
-            } else {
-                vars["projectPath"] == json!(path)
-            }
-        });
-        let paths: Vec<String> = vars["paths"]
-            .as_array()
-            .unwrap()
+        let bodies = self.standin.log().graphql;
+        let mut taken = self.taken.lock().unwrap();
+        let new = bodies[*taken..]
             .iter()
-            .map(|p| p.as_str().unwrap().to_string())
+            .filter_map(|b| self.sent(b))
             .collect();
-        let with_content = vars["withContent"] != json!(false);
-        let name = found.map(|(n, _)| n.clone()).unwrap_or_default();
-        self.log(Sent::Blobs {
-            project: name,
-            paths: paths.clone(),
-            with_content,
-        });
-        let Some((full_path, project)) = found else {
-            return if by_id {
-                json!({"data": {"projects": {"nodes": []}}})
-            } else {
-                json!({"data": {"project": null}})
-            };
-        };
-        let nodes: Vec<Value> = paths
-            .iter()
-            .filter_map(|p| project.files.get(p).map(|c| (p, c)))
-            .map(|(p, c)| {
-                let mut node = gitlab_mock::text_node(p, c);
-                if !with_content {
-                    node.as_object_mut().unwrap().remove("rawTextBlob");
-                }
-                node
-            })
-            .collect();
-        let content: usize = paths
-            .iter()
-            .filter_map(|p| project.files.get(p))
-            .map(String::len)
-            .sum();
-        let mut answer = gitlab_mock::project_answer(full_path, project.id, nodes);
-        if with_content && content > REQUEST_CAP {
-            // GitLab answers the field with an error, the rest of the project as asked.
-            answer["data"]["project"]["repository"]["blobs"] = Value::Null;
-            answer["errors"] = json!([{"message": "Max blobs size limit exceeded",
-                                       "path": ["project", "repository", "blobs"]}]);
-        }
-        if query.contains("duoContextExclusionSettings") {
-            answer["data"]["project"]["duoContextExclusionSettings"] =
-                json!({"exclusionRules": project.rules});
-        }
-        if by_id {
-            let p = answer["data"]["project"].take();
-            answer = json!({"data": {"projects": {"nodes": [p]}}});
-        }
-        answer
+        *taken = bodies.len();
+        new
     }
-}
 
-impl Respond for Gitlab {
-    fn respond(&self, request: &Request) -> ResponseTemplate {
-        let body: Value = serde_json::from_slice(&request.body).unwrap();
+    /// What one GraphQL body asked, in the terms of [`Sent`].
+    fn sent(&self, body: &Value) -> Option<Sent> {
         let query = body["query"].as_str().unwrap_or_default();
         let vars = &body["variables"];
-        let answer = if query.contains("MissProbe") {
+        if query.contains("MissProbe") {
             let path = vars["path"].as_str().unwrap_or_default().to_string();
-            self.log(Sent::Probe { path });
-            gitlab_mock::ref_check_answer(true, false)
-        } else {
-            self.blobs(query, vars)
+            return Some(Sent::Probe { path });
+        }
+        let strings = |v: &Value| -> Vec<String> {
+            let all = v.as_array().into_iter().flatten();
+            all.filter_map(Value::as_str).map(str::to_string).collect()
         };
-        ResponseTemplate::new(200).set_body_json(answer)
+        let ids = strings(&vars["ids"]);
+        let projects = self.standin.projects.lock();
+        let named = projects.iter().find(|h| {
+            ids.contains(&h.project.gid()) || vars["projectPath"] == json!(h.project.path)
+        });
+        Some(Sent::Blobs {
+            project: named.map(|h| h.project.path.clone()).unwrap_or_default(),
+            paths: strings(&vars["paths"]),
+            with_content: vars["withContent"] != json!(false),
+        })
+        .filter(|_| query.contains("blobs("))
     }
 }
 
@@ -175,11 +112,7 @@ async fn start() -> (Gitlab, MockServer, mcp::Server) {
             ("secret/key.txt", "hunter2\n".to_string()),
         ],
     );
-    let mock = MockServer::start().await;
-    Mock::given(wiremock::matchers::method("POST"))
-        .respond_with(gitlab.clone())
-        .mount(&mock)
-        .await;
+    let mock = gitlab.standin.start().await;
     let server = spawn_gitlab(&mock.uri(), Some("t0ken")).await;
     (gitlab, mock, server)
 }
@@ -271,6 +204,10 @@ async fn two_projects_in_one_call_are_one_request_each() {
     let (gitlab, _mock, server) = start().await;
     gitlab.project("other/lib", 7, &[("x.rs", lines("xxxx", 3))]);
     gitlab.project("third/one", 9, &[("y.md", lines("yyyy", 2))]);
+    let dev = lines("xxxx", 3).into_bytes();
+    gitlab
+        .standin
+        .put_in("other/lib", "refs/heads/dev", "x.rs", dev, false);
     let got = files(
         &server
             .call_many(json!({"project_id": "grp/proj", "ref": "main", "files": [
@@ -511,11 +448,7 @@ async fn a_group_past_gitlabs_20_mib_cap_is_asked_in_parts() {
             ("c.txt", big('c')),
         ],
     );
-    let mock = MockServer::start().await;
-    Mock::given(wiremock::matchers::method("POST"))
-        .respond_with(gitlab.clone())
-        .mount(&mock)
-        .await;
+    let mock = gitlab.standin.start().await;
     let server = spawn_gitlab(&mock.uri(), None).await;
     let got = files(
         &server
@@ -654,11 +587,7 @@ async fn an_unchanged_entry_is_answered_after_the_budget_is_spent() {
 async fn start_with(files: &[(&str, String)]) -> (Gitlab, MockServer, mcp::Server) {
     let gitlab = Gitlab::default();
     gitlab.project("grp/proj", 42, files);
-    let mock = MockServer::start().await;
-    Mock::given(wiremock::matchers::method("POST"))
-        .respond_with(gitlab.clone())
-        .mount(&mock)
-        .await;
+    let mock = gitlab.standin.start().await;
     let server = spawn_gitlab(&mock.uri(), None).await;
     (gitlab, mock, server)
 }

@@ -362,8 +362,8 @@ async fn gitlab_search_results_are_paged_past_gitlabs_default_and_excluded_files
         })
         .collect();
     files.push(("secret/keys.py".into(), "retry_policy = 7\n".into()));
-    let mut repo = repo_of(files);
-    repo.rules = Some(vec!["secret/**".into()]);
+    let repo = repo_of(files);
+    repo.set_rules(PROJECT, &["secret/**"]);
     let (gitlab, server) = gitlab(repo, SearchMode::Works).await;
     let pages = all_pages(
         &server,

@@ -1,177 +1,53 @@
-//! File URLs end to end: the real binary over stdio against a wiremock GitLab that answers the
-//! URL-split query like GitLab would for a small in-memory repository (refs with slashes, tags,
-//! files per ref). Covers GitLab's ref/path precedence, the fallback, `ref_type`, `#L` anchors,
+//! File URLs end to end: the real binary over stdio against the GitLab stand-in answering the
+//! URL-split query for a small repository (refs with slashes, tags, files per ref). Covers GitLab's ref/path precedence, the fallback, `ref_type`, `#L` anchors,
 //! relative roots, the mismatch errors, the one-request rule and the foreign-host rule.
 
 use crate::support::gitlab_mock;
 use crate::support::mcp;
 
-use std::collections::{BTreeMap, BTreeSet};
-
+use crate::support::gitlab::Gitlab;
 use gitlab_mock::*;
 use mcp::{err, ok, spawn, spawn_gitlab};
-use serde_json::{Map, Value, json};
-use wiremock::{MockServer, Request, Respond, ResponseTemplate};
+use serde_json::{Value, json};
+use wiremock::MockServer;
 
-/// A tiny repository: branches, tags, and files per ref.
-#[derive(Clone, Default)]
-struct FakeRepo {
-    branches: BTreeSet<String>,
-    tags: BTreeSet<String>,
-    files: BTreeMap<(String, String), String>,
-    /// Refs GitLab answers "Ref is not valid" for (on that alias only, like GitLab).
-    invalid: BTreeSet<String>,
+/// A tiny repository (branches, tags and files per ref) in GitLab's project `grp/sub/proj`
+/// (id 42), built with [`Repo::branch`] and [`Repo::tag`].
+struct Repo(Gitlab);
+
+impl Repo {
+    fn new() -> Repo {
+        Repo(Gitlab::of_project("grp/sub/proj", 42))
+    }
+    fn branch(self, name: &str, files: &[(&str, &str)]) -> Self {
+        self.at(&format!("refs/heads/{name}"), files)
+    }
+    fn tag(self, name: &str, files: &[(&str, &str)]) -> Self {
+        self.at(&format!("refs/tags/{name}"), files)
+    }
+    fn at(self, qualified: &str, files: &[(&str, &str)]) -> Self {
+        for (path, text) in files {
+            self.0
+                .put_at(qualified, path, text.as_bytes().to_vec(), false);
+        }
+        self
+    }
+    /// GitLab refuses `name` "Ref is not valid" (on that alias only, like GitLab).
+    fn refusing(self, name: &str) -> Self {
+        self.0.refuse_ref(name);
+        self
+    }
     /// The instance's relative URL root (`/gitlab`), which GitLab's permalink paths start with.
-    root: String,
-}
-
-impl FakeRepo {
-    fn at_root(mut self, root: &str) -> Self {
-        self.root = root.into();
-        self
-    }
-    /// The commit a fully qualified ref is at: one per ref, as a repository's branches differ.
-    fn commit(name: &str) -> String {
-        git_blob_id(format!("commit of {name}").as_bytes())
-    }
-    fn refusing(mut self, name: &str) -> Self {
-        self.invalid.insert(name.into());
-        self
-    }
-    fn is_invalid(&self, r: &str) -> bool {
-        let bare = r
-            .strip_prefix("refs/heads/")
-            .or_else(|| r.strip_prefix("refs/tags/"))
-            .unwrap_or(r);
-        self.invalid.contains(bare)
-    }
-    fn branch(mut self, name: &str, files: &[(&str, &str)]) -> Self {
-        self.branches.insert(name.into());
-        for (p, c) in files {
-            self.files
-                .insert((format!("refs/heads/{name}"), (*p).into()), (*c).into());
+    fn at_root(self, root: &str) -> Gitlab {
+        Gitlab {
+            root: root.into(),
+            ..self.0
         }
-        self
-    }
-    fn tag(mut self, name: &str, files: &[(&str, &str)]) -> Self {
-        self.tags.insert(name.into());
-        for (p, c) in files {
-            self.files
-                .insert((format!("refs/tags/{name}"), (*p).into()), (*c).into());
-        }
-        self
-    }
-    /// The fully qualified ref a name resolves to; like git, a bare name prefers the tag.
-    fn resolve(&self, r: &str) -> Option<String> {
-        if let Some(b) = r.strip_prefix("refs/heads/") {
-            return self.branches.contains(b).then(|| r.to_string());
-        }
-        if let Some(t) = r.strip_prefix("refs/tags/") {
-            return self.tags.contains(t).then(|| r.to_string());
-        }
-        if self.tags.contains(r) {
-            return Some(format!("refs/tags/{r}"));
-        }
-        self.branches.contains(r).then(|| format!("refs/heads/{r}"))
-    }
-    fn blob(&self, r: &str, ref_type: Option<&str>, path: &str) -> Option<Value> {
-        let qualified = match ref_type {
-            Some("HEADS") => format!("refs/heads/{r}"),
-            Some("TAGS") => format!("refs/tags/{r}"),
-            _ => r.to_string(),
-        };
-        let name = self.resolve(&qualified)?;
-        let content = self.files.get(&(name.clone(), path.to_string()))?;
-        let node = text_node(path, content);
-        Some(with_permalink(
-            node,
-            &self.root,
-            "grp/sub/proj",
-            &FakeRepo::commit(&name),
-        ))
     }
 }
 
-/// Answers `BlobBySplits` (and the ref check) for `grp/sub/proj` (id 42) from a [`FakeRepo`].
-struct SplitResponder(FakeRepo);
-
-impl Respond for SplitResponder {
-    fn respond(&self, request: &Request) -> ResponseTemplate {
-        let body: Value = serde_json::from_slice(&request.body).unwrap();
-        let query = body["query"].as_str().unwrap_or_default();
-        let vars = body["variables"].as_object().cloned().unwrap_or_default();
-        if vars
-            .get("projectPath")
-            .and_then(Value::as_str)
-            .map(str::to_lowercase)
-            .as_deref()
-            != Some("grp/sub/proj")
-        {
-            return json_response(json!({"data": {"project": null}}));
-        }
-        if query.contains("query MissProbe") {
-            let r = vars["ref"].as_str().unwrap();
-            return json_response(ref_check_answer(self.0.resolve(r).is_some(), false));
-        }
-        let ref_type = vars.get("refType").and_then(Value::as_str);
-        if query.contains("query Blob(") {
-            let (r, p) = (
-                vars["ref"].as_str().unwrap(),
-                vars["paths"][0].as_str().unwrap(),
-            );
-            let nodes: Vec<Value> = self.0.blob(r, ref_type, p).into_iter().collect();
-            return json_response(project_answer("grp/sub/proj", 42, nodes));
-        }
-        assert!(
-            query.contains("query BlobBySplits"),
-            "unexpected query {query}"
-        );
-        let mut repo = Map::new();
-        let mut errors = Vec::new();
-        let mut refuse = |alias: String, repo: &mut Map<String, Value>| {
-            errors.push(
-                json!({"message": "Ref is not valid", "locations": [{"line": 1, "column": 1}],
-                               "path": ["project", "repository", alias]}),
-            );
-            repo.insert(alias, Value::Null);
-        };
-        for i in 0..64 {
-            let Some(r) = vars.get(&format!("r{i}")).and_then(Value::as_str) else {
-                continue;
-            };
-            let p = vars[&format!("p{i}")][0].as_str().unwrap();
-            if self.0.is_invalid(r) {
-                refuse(format!("b{i}"), &mut repo);
-            } else {
-                let nodes: Vec<Value> = self.0.blob(r, ref_type, p).into_iter().collect();
-                repo.insert(format!("b{i}"), json!({"nodes": nodes}));
-            }
-            for k in ["h", "t"] {
-                if let Some(q) = vars.get(&format!("{k}{i}")).and_then(Value::as_str) {
-                    if self.0.is_invalid(q) {
-                        refuse(format!("{k}{i}"), &mut repo);
-                        continue;
-                    }
-                    let found = self
-                        .0
-                        .resolve(q)
-                        .map(|_| json!({"sha": "1111111111111111111111111111111111111111"}));
-                    repo.insert(format!("{k}{i}"), found.unwrap_or(Value::Null));
-                }
-            }
-        }
-        let mut answer = json!({"data": {"project": {
-            "id": "gid://gitlab/Project/42", "fullPath": "grp/sub/proj", "repository": repo
-        }}});
-        if !errors.is_empty() {
-            answer["errors"] = json!(errors);
-        }
-        json_response(answer)
-    }
-}
-
-fn repo() -> FakeRepo {
-    FakeRepo::default()
+fn repo() -> Repo {
+    Repo::new()
         .branch(
             "main",
             &[
@@ -195,7 +71,7 @@ fn repo() -> FakeRepo {
 async fn gitlab(expect: u64) -> MockServer {
     let server = MockServer::start().await;
     graphql()
-        .respond_with(SplitResponder(repo()))
+        .respond_with(repo().0)
         .expect(expect)
         .mount(&server)
         .await;
@@ -278,10 +154,10 @@ async fn url_forms_raw_blame_old_style_and_ref_type() {
 #[tokio::test]
 async fn line_anchors_select_the_window_unless_the_call_names_one() {
     let content: String = (1..=30).map(|i| format!("{i}\n")).collect();
-    let repo = FakeRepo::default().branch("main", &[("n.txt", &content)]);
+    let repo = Repo::new().branch("main", &[("n.txt", &content)]);
     let gitlab = MockServer::start().await;
     graphql()
-        .respond_with(SplitResponder(repo))
+        .respond_with(repo.0)
         .expect(3)
         .mount(&gitlab)
         .await;
@@ -369,7 +245,7 @@ async fn a_foreign_host_never_sees_a_request() {
     let gitlab = gitlab(0).await;
     let foreign = MockServer::start().await;
     graphql()
-        .respond_with(SplitResponder(repo()))
+        .respond_with(repo().0)
         .expect(0)
         .mount(&foreign)
         .await;
@@ -392,10 +268,11 @@ async fn a_foreign_host_never_sees_a_request() {
 
 #[tokio::test]
 async fn relative_url_roots() {
+    let standin = repo().at_root("/gitlab");
     let server_mock = MockServer::start().await;
     wiremock::Mock::given(wiremock::matchers::method("POST"))
         .and(wiremock::matchers::path("/gitlab/api/graphql"))
-        .respond_with(SplitResponder(repo().at_root("/gitlab")))
+        .respond_with(standin.clone())
         .expect(2)
         .mount(&server_mock)
         .await;
@@ -406,7 +283,7 @@ async fn relative_url_roots() {
         .await);
     assert_eq!(out["content"], "main readme\n");
     // GitLab's permalink path carries the root; it is joined to the origin once.
-    let commit = FakeRepo::commit("refs/heads/main");
+    let commit = standin.commit_of("refs/heads/main");
     assert_eq!(out["metadata"]["commit_sha"], commit);
     assert_eq!(
         out["metadata"]["web_url"],
@@ -416,7 +293,7 @@ async fn relative_url_roots() {
     let out = ok(&server
         .call(json!({"url": format!("{base}/grp/sub/proj/-/blob/release/2026/q4/src/main.rs#L1")}))
         .await);
-    let commit = FakeRepo::commit("refs/heads/release/2026/q4");
+    let commit = standin.commit_of("refs/heads/release/2026/q4");
     assert_eq!(
         out["metadata"]["web_url"],
         format!("{base}/grp/sub/proj/-/blob/{commit}/src/main.rs#L1")
@@ -439,7 +316,7 @@ async fn instances_without_repository_commit_still_split() {
         .await;
     graphql()
         .and(QueryLacks("commit(ref:"))
-        .respond_with(SplitResponder(repo()))
+        .respond_with(repo().0)
         .expect(2)
         .mount(&gitlab)
         .await;
@@ -456,11 +333,11 @@ async fn instances_without_repository_commit_still_split() {
 #[tokio::test]
 async fn deep_paths_are_batched_and_absurd_ones_refused() {
     let deep = "a/b/c/d/e/f/g/h/i/j/k.txt";
-    let repo = FakeRepo::default().branch("main", &[(deep, "deep\n")]);
+    let repo = Repo::new().branch("main", &[(deep, "deep\n")]);
     let gitlab = MockServer::start().await;
     // 12 candidate splits, 8 per request: two requests.
     graphql()
-        .respond_with(SplitResponder(repo))
+        .respond_with(repo.0)
         .expect(2)
         .mount(&gitlab)
         .await;
@@ -479,10 +356,10 @@ async fn deep_paths_are_batched_and_absurd_ones_refused() {
 
 #[tokio::test]
 async fn a_path_with_spaces_is_not_a_ref_and_reads_in_one_request() {
-    let repo = FakeRepo::default().branch("main", &[("dir with space/file name.md", "spaced\n")]);
+    let repo = Repo::new().branch("main", &[("dir with space/file name.md", "spaced\n")]);
     let gitlab = MockServer::start().await;
     graphql()
-        .respond_with(SplitResponder(repo))
+        .respond_with(repo.0)
         .expect(1)
         .mount(&gitlab)
         .await;
@@ -521,7 +398,7 @@ async fn an_error_on_one_split_alias_does_not_fail_the_others() {
     // GitLab refuses `feature/x` (as it refuses any ref it deems invalid) on its aliases only.
     let gitlab = MockServer::start().await;
     graphql()
-        .respond_with(SplitResponder(repo().refusing("feature/x")))
+        .respond_with(repo().refusing("feature/x").0)
         // One request for the read; two for the miss (the split query, then the probe).
         .expect(3)
         .mount(&gitlab)
