@@ -3,18 +3,16 @@
 //! that stalls wait for their one shared failure.
 //!
 //! A `harness = false` bench: `cargo bench --bench flights` starts the release binary with
-//! `serve --http --stateless --token-from-request --request-timeout 2` against an in-process
-//! GitLab (axum) that answers the token `owner` after [`OWNER_DELAY`], answers `reader` at once,
-//! answers every other token "project not found" at once, and never finishes a REST download.
+//! `serve --http --stateless --token-from-request --request-timeout 2` against the tests' GitLab
+//! stand-in, which answers the token `owner` after [`OWNER_DELAY`], answers `reader` at once,
+//! answers the other tokens "project not found" at once, and never finishes a REST download.
 //! Calls are raw JSON-RPC `tools/call` POSTs, one connection per caller. It prints two
 //! Markdown tables; it asserts nothing.
 
 use std::process::Child;
 use std::time::{Duration, Instant};
 
-use axum::Router;
-use axum::http::HeaderMap;
-use axum::routing::{get, post};
+use gitlab_standin::gitlab::{Access, Bent, Gitlab, User};
 use serde_json::{Value, json};
 
 #[path = "support/http_server.rs"]
@@ -31,7 +29,7 @@ const PROBES: usize = 20;
 #[tokio::main]
 async fn main() {
     let _ = rustls::crypto::ring::default_provider().install_default();
-    let gitlab = start_mock_gitlab().await;
+    let (gitlab, _served) = start_mock_gitlab().await;
     let mut server = start_server(&gitlab);
     let url = format!("{}/mcp", server.1);
     no_access_while_the_owner_reads(&url).await;
@@ -165,69 +163,40 @@ async fn timed(url: String, token: String, path: String) -> (Duration, bool) {
     (t0.elapsed(), served)
 }
 
-/// The node of a file: text, or for `stalled-*` a text shorter than its size (not the blob,
-/// so the server reads the blob over REST, which never finishes).
-fn node(path: &str) -> Value {
+/// The tests' GitLab stand-in (`standin/src/gitlab/`): `owner` and `reader` read `grp/proj`
+/// (the owner's answers [`OWNER_DELAY`] late); the probes' tokens are users who see no project
+/// (`project: null` at once); `stalled-*` files say a size twice their text (not GitLab's cut, so
+/// the server reads them over REST), and no REST body ever finishes.
+async fn start_mock_gitlab() -> (String, wiremock::MockServer) {
+    let mut users = vec![User::new("owner", 1, &[]), User::new("reader", 2, &[])];
+    let strangers = (0..PROBES)
+        .map(|i| format!("nobody-{i}"))
+        .chain((0..40).map(|i| format!("x-{i}")));
+    users.extend(strangers.map(|token| User::new(&token, 3, &["nobody/nothing"])));
+    let gitlab = Gitlab {
+        access: Access::Users(users),
+        slow: Some(("owner".into(), OWNER_DELAY)),
+        ..Gitlab::default()
+    };
     let text = "line of a private file\n".repeat(100);
-    let size = if path.starts_with("stalled-") {
-        text.len() * 2
-    } else {
-        text.len()
-    };
-    use sha1::Digest;
-    let oid: String = sha1::Sha1::digest(path.as_bytes())
+    let stalled = [1usize, 4, 16].map(|n| format!("stalled-{n}.txt"));
+    for path in ["quiet.txt", "private.txt", "private-2.txt"]
         .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    json!({
-        "oid": oid, "path": path, "size": size.to_string(), "rawSize": size.to_string(),
-        "rawTextBlob": text, "storedExternally": false, "externalStorage": null
-    })
-}
-
-async fn graphql(
-    headers: HeaderMap,
-    body: axum::body::Bytes,
-) -> ([(&'static str, &'static str); 1], String) {
-    let token = headers
-        .get("authorization")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_string();
-    let request: Value = serde_json::from_slice(&body).unwrap_or_default();
-    let path = request["variables"]["paths"][0]
-        .as_str()
-        .unwrap_or_default();
-    let answer = match token.as_str() {
-        "Bearer owner" | "Bearer reader" => {
-            if token == "Bearer owner" {
-                tokio::time::sleep(OWNER_DELAY).await;
-            }
-            json!({"data": {"project": {
-                "id": "gid://gitlab/Project/42", "fullPath": "grp/proj",
-                "repository": {"blobs": {"nodes": [node(path)]}}
-            }}})
-        }
-        _ => json!({"data": {"project": null}}),
-    };
-    ([("content-type", "application/json")], answer.to_string())
-}
-
-/// A GitLab whose GraphQL answers as described above and whose REST downloads never finish.
-async fn start_mock_gitlab() -> String {
-    let app = Router::new().route("/api/graphql", post(graphql)).route(
-        "/api/v4/projects/{id}/repository/blobs/{oid}/raw",
-        get(|| async {
-            tokio::time::sleep(Duration::from_secs(3600)).await;
-            "never"
-        }),
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind the mock GitLab");
-    let url = format!("http://{}", listener.local_addr().expect("mock address"));
-    tokio::spawn(async move { axum::serve(listener, app).await });
-    url
+        .copied()
+        .chain(stalled.iter().map(String::as_str))
+    {
+        gitlab.put(path, text.clone().into_bytes(), false);
+    }
+    for path in &stalled {
+        gitlab
+            .raw_sizes
+            .lock()
+            .unwrap()
+            .insert(path.clone(), text.len() * 2);
+    }
+    *gitlab.rest_bodies.lock().unwrap() = vec![Bent::Stalled; 1_000];
+    let server = gitlab.start_quietly().await;
+    (server.uri(), server)
 }
 
 /// The server process and its base URL.

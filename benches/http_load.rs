@@ -3,7 +3,7 @@
 //!
 //! A `harness = false` bench: `cargo bench --bench http_load` starts the real binary (release
 //! build) on 127.0.0.1 against a minimal in-process GitLab (axum, one canned GraphQL answer
-//! for a 200-line file), warms up, then runs each level until it has made `MAX_CALLS` calls or
+//! for a 200-line file, as the tests' stand-in answers it), warms up, then runs each level until it has made `MAX_CALLS` calls or
 //! run `MAX_TIME`, whichever comes first, and prints a markdown table. Each client has its own
 //! HTTP connection and sends raw JSON-RPC `tools/call` POSTs, as an MCP client would after its
 //! (stateless) handshake. Client, server and mock share the machine, so the numbers are an
@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::routing::post;
+use gitlab_standin::gitlab::Gitlab;
 use serde_json::{Value, json};
 
 #[path = "support/http_server.rs"]
@@ -141,27 +142,17 @@ async fn counted_calls(base: &str) -> String {
         .to_string()
 }
 
-/// A GitLab that answers every GraphQL request with the same 200-line file.
+/// A GitLab that answers every GraphQL request with the same 200-line file: the answer the
+/// tests' stand-in (`standin/src/gitlab/`) gives to a read of it, rendered once, so that what
+/// shares the machine with the server under load is as little as an axum route.
 async fn start_mock_gitlab() -> String {
     let content: String = (1..=FILE_LINES)
         .map(|i| format!("line {i:04} of a file read through the GitLab GraphQL API\n"))
         .collect();
-    let answer = Arc::new(
-        json!({"data": {"project": {
-            "id": "gid://gitlab/Project/42",
-            "fullPath": "grp/proj",
-            "repository": {"blobs": {"nodes": [{
-                "oid": gitlab_standin::gitlab_mock::git_blob_id(content.as_bytes()),
-                "path": "README.md",
-                "size": content.len().to_string(),
-                "rawSize": content.len().to_string(),
-                "rawTextBlob": content,
-                "storedExternally": false,
-                "externalStorage": null
-            }]}}
-        }}})
-        .to_string(),
-    );
+    let standin = Gitlab::default().with_files([("README.md", content)]);
+    let read = json!({"operationName": "Blob", "query": "query Blob { blobs( }", "variables": {
+        "projectPath": "grp/proj", "ref": "main", "paths": ["README.md"], "withContent": true}});
+    let answer = Arc::new(String::from_utf8(standin.graphql_body(&read)).expect("JSON is UTF-8"));
     let app = Router::new().route(
         "/api/graphql",
         post(move || {

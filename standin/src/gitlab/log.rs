@@ -96,9 +96,18 @@ pub struct Log {
     /// Response body bytes before compression.
     pub plain: usize,
     pub traffic: Traffic,
+    /// Log no GraphQL bodies (a bench's thousands of requests).
+    pub forget_bodies: bool,
 }
 
 impl Log {
+    /// Logs a GraphQL request body, unless told to forget them.
+    pub fn keep(&mut self, body: &Value) {
+        if !self.forget_bodies {
+            self.graphql.push(body.clone());
+        }
+    }
+
     /// Counts one answer of `plain` bytes, `wire` of them on the wire.
     pub fn sent(&mut self, endpoint: Endpoint, plain: usize, wire: usize) {
         self.plain += plain;
