@@ -178,21 +178,16 @@ async fn start_mock_gitlab() -> (String, wiremock::MockServer) {
         slow: Some(("owner".into(), OWNER_DELAY)),
         ..Gitlab::default()
     };
-    let text = "line of a private file\n".repeat(100);
+    // Each file its own text, so its own blob: the server's cache is content-addressed.
+    let text = |path: &str| format!("{path}\n{}", "line of a private file\n".repeat(100));
     let stalled = [1usize, 4, 16].map(|n| format!("stalled-{n}.txt"));
-    for path in ["quiet.txt", "private.txt", "private-2.txt"]
-        .iter()
-        .copied()
-        .chain(stalled.iter().map(String::as_str))
-    {
-        gitlab.put(path, text.clone().into_bytes(), false);
+    let quiet = ["quiet.txt", "private.txt", "private-2.txt"].map(String::from);
+    for path in quiet.iter().chain(&stalled) {
+        gitlab.put(path, text(path).into_bytes(), false);
     }
     for path in &stalled {
-        gitlab
-            .raw_sizes
-            .lock()
-            .unwrap()
-            .insert(path.clone(), text.len() * 2);
+        let size = text(path).len() * 2;
+        gitlab.raw_sizes.lock().unwrap().insert(path.clone(), size);
     }
     *gitlab.rest_bodies.lock().unwrap() = vec![Bent::Stalled; 1_000];
     let server = gitlab.start_quietly().await;

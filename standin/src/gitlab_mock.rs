@@ -50,17 +50,38 @@ impl Match for Variables {
     }
 }
 
-/// A blob node as GitLab returns it for a text file.
-pub fn text_node(path: &str, content: &str) -> Value {
+/// A blob node as GitLab returns it (`RepositoryBlob`, BigInt sizes as strings): `size` is the
+/// blob's (an LFS pointer's for a file in LFS), `raw_size` the file's, `lfs_oid` the LFS
+/// object's sha256. The stand-in's nodes and [`text_node`] are both this.
+pub fn blob_node(
+    path: &str,
+    oid: &str,
+    size: usize,
+    raw_size: usize,
+    lfs_oid: Option<&str>,
+) -> Value {
     json!({
-        "oid": git_blob_id(content.as_bytes()),
+        "oid": oid,
         "path": path,
-        "size": content.len().to_string(),
-        "rawSize": content.len().to_string(),
-        "rawTextBlob": content,
-        "storedExternally": false,
-        "externalStorage": null
+        "size": size.to_string(),
+        "rawSize": raw_size.to_string(),
+        "storedExternally": lfs_oid.is_some(),
+        "externalStorage": lfs_oid.map(|_| "lfs"),
+        "lfsOid": lfs_oid
     })
+}
+
+/// A blob node as GitLab returns it for a text file, with its text.
+pub fn text_node(path: &str, content: &str) -> Value {
+    let oid = git_blob_id(content.as_bytes());
+    let mut node = blob_node(path, &oid, content.len(), content.len(), None);
+    node["rawTextBlob"] = json!(content);
+    node
+}
+
+/// A `Project` as GitLab returns it: its global id, full path and `repository` as asked.
+pub fn project_node(full_path: &str, id: u64, repository: Value) -> Value {
+    json!({"id": format!("gid://gitlab/Project/{id}"), "fullPath": full_path, "repository": repository})
 }
 
 /// The git blob id of `bytes`, as GitLab reports it in `oid` (the SHA-1 of
@@ -96,11 +117,8 @@ fn permalinked(full_path: &str, nodes: Vec<Value>) -> Vec<Value> {
 /// `{"data":{"project":{...blobs: nodes}}}` for a project by full path; each node gets its
 /// `permalinkPath` at [`COMMIT`] unless it has one (or an explicit `null`).
 pub fn project_answer(full_path: &str, id: u64, nodes: Vec<Value>) -> Value {
-    json!({"data": {"project": {
-        "id": format!("gid://gitlab/Project/{id}"),
-        "fullPath": full_path,
-        "repository": {"blobs": {"nodes": permalinked(full_path, nodes)}}
-    }}})
+    let blobs = json!({"blobs": {"nodes": permalinked(full_path, nodes)}});
+    json!({"data": {"project": project_node(full_path, id, blobs)}})
 }
 
 /// Like [`project_answer`], with Duo exclusion rules.
@@ -117,11 +135,8 @@ pub fn project_answer_with_rules(
 
 /// `{"data":{"projects":{"nodes":[...]}}}` for a project by numeric id.
 pub fn projects_answer(full_path: &str, id: u64, nodes: Vec<Value>) -> Value {
-    json!({"data": {"projects": {"nodes": [{
-        "id": format!("gid://gitlab/Project/{id}"),
-        "fullPath": full_path,
-        "repository": {"blobs": {"nodes": permalinked(full_path, nodes)}}
-    }]}}})
+    let blobs = json!({"blobs": {"nodes": permalinked(full_path, nodes)}});
+    json!({"data": {"projects": {"nodes": [project_node(full_path, id, blobs)]}}})
 }
 
 /// graphql-ruby's answer to a field the instance does not have.

@@ -13,6 +13,7 @@ use crate::gitlab::deployment::{MAX_BLOBS_SIZE, too_large};
 use crate::gitlab::faults::{BentText, next};
 use crate::gitlab::projects::Hosted;
 use crate::gitlab::repository::File;
+use crate::gitlab_mock::blob_node;
 
 impl Gitlab {
     /// A blob's node as GitLab builds it, its text a placeholder until rendered.
@@ -26,13 +27,14 @@ impl Gitlab {
     ) -> Value {
         let (qualified, path) = at;
         let raw_size = self.raw_sizes.lock().unwrap().get(path).copied();
-        let mut node = json!({
-            "oid": file.oid, "path": path,
-            "size": file.blob.len().to_string(),
-            "rawSize": raw_size.unwrap_or(file.bytes.len()).to_string(),
-            "storedExternally": file.lfs, "externalStorage": file.lfs.then_some("lfs"),
-            "lfsOid": file.sha,
-        });
+        let raw_size = raw_size.unwrap_or(file.bytes.len());
+        let mut node = blob_node(
+            path,
+            &file.oid,
+            file.blob.len(),
+            raw_size,
+            file.sha.as_deref(),
+        );
         if !self.old {
             let commit = hosted.repo.commit_of(qualified);
             let project = &hosted.project.path;

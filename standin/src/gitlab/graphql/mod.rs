@@ -19,6 +19,7 @@ use super::Gitlab;
 use super::deployment::{old_refusals, too_complex};
 use super::projects::{Hosted, Named, find};
 use super::repository::File;
+use crate::gitlab_mock::project_node;
 
 /// An answer, and the files whose text it holds as placeholders until it is rendered: a blob's
 /// text is escaped once per file, not once per answer.
@@ -172,8 +173,7 @@ impl Gitlab {
 
     /// The project's own fields the document names, around `repository`.
     fn project_fields(&self, asked: &Asked<'_>, hosted: &Hosted, repository: Value) -> Value {
-        let mut project = json!({"id": hosted.project.gid(), "fullPath": hosted.project.path,
-            "repository": repository});
+        let mut project = project_node(&hosted.project.path, hosted.project.id, repository);
         if asked.query.contains("duoContextExclusionSettings") {
             let rules = hosted.rules.clone().unwrap_or_default();
             project["duoContextExclusionSettings"] = json!({ "exclusionRules": rules });
