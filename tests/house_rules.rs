@@ -96,7 +96,9 @@ const FLOORS: Floors = &[
         "crate::source",
         &[
             &["gitlab", "local"],
-            &["blob", "classify", "listing", "suggest", "tree", "views"],
+            &[
+                "blob", "classify", "listing", "suggest", "text", "tree", "views",
+            ],
         ],
     ),
     (

@@ -13,6 +13,7 @@ use super::history::{FileKey, History};
 use crate::outline::Outlines;
 use crate::resolve::args::ToolArgs;
 use crate::resolve::{Lookup, ProjectFile, Target};
+use crate::source::text::Text;
 use crate::source::{BlobKind, Fetched, Source, SourceError, Wanted};
 use crate::view::View;
 
@@ -166,7 +167,7 @@ fn distinct<'a, L: PartialEq>(wanted: &[Wanted<'a, L>]) -> (Vec<Wanted<'a, L>>, 
 /// Makes every text of one blob the same shared copy (reads of one file with different
 /// extents each got their own).
 fn share_texts(fetched: &mut [Result<Fetched, SourceError>]) {
-    let mut seen: Vec<(String, Arc<String>)> = Vec::new();
+    let mut seen: Vec<(String, Arc<Text>)> = Vec::new();
     for f in fetched.iter_mut().flatten() {
         let Some(id) = f.blob.id.clone() else {
             continue;
@@ -219,7 +220,7 @@ mod tests {
                 git_ref: "main".into(),
                 size_bytes: content.len() as u64,
                 kind: BlobKind::Text {
-                    content: Arc::new(content.to_string()),
+                    content: Arc::new(content.into()),
                     cut_by_read_limit: false,
                 },
                 id: Some(id.into()),

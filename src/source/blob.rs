@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use super::listing::DirEntries;
 use super::suggest::{EntryKind, Suggestion};
+use super::text::Text;
 use crate::base::cause::Shared;
 
 /// A file as a source found it.
@@ -36,7 +37,7 @@ pub(crate) enum BlobKind {
     /// `cut_by_read_limit` is true when this is only the first part of the file (GitLab's
     /// 10 MiB read limit) and the window asked for lies inside it.
     Text {
-        content: Arc<String>,
+        content: Arc<Text>,
         cut_by_read_limit: bool,
     },
     /// Not text (GitLab: `rawTextBlob` is null; local: NUL in the first 8,000 bytes, or not UTF-8).

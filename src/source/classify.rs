@@ -43,7 +43,7 @@ pub(crate) fn classify(data: Vec<u8>) -> (u64, BlobKind) {
     }
     let kind = match String::from_utf8(data) {
         Ok(content) => BlobKind::Text {
-            content: Arc::new(content),
+            content: Arc::new(content.into()),
             cut_by_read_limit: false,
         },
         Err(_) => BlobKind::Binary,
@@ -88,7 +88,7 @@ pub(crate) mod tests {
     /// A text blob's kind, whole.
     pub(crate) fn text(s: &str) -> BlobKind {
         BlobKind::Text {
-            content: Arc::new(s.to_owned()),
+            content: Arc::new(s.into()),
             cut_by_read_limit: false,
         }
     }

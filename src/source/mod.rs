@@ -5,7 +5,7 @@
 //! same pure rule ([`crate::resolve::choice`]).
 //!
 //! Floors: the sources ([`gitlab`], [`local`]) above what they share ([`blob`], [`classify`],
-//! [`listing`], [`suggest`], and [`tree`], the contract `search_repository` reads through). May import `resolve`, `window`, `config`, `metrics` and `base`.
+//! [`listing`], [`suggest`], [`text`], a blob's text with its line index, and [`tree`], the contract `search_repository` reads through). May import `resolve`, `window`, `config`, `metrics` and `base`.
 
 pub(crate) mod blob;
 pub(crate) mod classify;
@@ -13,6 +13,7 @@ pub(crate) mod gitlab;
 pub(crate) mod listing;
 pub(crate) mod local;
 pub(crate) mod suggest;
+pub(crate) mod text;
 pub(crate) mod tree;
 pub(crate) mod views;
 

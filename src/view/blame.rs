@@ -44,7 +44,8 @@ pub(super) fn render_blame<L>(
     read: &Read,
 ) -> Result<Rendered, ViewError> {
     let (content, cut_by_read_limit) = read.text()?;
-    let fitted = window::fit_window(content, lines, read.fit(target)).map_err(ViewError::Window)?;
+    let fitted = window::fit_window_in(content, read.line_index(), lines, read.fit(target))
+        .map_err(ViewError::Window)?;
     let Some((first, last)) = fitted.window.returned_lines() else {
         return Err(ViewError::BlamePastEnd {
             total_lines: fitted.window.total_lines,

@@ -277,7 +277,8 @@ fn render_window<L>(
     read: &Read,
 ) -> Result<Rendered, ViewError> {
     let (content, cut_by_read_limit) = read.text()?;
-    let fitted = window::fit_window(content, lines, read.fit(target)).map_err(ViewError::Window)?;
+    let fitted = window::fit_window_in(content, read.line_index(), lines, read.fit(target))
+        .map_err(ViewError::Window)?;
     let facts = read.facts(target, cut_by_read_limit);
     let asked = target.lines_named.then_some(lines);
     let complete = holds_all_asked(&fitted, asked, cut_by_read_limit);
@@ -335,9 +336,10 @@ fn render_held<L>(
         _ => None,
     };
     let fitted = match (view, text) {
-        (View::Window(lines), Some((text, _))) => {
-            Some(window::fit_window(text, *lines, read.fit(target)).map_err(ViewError::Window)?)
-        }
+        (View::Window(lines), Some((text, _))) => Some(
+            window::fit_window_in(text, read.line_index(), *lines, read.fit(target))
+                .map_err(ViewError::Window)?,
+        ),
         (View::Symbol { args, outlines }, Some((text, _))) => {
             Some(outline::symbol_window(args, outlines, target, read, text, stop)?.fitted)
         }

@@ -7,6 +7,7 @@ use crate::response::ReadFacts;
 use crate::response::limit::SharedLimit;
 use crate::source::{BlobKind, Fetched, holds};
 use crate::window::Fit;
+use crate::window::LineIndex;
 
 /// What a call read, beside its target: the blob, whether the caller read another blob of the
 /// file before, and the character budget the content may take (the caller's, else the
@@ -28,6 +29,14 @@ impl Read {
     /// The bytes of the blob's text that were read (0 for none): the size of the work.
     pub(crate) fn text_bytes(&self) -> usize {
         self.fetched.text_bytes()
+    }
+
+    /// The line index of the text read, if it is text (worked out once per cached blob).
+    pub(super) fn line_index(&self) -> Option<&LineIndex> {
+        match &self.fetched.blob.kind {
+            BlobKind::Text { content, .. } => Some(content.line_index()),
+            _ => None,
+        }
     }
 
     /// The blob's text and whether GitLab's read limit cut it, or the binary/LFS error.

@@ -35,7 +35,7 @@ impl Extent {
             return false;
         };
         let bytes = part.as_bytes();
-        let Ok(span) = req.span(bytes) else {
+        let Ok(span) = req.span(bytes, None) else {
             return false;
         };
         let Ok(start) = line_start(bytes, span.offset) else {

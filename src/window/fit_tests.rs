@@ -776,3 +776,42 @@ proptest! {
         }
     }
 }
+
+/// Texts of a few 16 KiB blocks: many short lines, some long ones, with or without a last `\n`.
+fn long_text_strategy() -> impl Strategy<Value = String> {
+    let line = prop_oneof![0usize..3, 0usize..120, 9_000usize..30_000];
+    (prop::collection::vec(line, 0..60), any::<bool>()).prop_map(|(lengths, last)| {
+        let mut text: String = lengths
+            .iter()
+            .enumerate()
+            .map(|(i, len)| format!("{}\n", "é-x".repeat(len / 4 + i % 3)))
+            .collect();
+        if !last {
+            text.pop();
+        }
+        text
+    })
+}
+
+proptest! {
+    #[test]
+    fn a_window_with_the_line_index_is_the_window_without(
+        text in long_text_strategy(),
+        offset in 0u64..80,
+        limit in 1u64..=30,
+        start in prop::option::of(0i64..80),
+        end in prop::option::of(0i64..80),
+        max_chars in prop_oneof![Just(0u64), 1u64..=5_000],
+        line_numbers: bool,
+    ) {
+        let index = LineIndex::of(text.as_bytes());
+        let fit = Fit { max_chars, line_numbers, column: 0 };
+        let by_offset = offset_limit(offset, limit);
+        let by_lines = LineRequest::from_line_args(start, end).unwrap_or(by_offset);
+        for req in [by_offset, by_lines] {
+            let plain = fit_capped(&text, req, fit, MIB).map(|f| format!("{f:?}"));
+            let indexed = fit_indexed(&text, Some(&index), req, fit, MIB).map(|f| format!("{f:?}"));
+            prop_assert_eq!(indexed, plain);
+        }
+    }
+}

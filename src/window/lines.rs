@@ -34,6 +34,61 @@ pub(crate) fn count_lines(bytes: &[u8]) -> u64 {
 /// short lines. Smaller blocks mean less walking in the last block.
 const SKIP_BLOCK: usize = 16 * 1024;
 
+/// A text's line count and the `\n`s before each of its [`SKIP_BLOCK`] blocks, worked out in
+/// one pass: with it, [`line_start_indexed`] walks one block, not the text up to the line, and
+/// a window knows the line count without counting the rest of the text. For a text read more
+/// than once (a cached blob), a window then costs its own lines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineIndex {
+    /// [`count_lines`] of the text.
+    total: u64,
+    /// `newlines[k]`: the `\n`s in the text's first `k * SKIP_BLOCK` bytes.
+    newlines: Vec<u64>,
+    /// The length of the text indexed.
+    len: usize,
+}
+
+impl LineIndex {
+    pub fn of(bytes: &[u8]) -> LineIndex {
+        let mut newlines = Vec::with_capacity(bytes.len() / SKIP_BLOCK + 1);
+        let mut seen = 0;
+        for block in bytes.chunks(SKIP_BLOCK) {
+            newlines.push(seen);
+            seen += count_newlines(block);
+        }
+        let unterminated = bytes.last().is_some_and(|&b| b != b'\n');
+        LineIndex {
+            total: seen + u64::from(unterminated),
+            newlines,
+            len: bytes.len(),
+        }
+    }
+
+    /// The text's line count, as [`count_lines`].
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// Whether this is an index of a text of `bytes`' length (a guard against the wrong text).
+    pub(super) fn fits(&self, bytes: &[u8]) -> bool {
+        self.len == bytes.len()
+    }
+}
+
+/// [`line_start`], starting from the block of `index` in which line `n` starts.
+pub(super) fn line_start_indexed(bytes: &[u8], n: u64, index: &LineIndex) -> Result<usize, u64> {
+    // The last block with fewer than `n` `\n`s before it holds the `n`th one, if any.
+    let k = index.newlines.partition_point(|&before| before < n);
+    let Some(k) = k.checked_sub(1).filter(|_| n > 0 && index.fits(bytes)) else {
+        return line_start(bytes, n);
+    };
+    let (pos, before) = (k * SKIP_BLOCK, index.newlines[k]);
+    match line_start(&bytes[pos..], n - before) {
+        Ok(at) => Ok(pos + at),
+        Err(lines) => Err(before + lines),
+    }
+}
+
 /// Returns the byte index at which zero-indexed line `n` of `bytes` starts,
 /// or `Err(total)` with the text's line count (as [`count_lines`]) when
 /// there is no line `n`, that is when `n >= total`.
@@ -83,6 +138,44 @@ pub(super) fn line_start(bytes: &[u8], n: u64) -> Result<usize, u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    // ---- LineIndex ---------------------------------------------------------
+
+    /// Texts of a few blocks: runs of short and long lines, with or without a last `\n`.
+    fn blocks_of_lines() -> impl Strategy<Value = Vec<u8>> {
+        let line = prop_oneof![0usize..4, 0usize..200, 9_000usize..40_000];
+        (prop::collection::vec(line, 0..40), any::<bool>()).prop_map(|(lengths, last)| {
+            let mut text = Vec::new();
+            for (i, len) in lengths.iter().enumerate() {
+                text.extend(std::iter::repeat_n(b'a' + (i % 26) as u8, *len));
+                text.push(b'\n');
+            }
+            if !last {
+                text.pop();
+            }
+            text
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn the_index_finds_every_line_where_the_walk_does(bytes in blocks_of_lines()) {
+            let index = LineIndex::of(&bytes);
+            prop_assert_eq!(index.total(), count_lines(&bytes));
+            for n in 0..=index.total() + 2 {
+                prop_assert_eq!(line_start_indexed(&bytes, n, &index), line_start(&bytes, n), "line {}", n);
+            }
+        }
+    }
+
+    #[test]
+    fn the_index_of_another_text_is_not_used() {
+        let index = LineIndex::of(b"a\nb\n");
+        assert_eq!(line_start_indexed(b"x\ny\nz\n", 2, &index), Ok(4));
+        assert_eq!(LineIndex::of(b"").total(), 0);
+        assert_eq!(line_start_indexed(b"", 1, &LineIndex::of(b"")), Err(0));
+    }
 
     // ---- count_lines -------------------------------------------------------
 

@@ -103,8 +103,9 @@ pub use request::{DEFAULT_LIMIT, LineRequest, MAX_LIMIT, WindowError, lines_cove
 
 use budget::{ContentCaps, Taken, cut_line, is_over, take_lines};
 use column::{column_start, first_line};
+pub use lines::LineIndex;
 pub(crate) use lines::count_lines;
-use lines::line_start;
+use lines::{line_start, line_start_indexed};
 use numbers::number_lines;
 
 /// How to fit a window to the agent, beside the lines it asks for: its budget, its line numbers,
@@ -315,6 +316,18 @@ pub fn fit_window(text: &str, req: LineRequest, fit: Fit) -> Result<Fitted<'_>, 
     fit_capped(text, req, fit, MAX_WINDOW_BYTES)
 }
 
+/// [`fit_window`] of a text whose [`LineIndex`] may be known (a cached blob's): the same
+/// window, found without walking the text to the window's first line or counting the lines
+/// after it. An index of another text is not used.
+pub fn fit_window_in<'a>(
+    text: &'a str,
+    index: Option<&LineIndex>,
+    req: LineRequest,
+    fit: Fit,
+) -> Result<Fitted<'a>, WindowError> {
+    fit_indexed(text, index, req, fit, MAX_WINDOW_BYTES)
+}
+
 /// [`fit_window`] with the byte cap as a parameter, so tests can reach it
 /// with small inputs. `max_bytes` must be at least 4 (one character of any
 /// width) plus, with line numbers, the longest prefix (21), or a cut line
@@ -325,14 +338,34 @@ fn fit_capped<'a>(
     fit: Fit,
     max_bytes: usize,
 ) -> Result<Fitted<'a>, WindowError> {
+    fit_indexed(text, None, req, fit, max_bytes)
+}
+
+/// Where line `offset` of `bytes` starts ([`line_start`]), by the index when there is one.
+fn start_of(bytes: &[u8], offset: u64, index: Option<&LineIndex>) -> Result<usize, u64> {
+    match index {
+        Some(index) => line_start_indexed(bytes, offset, index),
+        None => line_start(bytes, offset),
+    }
+}
+
+/// [`fit_capped`], with the text's [`LineIndex`] when known.
+fn fit_indexed<'a>(
+    text: &'a str,
+    index: Option<&LineIndex>,
+    req: LineRequest,
+    fit: Fit,
+    max_bytes: usize,
+) -> Result<Fitted<'a>, WindowError> {
     debug_assert!(
         max_bytes >= 4 + if fit.line_numbers { LONGEST_PREFIX } else { 0 },
         "a cap this small can be passed by a cut line"
     );
     let bytes = text.as_bytes();
-    let span = req.span(bytes)?;
+    let index = index.filter(|i| i.fits(bytes));
+    let span = req.span(bytes, index.map(LineIndex::total))?;
     let (offset, limit) = (span.offset, span.limit);
-    let line = match line_start(bytes, offset) {
+    let line = match start_of(bytes, offset, index) {
         Ok(line) => line,
         Err(total_lines) => return Ok(Fitted::empty(total_lines, offset, limit, fit)),
     };
@@ -349,6 +382,7 @@ fn fit_capped<'a>(
     let lines_end = start + taken.len;
     let total_lines = span
         .total_lines
+        .or(index.map(LineIndex::total))
         .unwrap_or_else(|| offset + taken.count + count_lines(&bytes[lines_end..]));
     // `start` follows a `\n` (or is 0) or is the start of a character of its line, and
     // `lines_end` follows a `\n` (or is the end), so both are char boundaries of `text`.

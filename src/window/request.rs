@@ -71,9 +71,9 @@ impl LineRequest {
     ///
     /// - `OffsetLimit`: `offset` and `limit` as given; the line count is
     ///   left for the window walk to find.
-    /// - `StartEnd`: the text's lines are counted, then converted by
-    ///   [`start_end_to_offset_limit`] (its only error is this one's).
-    pub(super) fn span(self, bytes: &[u8]) -> Result<Span, WindowError> {
+    /// - `StartEnd`: the text's lines are counted (or `total`, when its index knows it), then
+    ///   converted by [`start_end_to_offset_limit`] (its only error is this one's).
+    pub(super) fn span(self, bytes: &[u8], total: Option<u64>) -> Result<Span, WindowError> {
         match self {
             LineRequest::OffsetLimit { offset, limit } => Ok(Span {
                 offset,
@@ -81,7 +81,7 @@ impl LineRequest {
                 total_lines: None,
             }),
             LineRequest::StartEnd { start, end } => {
-                let total = count_lines(bytes);
+                let total = total.unwrap_or_else(|| count_lines(bytes));
                 let (offset, limit) = start_end_to_offset_limit(start, end, total)?;
                 Ok(Span {
                     offset,
@@ -290,7 +290,7 @@ mod tests {
             limit: 3,
         };
         assert_eq!(
-            off.span(b"a\n"),
+            off.span(b"a\n", None),
             Ok(Span {
                 offset: 7,
                 limit: 3,
@@ -302,7 +302,7 @@ mod tests {
             end: None,
         };
         assert_eq!(
-            se.span(b"a\nb\nc"),
+            se.span(b"a\nb\nc", None),
             Ok(Span {
                 offset: 1,
                 limit: 2,
@@ -313,7 +313,7 @@ mod tests {
             start: Some(3),
             end: Some(2),
         };
-        assert!(inverted.span(b"a\nb\nc").is_err());
+        assert!(inverted.span(b"a\nb\nc", None).is_err());
     }
 
     // ---- start_end_to_offset_limit -----------------------------------------

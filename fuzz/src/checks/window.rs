@@ -1,6 +1,7 @@
 //! Target `window`: a text, a line request and a fit (a character budget, line numbers) built
 //! from structured input (`arbitrary` over the raw bytes), cut by
-//! `gitlab_file_mcp::window::window` and `fit_window`.
+//! `gitlab_file_mcp::window::window`, `fit_window` and `fit_window_in` (with the text's line
+//! index).
 //!
 //! The text is a list of pieces: raw bytes (made a `str` lossily, or the input is skipped
 //! unless it is valid UTF-8), runs of newlines, and runs of one character of 1 to 4 bytes
@@ -21,7 +22,8 @@
 //! - following the hints from line 1, as `response` words them, in either style and with the
 //!   fit, tiles the text exactly: a line a cap cut goes on from its next column (`column`),
 //!   however long the line; and every window on the way that starts at a line's start
-//!   satisfies the model too.
+//!   satisfies the model too;
+//! - the fitted window found with the text's `LineIndex` is the one found without.
 
 use arbitrary::{Arbitrary, Unstructured};
 use gitlab_file_mcp::window::{
@@ -177,6 +179,15 @@ pub fn check(data: &[u8]) {
     check_window(&lines, request, raw);
     check_fitted(&lines, request, fit, raw);
     check_rebuild(&lines, input.follow, fit);
+    check_indexed(&text, request, fit);
+}
+
+/// The window found with the text's line index (a cached blob's) is the window found without.
+fn check_indexed(text: &str, request: LineRequest, fit: Fit) {
+    let index = window::LineIndex::of(text.as_bytes());
+    let plain = fitted(text, request, fit).map(|f| format!("{f:?}"));
+    let indexed = window::fit_window_in(text, Some(&index), request, fit).map(|f| format!("{f:?}"));
+    assert_eq!(indexed, plain, "the line index changed the window");
 }
 
 /// The code under test: GitLab's window.

@@ -12,14 +12,15 @@ use std::sync::Arc;
 
 use super::keys::{ContentKey, LookupKey};
 use crate::base::lru::SharedLru;
+use crate::source::text::Text;
 
 /// A cached entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Cached {
     /// The whole text of the blob.
-    Full(Arc<String>),
+    Full(Arc<Text>),
     /// The first part of a blob longer than GitLab's 10 MiB read limit, as GraphQL returned it.
-    Partial(Arc<String>),
+    Partial(Arc<Text>),
     /// The blob is not text (so no content is asked for or downloaded again).
     Binary,
 }
@@ -141,7 +142,7 @@ mod tests {
             !cache.contains(&blob("b")) && cache.contains(&blob("a")) && cache.contains(&blob("c"))
         );
         assert_eq!(cache.entries.lock().weight(), 8);
-        cache.put(&blob("huge"), Cached::Full(Arc::new("x".repeat(11))));
+        cache.put(&blob("huge"), Cached::Full(Arc::new("x".repeat(11).into())));
         assert!(!cache.contains(&blob("huge")));
         cache.forget(&blob("a"));
         assert_eq!(cache.entries.lock().weight(), 3);

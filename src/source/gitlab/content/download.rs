@@ -17,6 +17,7 @@ use crate::source::gitlab::wire::error::GitlabError;
 use crate::source::gitlab::wire::transport::Transport;
 use crate::source::gitlab::wire::transport_error::TransportError;
 use crate::source::gitlab::wire::verify::{Expected, LfsObjectMissing, Mismatch};
+use crate::source::text::Text;
 
 /// One REST download: where, named how in errors, and what its bytes must be.
 #[derive(Debug)]
@@ -227,7 +228,7 @@ impl Downloads {
             Download::Binary => Ok(BlobKind::Binary),
             Download::Bytes(bytes) if looks_binary(&bytes) => Ok(BlobKind::Binary),
             Download::Bytes(bytes) => Ok(match String::from_utf8(bytes) {
-                Ok(text) => text_kind(Arc::new(text), false),
+                Ok(text) => text_kind(Arc::new(text.into()), false),
                 Err(_) => BlobKind::Binary,
             }),
         }
@@ -243,7 +244,7 @@ pub(crate) fn too_large(path: &str, size: u64, limit: u64) -> SourceError {
     }
 }
 
-pub(crate) fn text_kind(content: Arc<String>, cut_by_read_limit: bool) -> BlobKind {
+pub(crate) fn text_kind(content: Arc<Text>, cut_by_read_limit: bool) -> BlobKind {
     BlobKind::Text {
         content,
         cut_by_read_limit,

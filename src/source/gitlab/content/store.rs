@@ -22,6 +22,7 @@ use crate::source::gitlab::wire::transport::Transport;
 use crate::source::gitlab::wire::transport_error::TransportError;
 use crate::source::gitlab::wire::verify::{self, Expected, TextFit};
 use crate::source::holds;
+use crate::source::text::Text;
 use crate::window::Extent;
 
 /// Where the blob lives, for the REST downloads.
@@ -221,7 +222,7 @@ impl ContentStore {
             drop(text);
             return self.whole_blob(want).await;
         }
-        let text = Arc::new(text);
+        let text = Arc::new(Text::from(text));
         let key = ContentKey::Blob(want.oid.to_string());
         match verify::graphql_text(text.len() as u64, want.size) {
             TextFit::Whole => {
