@@ -11,7 +11,10 @@
 //!
 //! [`window`] is GitLab's window, byte for byte; [`fit_window`] adds the
 //! budget and line numbers ([`Fit`]), and `window(t, r)` is
-//! `fit_window(t, r, Fit::RAW)`'s [`Fitted::window`].
+//! `fit_window(t, r, Fit::RAW)`'s [`Fitted::window`]. [`fit_window_in`] is
+//! `fit_window` given the text's [`LineIndex`] (a cached blob keeps one): the
+//! same window, found without walking the text before it or counting the
+//! lines after it.
 //!
 //! It does not parse arguments, validate `limit` (the caller keeps it in
 //! `1..=MAX_LIMIT`) or write the hint. A source told how much of a file a call
