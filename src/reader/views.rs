@@ -11,7 +11,7 @@ use super::steps::{Planned, Steps};
 use crate::source::views::{Blamed, CommitWindow, DiffBase, FileCommit};
 use crate::source::{BlobKind, Fetched, Source, SourceError};
 use crate::view::{View, ViewError};
-use crate::window::{Extent, LineRequest, count_lines, lines_covered};
+use crate::window::{Extent, LineRequest, lines_covered};
 
 impl<S: Source> Steps<'_, S> {
     /// Fills in what `view` needs of the source beyond `fetched` (nothing for most views).
@@ -124,7 +124,7 @@ fn blamed_lines(lines: LineRequest, fetched: &Fetched) -> Option<(u64, u64)> {
     let BlobKind::Text { content, .. } = &fetched.blob.kind else {
         return None;
     };
-    let total = count_lines(content.as_bytes());
+    let total = content.line_index().total();
     lines_covered(Some(lines), total).ok().flatten()
 }
 

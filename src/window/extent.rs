@@ -3,7 +3,7 @@
 
 use super::budget::{ContentCaps, take_lines};
 use super::cap::MAX_WINDOW_BYTES;
-use super::lines::line_start;
+use super::lines::{LineIndex, line_start_in};
 use super::request::LineRequest;
 
 /// How much of a file a call needs: what a source is told, instead of the whole call.
@@ -31,14 +31,21 @@ impl Extent {
     ///    counted without building the window) must end before the part's last complete line
     ///    does: a `\n` must follow them.
     pub fn covered_by(self, part: &str) -> bool {
+        self.covered_by_in(part, None)
+    }
+
+    /// [`Extent::covered_by`], given the part's [`LineIndex`] when known (a cached part keeps
+    /// one): the window's first line found from its block, not by walking the part to it.
+    pub fn covered_by_in(self, part: &str, index: Option<&LineIndex>) -> bool {
         let Extent::Lines(req) = self else {
             return false;
         };
         let bytes = part.as_bytes();
-        let Ok(span) = req.span(bytes, None) else {
+        let index = index.filter(|i| i.fits(bytes));
+        let Ok(span) = req.span(bytes, index.map(LineIndex::total)) else {
             return false;
         };
-        let Ok(start) = line_start(bytes, span.offset) else {
+        let Ok(start) = line_start_in(bytes, span.offset, index) else {
             return false;
         };
         let limits = ContentCaps::new(MAX_WINDOW_BYTES, 0, false, span.offset);
@@ -52,8 +59,15 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// Whether `part` covers `lines`, the same with the part's line index as without.
     fn covers(part: &str, lines: LineRequest) -> bool {
-        Extent::Lines(lines).covered_by(part)
+        let plain = Extent::Lines(lines).covered_by(part);
+        let index = LineIndex::of(part.as_bytes());
+        assert_eq!(
+            Extent::Lines(lines).covered_by_in(part, Some(&index)),
+            plain
+        );
+        plain
     }
 
     fn lines(offset: u64, limit: u64) -> LineRequest {

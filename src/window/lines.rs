@@ -75,6 +75,14 @@ impl LineIndex {
     }
 }
 
+/// Where line `n` of `bytes` starts ([`line_start`]), by the index when there is one.
+pub(super) fn line_start_in(bytes: &[u8], n: u64, index: Option<&LineIndex>) -> Result<usize, u64> {
+    match index {
+        Some(index) => line_start_indexed(bytes, n, index),
+        None => line_start(bytes, n),
+    }
+}
+
 /// [`line_start`], starting from the block of `index` in which line `n` starts.
 pub(super) fn line_start_indexed(bytes: &[u8], n: u64, index: &LineIndex) -> Result<usize, u64> {
     // The last block with fewer than `n` `\n`s before it holds the `n`th one, if any.

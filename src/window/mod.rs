@@ -108,7 +108,7 @@ use budget::{ContentCaps, Taken, cut_line, is_over, take_lines};
 use column::{column_start, first_line};
 pub use lines::LineIndex;
 pub(crate) use lines::count_lines;
-use lines::{line_start, line_start_indexed};
+use lines::line_start_in;
 use numbers::number_lines;
 
 /// How to fit a window to the agent, beside the lines it asks for: its budget, its line numbers,
@@ -344,14 +344,6 @@ fn fit_capped<'a>(
     fit_indexed(text, None, req, fit, max_bytes)
 }
 
-/// Where line `offset` of `bytes` starts ([`line_start`]), by the index when there is one.
-fn start_of(bytes: &[u8], offset: u64, index: Option<&LineIndex>) -> Result<usize, u64> {
-    match index {
-        Some(index) => line_start_indexed(bytes, offset, index),
-        None => line_start(bytes, offset),
-    }
-}
-
 /// [`fit_capped`], with the text's [`LineIndex`] when known.
 fn fit_indexed<'a>(
     text: &'a str,
@@ -368,7 +360,7 @@ fn fit_indexed<'a>(
     let index = index.filter(|i| i.fits(bytes));
     let span = req.span(bytes, index.map(LineIndex::total))?;
     let (offset, limit) = (span.offset, span.limit);
-    let line = match start_of(bytes, offset, index) {
+    let line = match line_start_in(bytes, offset, index) {
         Ok(line) => line,
         Err(total_lines) => return Ok(Fitted::empty(total_lines, offset, limit, fit)),
     };

@@ -185,7 +185,9 @@ impl ContentStore {
     fn at_hand(&self, key: &ContentKey, extent: Extent) -> Option<BlobKind> {
         match self.cache.get(key)? {
             Cached::Full(text) => Some(text_kind(text, false)),
-            Cached::Partial(text) if extent.covered_by(&text) => Some(text_kind(text, true)),
+            Cached::Partial(text) if extent.covered_by_in(&text, Some(text.line_index())) => {
+                Some(text_kind(text, true))
+            }
             Cached::Partial(_) | Cached::Binary => None,
         }
     }
@@ -202,7 +204,9 @@ impl ContentStore {
         match cached {
             Cached::Full(text) => Ok(text_kind(text, false)),
             Cached::Binary => Ok(BlobKind::Binary),
-            Cached::Partial(text) if want.extent.covered_by(&text) => Ok(text_kind(text, true)),
+            Cached::Partial(text) if want.extent.covered_by_in(&text, Some(text.line_index())) => {
+                Ok(text_kind(text, true))
+            }
             Cached::Partial(_) => self.whole_blob(want).await,
         }
     }
@@ -229,7 +233,7 @@ impl ContentStore {
                 self.cache.put(&key, Cached::Full(Arc::clone(&text)));
                 return Ok(text_kind(text, false));
             }
-            TextFit::Part if want.extent.covered_by(&text) => {
+            TextFit::Part if want.extent.covered_by_in(&text, Some(text.line_index())) => {
                 self.cache.put(&key, Cached::Partial(Arc::clone(&text)));
                 return Ok(text_kind(text, true));
             }
