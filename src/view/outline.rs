@@ -10,7 +10,7 @@ use crate::base::cpu::{Stop, Stopped, thread_cpu_time};
 use crate::outline::{self, Language, MAX_OUTLINE_BYTES, Outline, OutlineError, Outlines, Picked};
 use crate::resolve::{OutlineArgs, SymbolArgs, Target};
 use crate::response;
-use crate::window::{self, Fitted, LineRequest, count_lines, lines_covered};
+use crate::window::{self, Fitted, LineRequest, lines_covered};
 
 /// A page of the blob's definitions starting in the lines the call names.
 pub(super) fn render_outline<L>(
@@ -22,7 +22,7 @@ pub(super) fn render_outline<L>(
 ) -> Result<Rendered, ViewError> {
     let (text, cut_by_read_limit) = read.text()?;
     let outline = parsed(outlines, read, text, stop)?;
-    let total_lines = count_lines(text.as_bytes());
+    let total_lines = read.total_lines();
     let listed = lines_covered(args.lines, total_lines).map_err(ViewError::Window)?;
     let page = outline::page(&outline, listed, read.max_chars);
     let facts = read.facts(target, cut_by_read_limit);
@@ -84,7 +84,7 @@ pub(super) fn symbol_window<'t, L>(
     stop.go_on().map_err(ViewError::Stopped)?;
     let picked = picked.map_err(ViewError::Symbol)?;
     let (mut start, mut end) = (picked.start_line, picked.end_line);
-    let total = count_lines(text.as_bytes());
+    let total = read.total_lines();
     let within = lines_covered(args.lines, total).map_err(ViewError::Window)?;
     if let Some((first, last)) = within.filter(|&(first, last)| first <= end && start <= last) {
         (start, end) = (start.max(first), end.min(last));
@@ -93,7 +93,8 @@ pub(super) fn symbol_window<'t, L>(
         start: Some(start),
         end: Some(end),
     };
-    let fitted = window::fit_window(text, lines, read.fit(target)).map_err(ViewError::Window)?;
+    let fitted = window::fit_window_in(text, read.line_index(), lines, read.fit(target))
+        .map_err(ViewError::Window)?;
     Ok(SymbolWindow {
         fitted,
         picked,

@@ -31,6 +31,11 @@ impl Read {
         self.fetched.text_bytes()
     }
 
+    /// The number of lines of the text read (0 for none), from its line index.
+    pub(super) fn total_lines(&self) -> u64 {
+        self.line_index().map_or(0, LineIndex::total)
+    }
+
     /// The line index of the text read, if it is text (worked out once per cached blob).
     pub(super) fn line_index(&self) -> Option<&LineIndex> {
         match &self.fetched.blob.kind {
