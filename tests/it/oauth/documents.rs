@@ -50,14 +50,7 @@ fn document(client_id: &str) -> serde_json::Value {
 
 /// `step`'s count in the server's `/metrics`.
 async fn sign_in_steps(server: &Server, step: &str) -> u64 {
-    let text = crate::support::http_server::http_client()
-        .get(format!("{}/metrics", server.base))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let text = server.metrics().await;
     let label = format!("oauth_sign_in_steps_total{{step=\"{step}\"}}");
     text.lines()
         .find(|line| line.contains(&label))

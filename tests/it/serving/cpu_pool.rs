@@ -161,14 +161,7 @@ async fn counter(server: &Server, name: &str) -> u64 {
 
 /// The value of the series `name` (without its prefix, with its labels) in `/metrics`.
 async fn series(server: &Server, name: &str) -> u64 {
-    let page = http_client()
-        .get(format!("{}/metrics", server.base))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let page = server.metrics().await;
     let series = format!("gitlab_file_mcp_{name} ");
     page.lines()
         .find_map(|l| l.strip_prefix(series.as_str()))

@@ -367,15 +367,7 @@ async fn a_session_answers_only_the_token_that_opened_it() {
     assert_eq!(seen[0], ("as-alice.txt".into(), Some(ALICE.to_string())));
     // Bob's call, his DELETE and Alice's call after hers, counted by the guard that refused
     // them (an ended session is unknown to it too).
-    let metrics = server.mcp().replace("/mcp", "/metrics");
-    let exposition = http()
-        .get(metrics)
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let exposition = server.metrics().await;
     assert!(
         exposition.contains("gitlab_file_mcp_http_refused_requests_total{guard=\"session\"} 3"),
         "{exposition}"

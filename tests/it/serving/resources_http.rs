@@ -61,12 +61,7 @@ async fn each_caller_completes_and_reads_with_their_own_token(mode: &[&str]) {
         }
         client.cancel().await.unwrap();
     }
-    let scrape = reqwest::get(format!("{}/metrics", server.base))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let scrape = server.metrics().await;
     let ok_reads = scrape
         .lines()
         .find(|l| {

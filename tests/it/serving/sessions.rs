@@ -113,14 +113,7 @@ async fn end(server: &Server, token: &str, session: &str) {
 
 /// The value of the sample `name{labels}` in the server's `/metrics`.
 async fn metric(server: &Server, sample: &str) -> f64 {
-    let text = http_client()
-        .get(format!("{}/metrics", server.base))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let text = server.metrics().await;
     text.lines()
         .find_map(|l| l.strip_prefix(sample)?.strip_prefix(' ')?.parse().ok())
         .unwrap_or_else(|| panic!("no {sample} in:\n{text}"))

@@ -107,6 +107,12 @@ impl HttpServer {
         format!("{}/mcp", self.base)
     }
 
+    /// The server's `/metrics` page, as a scraper reads it.
+    pub async fn metrics(&self) -> String {
+        let page = http_client().get(format!("{}/metrics", self.base)).send();
+        page.await.unwrap().text().await.unwrap()
+    }
+
     pub fn log(&self) -> String {
         self.log.lock().unwrap().clone()
     }
