@@ -18,6 +18,11 @@ pub fn bearer(request: &Request) -> Option<&str> {
 /// Whether `request` is the token check.
 pub fn is_token_check(request: &Request) -> bool {
     let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
+    asks_current_user(&body)
+}
+
+/// Whether a GraphQL body (already parsed) is the token check.
+pub fn asks_current_user(body: &Value) -> bool {
     body["query"]
         .as_str()
         .is_some_and(|q| q.contains("currentUser"))
